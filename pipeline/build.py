@@ -1,0 +1,108 @@
+"""The main job: for every game system under the data folder, verify, render and package.
+
+``gunbai build`` calls :func:`build_all`; ``gunbai verify`` calls :func:`verify_all`;
+``gunbai counters`` / ``gunbai cards`` call :func:`render_only`. A game system is a folder of
+``source_data/`` whose name is a key of :data:`SYSTEMS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from pipeline.errors import GunbaiError
+
+
+@dataclass
+class BuildResult:
+    """What one game system's build wrote.
+
+    Attributes:
+        system: the system id.
+        files: every file written, relative paths under the output folder.
+        module: the ``.vmod`` path, if one was written.
+        module_entries: number of entries in the module archive.
+        module_bytes: its size in bytes.
+        scenarios: number of scenarios packaged as predefined setups.
+        seconds: wall time of the build steps, by step name.
+    """
+
+    system: str
+    files: list[Path] = field(default_factory=list)
+    module: Path | None = None
+    module_entries: int = 0
+    module_bytes: int = 0
+    scenarios: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """One line for the terminal."""
+        mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {self.scenarios} setups)" if self.module else "no module"
+        return f"{self.system}: {mod}; {len(self.files)} files written"
+
+
+class BuildRefused(GunbaiError):
+    """A scenario is not legal: the build stops before writing a module (the findings are the
+    message, one per line)."""
+
+
+def _systems() -> dict[str, Callable]:
+    from pipeline.systems.genpei import build as genpei_build
+
+    return {"genpei": genpei_build}
+
+
+def systems_in(data_root: Path) -> list[str]:
+    """The game systems that have a data folder under ``data_root``, in a fixed order.
+
+    Raises:
+        GunbaiError: ``data_root`` is not a folder, or holds no known system.
+    """
+    if not data_root.is_dir():
+        raise GunbaiError(f"{data_root}: no such data folder")
+    found = [s for s in _systems() if (data_root / s).is_dir()]
+    if not found:
+        raise GunbaiError(f"{data_root}: no game system folder (expected one of: {', '.join(_systems())})")
+    return found
+
+
+def build_all(data_root: Path, out_root: Path, *, progress: bool = True) -> list[BuildResult]:
+    """Build every system found under ``data_root`` into ``out_root/<system>/``.
+
+    Raises:
+        DataError: a data file is invalid.
+        BuildRefused: a scenario is not legal.
+        GunbaiError: a written module fails lint.
+    """
+    results = []
+    for system in systems_in(data_root):
+        results.append(_systems()[system].build(data_root / system, out_root / system, progress=progress))
+    return results
+
+
+def verify_all(data_root: Path, scenario_files: list[Path] | None = None) -> tuple[list, int]:
+    """Legality findings of every scenario (or of ``scenario_files``), and how many scenarios
+    were checked.
+
+    Scenario files given explicitly are checked against the data of the system whose folder
+    holds them (or, when they are elsewhere, against the Genpei data).
+    """
+    findings: list = []
+    count = 0
+    if scenario_files:
+        mod = _systems()["genpei"]
+        f, n = mod.verify(data_root / "genpei", scenario_files)
+        return f, n
+    for system in systems_in(data_root):
+        f, n = _systems()[system].verify(data_root / system, None)
+        findings.extend(f)
+        count += n
+    return findings, count
+
+
+def render_only(data_root: Path, out_root: Path, *, what: str) -> Iterator[str]:
+    """Render ``counters`` or ``cards`` of every system; yields one line per system."""
+    for system in systems_in(data_root):
+        written = _systems()[system].render(data_root / system, out_root / system, what=what)
+        yield f"{system}: {len(written)} {what} images in {out_root / system}"

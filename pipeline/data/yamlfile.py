@@ -1,0 +1,199 @@
+"""YAML data files that remember where every value came from.
+
+A module maker edits ``source_data/`` by hand. When a value is wrong, gunbai names the file,
+the line, the value and what was expected. PyYAML parses the file twice: once into plain Python
+data, once into its node tree, which keeps the line of every key and value.
+
+Example::
+
+    >>> doc = YamlDocument.parse("units:\\n  - id: a\\n    figures: four\\n", Path("units.yaml"))
+    >>> doc.line_of(("units", 0, "figures"))
+    3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from pipeline.errors import DataError, DataProblem
+
+#: Largest data file gunbai reads, in bytes. Hand-written data is far smaller; a larger file is
+#: almost certainly a mistake (a binary, a generated dump) and is refused before parsing.
+MAX_DATA_FILE_BYTES = 4 * 1024 * 1024
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class YamlDocument:
+    """One parsed YAML file: its data and its node tree.
+
+    Attributes:
+        path: the file the text came from (used in messages only).
+        data: the document as plain Python (dicts, lists, str, int, float, bool, None).
+        root: PyYAML's node tree of the same text, for line numbers.
+    """
+
+    path: Path
+    data: Any
+    root: yaml.Node | None
+
+    @classmethod
+    def load(cls, path: Path) -> "YamlDocument":
+        """Read and parse ``path``.
+
+        Raises:
+            DataError: the file is missing, too large, not UTF-8, not YAML, or repeats a key.
+        """
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise DataError([DataProblem(path, None, "", repr(str(path)), f"a readable file ({exc.strerror})")]) from exc
+        if size > MAX_DATA_FILE_BYTES:
+            raise DataError([DataProblem(path, None, "", f"{size} bytes", f"at most {MAX_DATA_FILE_BYTES} bytes")])
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError([DataProblem(path, None, "", f"byte {exc.start}", "UTF-8 text")]) from exc
+        return cls.parse(text, path)
+
+    @classmethod
+    def parse(cls, text: str, path: Path) -> "YamlDocument":
+        """Parse YAML ``text`` (``path`` is only used in messages).
+
+        Raises:
+            DataError: the text is not valid YAML, or a mapping repeats a key.
+        """
+        try:
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else None
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise DataError([DataProblem(path, line, "", "the text", f"valid YAML ({problem})")]) from exc
+        doc = cls(path, data, root)
+        dups = list(_duplicate_keys(root, ()))
+        if dups:
+            raise DataError(
+                [DataProblem(path, line, format_location(loc), repr(key), "each key once in a mapping") for loc, key, line in dups]
+            )
+        return doc
+
+    def node_at(self, loc: tuple[Any, ...]) -> yaml.Node | None:
+        """The deepest node on the path ``loc`` (keys and list indices) that exists."""
+        node = self.root
+        for part in loc:
+            child = _child(node, part)
+            if child is None:
+                break
+            node = child
+        return node
+
+    def line_of(self, loc: tuple[Any, ...]) -> int | None:
+        """1-based line of the value at ``loc``, or of its nearest existing ancestor."""
+        node = self.node_at(loc)
+        return node.start_mark.line + 1 if node is not None else None
+
+    def validate(self, model: type[M], *, context: dict[str, Any] | None = None) -> M:
+        """Validate the document against a pydantic ``model``.
+
+        Raises:
+            DataError: one :class:`DataProblem` per wrong value, each with its line.
+        """
+        try:
+            return model.model_validate(self.data, context=context)
+        except ValidationError as exc:
+            raise DataError(problems_from_validation(exc, self)) from exc
+
+
+def _child(node: yaml.Node | None, part: Any) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(part):
+                return value_node
+        return None
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+        if 0 <= part < len(node.value):
+            return node.value[part]
+    return None
+
+
+def _duplicate_keys(node: yaml.Node | None, loc: tuple[Any, ...]):
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key is not None:
+                if key in seen and key != "<<":
+                    yield loc, key, key_node.start_mark.line + 1
+                seen.add(key)
+            yield from _duplicate_keys(value_node, loc + (key,))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield from _duplicate_keys(item, loc + (i,))
+
+
+def format_location(loc: tuple[Any, ...]) -> str:
+    """``("units", 3, "standard")`` → ``units[3].standard``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _data_path(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
+    """Keep the parts of a pydantic error location that are real keys or indices of ``data``.
+
+    Pydantic adds the names of union members and validators (``int``, ``literal['unknown']``,
+    ``function-after[...]``) to its locations; they are not in the file.
+    """
+    path: list[Any] = []
+    cur = data
+    for i, part in enumerate(loc):
+        if isinstance(cur, dict) and part in cur:
+            path.append(part)
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+            path.append(part)
+            cur = cur[part]
+        elif isinstance(cur, dict) and isinstance(part, str) and i == len(loc) - 1:
+            path.append(part)  # a missing or unexpected key: keep it in the message
+    return tuple(path)
+
+
+def problems_from_validation(exc: ValidationError, doc: YamlDocument) -> list[DataProblem]:
+    """Turn pydantic errors into one :class:`DataProblem` per wrong value (unions merged)."""
+    grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for err in exc.errors(include_url=False):
+        path = _data_path(tuple(err["loc"]), doc.data)
+        grouped.setdefault(path, []).append(err)
+    problems = []
+    for path, errs in grouped.items():
+        first = errs[0]
+        if first["type"] == "missing":
+            value = f"missing key {path[-1]!r}" if path else "missing key"
+            expected = "the key to be present"
+        elif first["type"] == "extra_forbidden":
+            value = f"key {path[-1]!r}" if path else "key"
+            expected = "only the keys the schema defines (see the JSON Schema in build/schema/)"
+        else:
+            value = repr(first.get("input"))
+            msgs: list[str] = []
+            for e in errs:
+                msg = e["msg"]
+                msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+                msg = msg[0].lower() + msg[1:] if msg else msg
+                if msg not in msgs:
+                    msgs.append(msg)
+            expected = "; or ".join(msgs)
+        problems.append(DataProblem(doc.path, doc.line_of(path), format_location(path), value, expected))
+    return problems

@@ -1,0 +1,29 @@
+"""Deterministic PNG output: the same image gives byte-identical files.
+
+Images are saved with fixed options and no metadata (no text chunks, timestamps, ICC profile
+or DPI), so builds are reproducible.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    """The PNG file of ``img`` (mode kept: RGBA stays RGBA), with fixed options and no metadata."""
+    if img.mode not in ("RGB", "RGBA", "L", "LA"):
+        img = img.convert("RGBA")
+    clean = Image.frombytes(img.mode, img.size, img.tobytes())  # drops img.info (metadata)
+    buf = io.BytesIO()
+    clean.save(buf, format="PNG", optimize=False, compress_level=9)
+    return buf.getvalue()
+
+
+def save_png(img: Image.Image, path: Path) -> Path:
+    """Write ``img`` to ``path`` as deterministic PNG (parents created); returns ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png_bytes(img))
+    return path

@@ -1,0 +1,178 @@
+"""The Genpei build: load → verify → render → package → lint, into ``build/genpei/``.
+
+Outputs (paths under the output folder)::
+
+    genpei.vmod        the VASSAL module, every scenario a predefined setup inside it
+    images/*.png       the board, every counter, tile and marker packed in the module
+    cards/*.png        the reference cards (also packed, shown in the Cards chart window)
+
+Nothing is written when a data file is invalid or a scenario is not legal; each file is written
+atomically, and images from an earlier build that the data no longer makes are removed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pipeline.build import BuildRefused, BuildResult
+from pipeline.errors import GunbaiError
+from pipeline.output import write_bytes_atomic
+from pipeline.render.png import encode_png
+from pipeline.systems.genpei import art
+from pipeline.systems.genpei.layout import HexLayout
+from pipeline.systems.genpei.load import GenpeiData, load
+from pipeline.systems.genpei.module import BOARD_NAME, MAP_NAME, build_module, placements, setup_file_name, with_layer_value
+from pipeline.systems.genpei.verify import verify_all as verify_scenarios
+from pipeline.vassal.archive import write_archive_atomic
+from pipeline.vassal.buildfile import write_buildfile, write_moduledata
+from pipeline.vassal.save import PlacedPiece, SaveGame, write_save
+
+MODULE_FILE = "genpei.vmod"
+
+
+def layout_of(data: GenpeiData) -> HexLayout:
+    """The board layout at the VASSAL size given in ``system.yaml``."""
+    v = data.system.vassal
+    return HexLayout(data.board, hex_width=v.hex_width_px, margin=v.board_margin_px)
+
+
+def date_saved_ms(data: GenpeiData) -> int:
+    """``dateSaved`` for metadata: ``SOURCE_DATE_EPOCH`` (seconds) when set, else the data's."""
+    env = os.environ.get("SOURCE_DATE_EPOCH")
+    if env:
+        try:
+            return int(env) * 1000
+        except ValueError as exc:
+            raise GunbaiError(f"SOURCE_DATE_EPOCH={env!r} is not a whole number of seconds") from exc
+    return data.system.vassal.date_saved_ms
+
+
+def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int]:
+    """Findings for the scenarios of ``data_dir`` (or for ``scenario_files``) and their count."""
+    data = load(data_dir, scenario_files=scenario_files)
+    return verify_scenarios(data), len(data.scenarios)
+
+
+def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
+    """Render ``counters`` (board, units, leaders, terrain, markers, dice faces) or ``cards``
+    as PNG into ``out_dir/images`` or ``out_dir/cards``; returns the files written."""
+    data = load(data_dir)
+    layout = layout_of(data)
+    if what == "counters":
+        images = art.render_all_counters(data, layout)
+        return _write_pngs(out_dir / "images", images)
+    images = art.render_cards(data)
+    return _write_pngs(out_dir / "cards", images)
+
+
+def _write_pngs(folder: Path, images: dict) -> list[Path]:
+    written = []
+    for name, image in sorted(images.items()):
+        written.append(write_bytes_atomic(folder / name, encode_png(image) if not isinstance(image, bytes) else image))
+    keep = set(images)
+    if folder.is_dir():
+        for old in folder.glob("*.png"):
+            if old.name not in keep:
+                old.unlink()
+    return written
+
+
+@contextmanager
+def _steps(progress: bool, total: int) -> Iterator:
+    console = Console(stderr=True)
+    show = progress and console.is_terminal
+    with Progress(TextColumn("[bold]genpei[/bold] {task.description:<28}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console, disable=not show, transient=False) as bar:
+        task = bar.add_task("loading data", total=total)
+        if not show and progress:
+            console.print("genpei: building", highlight=False)
+        yield lambda desc: bar.update(task, description=desc, advance=1)
+
+
+def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResult:
+    """Build the Genpei module, images and cards from ``data_dir`` into ``out_dir``.
+
+    Raises:
+        DataError: a data file is invalid (nothing is written).
+        BuildRefused: a scenario is not legal (nothing is written).
+        GunbaiError: the written module fails lint.
+    """
+    result = BuildResult("genpei")
+    t0 = time.perf_counter()
+    with _steps(progress, 7) as step:
+        data = load(data_dir)
+        result.seconds["load"] = time.perf_counter() - t0
+        step("verifying scenarios")
+        t = time.perf_counter()
+        findings = verify_scenarios(data)
+        if findings:
+            raise BuildRefused("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+        result.seconds["verify"] = time.perf_counter() - t
+        layout = layout_of(data)
+
+        step("rendering counters")
+        t = time.perf_counter()
+        images = art.render_all_counters(data, layout)
+        step("rendering cards")
+        cards = art.render_cards(data)
+        pngs = {name: encode_png(img) for name, img in images.items()}
+        card_pngs = {name: encode_png(img) for name, img in cards.items()}
+        result.seconds["render"] = time.perf_counter() - t
+
+        step("packing module")
+        t = time.perf_counter()
+        module, _palette = build_module(data, layout, sorted(card_pngs))
+        built = write_buildfile(module)
+        date_ms = date_saved_ms(data)
+        moduledata = write_moduledata(module, date_ms)
+        entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
+        for name, png in {**pngs, **card_pngs}.items():
+            entries[f"images/{name}"] = png
+        pieces = {key: slot for key, slot in _slots(_palette)}
+        for loaded in data.scenarios:
+            placed = []
+            for i, p in enumerate(placements(data, layout, loaded)):
+                definition = pieces[p.key]
+                if p.layer_value is not None:
+                    definition = with_layer_value(definition, p.layer_value)
+                placed.append(PlacedPiece(f"{1000 + i}", definition, MAP_NAME, p.x, p.y, built.gpids[p.key]))
+            save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, date_saved_ms=date_ms, description=f"{loaded.scenario.code} {loaded.scenario.name}")
+            entries[setup_file_name(loaded)] = write_save(save, moduledata=moduledata)
+        result.seconds["pack"] = time.perf_counter() - t
+
+        step("writing files")
+        t = time.perf_counter()
+        result.files += _write_pngs(out_dir / "images", pngs)
+        result.files += _write_pngs(out_dir / "cards", card_pngs)
+        module_path = out_dir / MODULE_FILE
+        write_archive_atomic(module_path, entries, date_ms=date_ms)
+        result.files.append(module_path)
+        result.seconds["write"] = time.perf_counter() - t
+
+        step("linting module")
+        t = time.perf_counter()
+        from pipeline.vassal.lint import lint
+
+        errors = [f for f in lint(module_path) if f.severity == "error"]
+        if errors:
+            raise GunbaiError("\n".join(f"{module_path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + "\nthe module written fails lint")
+        result.seconds["lint"] = time.perf_counter() - t
+        step("done")
+    result.module = module_path
+    result.module_entries = len(entries)
+    result.module_bytes = module_path.stat().st_size
+    result.scenarios = len(data.scenarios)
+    result.files = [p.relative_to(out_dir.parent) if p.is_relative_to(out_dir.parent) else p for p in result.files]
+    return result
+
+
+def _slots(palette):
+    for _name, pieces in palette:
+        for p in pieces:
+            yield p.key, p.piece

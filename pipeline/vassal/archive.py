@@ -1,0 +1,411 @@
+"""Deterministic ZIP writing and defensive ZIP/XML reading for VASSAL archives.
+
+Writing (``vassal-format.md`` §1, §4.1): entries in a fixed order (``buildFile.xml``,
+``moduledata``, then the rest sorted by name), all DEFLATED, fixed timestamps (from
+``SOURCE_DATE_EPOCH`` when set, else a date the caller gives), fixed permissions, no data
+descriptors (§4.1: ``ZipInputStream`` needs that for STORED entries), and atomic replacement
+of the target file.
+
+Reading untrusted archives: :func:`open_archive` rejects anything that is not a ZIP, unsafe entry
+names, too many entries, oversize or over-compressed entries (sizes are enforced while reading,
+never trusted from headers), and :func:`parse_xml` refuses DOCTYPE/entity declarations. Every
+failure is a :class:`VassalFormatError` naming the entry.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tempfile
+import time
+import zipfile
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+if TYPE_CHECKING:
+    from .buildfile import BuildFile, Module
+    from .save import SaveGame
+
+__all__ = [
+    "VassalFormatError",
+    "Limits",
+    "Archive",
+    "FIRST_ENTRIES",
+    "DEFAULT_EPOCH",
+    "resolve_epoch",
+    "archive_bytes",
+    "write_archive_atomic",
+    "write_module",
+    "module_entries",
+    "open_archive",
+    "parse_xml",
+    "check_entry_name",
+]
+
+#: Entries written first, in this order; the rest follow sorted.
+FIRST_ENTRIES = ("buildFile.xml", "moduledata")
+#: 2025-01-01T00:00:00Z, the default fixed date when neither caller nor environment gives one.
+DEFAULT_EPOCH = 1735689600
+_ZIP_MIN_EPOCH = 315532800  # 1980-01-01, the earliest date a ZIP header can hold
+
+
+class VassalFormatError(ValueError):
+    """A malformed or unsafe VASSAL archive or entry. ``entry`` names the archive entry."""
+
+    def __init__(self, message: str, entry: str | None = None) -> None:
+        self.entry = entry
+        self.message = message
+        super().__init__(f"{entry}: {message}" if entry else message)
+
+
+def resolve_epoch(default_epoch: int = DEFAULT_EPOCH) -> int:
+    """Seconds since the epoch for timestamps: ``SOURCE_DATE_EPOCH`` if set, else
+    ``default_epoch``.
+
+    Raises:
+        ValueError: ``SOURCE_DATE_EPOCH`` is set but not a non-negative integer.
+    """
+    env = os.environ.get("SOURCE_DATE_EPOCH")
+    if env is None or env == "":
+        return int(default_epoch)
+    if not env.isdigit():
+        raise ValueError(f"SOURCE_DATE_EPOCH must be an integer, got {env!r}")
+    return int(env)
+
+
+_BAD_NAME = re.compile(r"(^|/)\.\.?(/|$)")
+
+
+def check_entry_name(name: str) -> str:
+    """Validate an archive entry name: relative, ``/``-separated, no ``..``/``.`` segments, no
+    backslash, drive letter, NUL or empty segment (§1, §8 item 1).
+
+    Raises:
+        VassalFormatError: naming the entry.
+    """
+    if not name:
+        raise VassalFormatError("empty entry name")
+    if "\\" in name:
+        raise VassalFormatError("entry name contains a backslash", name)
+    if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
+        raise VassalFormatError("entry name is an absolute path", name)
+    if _BAD_NAME.search(name) or ".." in name.split("/"):
+        raise VassalFormatError("entry name contains a '..' or '.' segment", name)
+    if "\x00" in name or "//" in name:
+        raise VassalFormatError("entry name contains NUL or an empty segment", name)
+    return name
+
+
+def _ordered(names: list[str]) -> list[str]:
+    first = [n for n in FIRST_ENTRIES if n in names]
+    return first + sorted(n for n in names if n not in FIRST_ENTRIES)
+
+
+def archive_bytes(entries: Mapping[str, bytes], epoch: int | None = None) -> bytes:
+    """Build a deterministic ZIP in memory.
+
+    Args:
+        entries: archive path -> content. Directory entries are not written (§1).
+        epoch: timestamp for every entry (seconds, UTC); default :func:`resolve_epoch`.
+
+    Raises:
+        VassalFormatError: for an unsafe entry name.
+    """
+    stamp = resolve_epoch() if epoch is None else int(epoch)
+    date_time = time.gmtime(max(stamp, _ZIP_MIN_EPOCH))[:6]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in _ordered(list(entries)):
+            check_entry_name(name)
+            if name.endswith("/"):
+                raise VassalFormatError("directory entries are not written", name)
+            info = zipfile.ZipInfo(name, date_time=date_time)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = (0o100644 << 16)
+            zf.writestr(info, bytes(entries[name]), compress_type=zipfile.ZIP_DEFLATED,
+                        compresslevel=9)
+    return buf.getvalue()
+
+
+def write_archive_atomic(path: str | os.PathLike[str], entries: Mapping[str, bytes],
+                         epoch: int | None = None) -> Path:
+    """Write :func:`archive_bytes` to ``path`` atomically: a temporary file in the same
+    directory, fsynced, then ``os.replace``; on any error the target is left untouched.
+
+    Returns the target path."""
+    data = archive_bytes(entries, epoch)
+    return _replace_atomic(Path(path), data)
+
+
+def _replace_atomic(target: Path, data: bytes) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return target
+
+
+def module_entries(module: Module, *, images: Mapping[str, bytes] | None = None,
+                   files: Mapping[str, bytes] | None = None,
+                   setups: Mapping[str, SaveGame] | None = None,
+                   default_epoch: int = DEFAULT_EPOCH,
+                   save_key: int = 0xAA) -> tuple[dict[str, bytes], BuildFile]:
+    """All entries of a ``.vmod`` (§1): ``buildFile.xml``, ``moduledata``, ``images/<name>``,
+    other ``files`` by archive path, and each setup ``.vsav`` at its archive path.
+
+    Returns ``(entries, buildfile)``; ``buildfile.gpids`` gives the slot gpids.
+
+    Raises:
+        ValueError: a PredefinedSetup file has no content (in ``setups`` or ``files``), a setup
+            save is for another module name, or two sources give the same entry.
+    """
+    from .buildfile import write_buildfile, write_moduledata
+
+    epoch = resolve_epoch(default_epoch)
+    date_ms = module.date_saved_ms if module.date_saved_ms is not None else epoch * 1000
+    build = write_buildfile(module)
+    moduledata = write_moduledata(module, date_ms)
+    entries: dict[str, bytes] = {"buildFile.xml": build.xml, "moduledata": moduledata}
+
+    def put(name: str, data: bytes) -> None:
+        check_entry_name(name)
+        if name in entries:
+            raise ValueError(f"archive entry {name!r} given twice")
+        entries[name] = bytes(data)
+
+    for name, data in sorted((images or {}).items()):
+        put("images/" + name, data)
+    for name, data in sorted((files or {}).items()):
+        put(name, data)
+    for name, save in sorted((setups or {}).items()):
+        if save.module_name != module.name:
+            raise ValueError(f"setup {name!r} is for module {save.module_name!r}")
+        put(name, save.to_bytes(moduledata=moduledata, key=save_key, epoch=epoch,
+                                date_saved_ms=date_ms))
+    for name in module.setup_files():
+        if name not in entries:
+            raise ValueError(f"PredefinedSetup file {name!r} has no content")
+    return entries, build
+
+
+def write_module(path: str | os.PathLike[str], module: Module,
+                 files: Mapping[str, bytes] | None = None,
+                 setups: Mapping[str, SaveGame] | None = None, *,
+                 images: Mapping[str, bytes] | None = None,
+                 default_epoch: int = DEFAULT_EPOCH, save_key: int = 0xAA,
+                 validate: bool = True) -> BuildFile:
+    """Write a complete ``.vmod`` atomically (see :func:`module_entries`).
+
+    With ``validate`` (default) the archive bytes are linted (:func:`pipeline.vassal.lint.
+    lint_bytes`) before anything is written, and any error-severity finding raises.
+
+    Returns the :class:`BuildFile` (gpids per slot key).
+
+    Raises:
+        ValueError: as :func:`module_entries`, or lint errors (message lists them).
+    """
+    entries, build = module_entries(module, images=images, files=files, setups=setups,
+                                    default_epoch=default_epoch, save_key=save_key)
+    data = archive_bytes(entries, resolve_epoch(default_epoch))
+    if validate:
+        from .lint import lint_bytes
+
+        errors = [f for f in lint_bytes(data, name=str(path)) if f.severity == "error"]
+        if errors:
+            raise ValueError("module fails lint:\n" + "\n".join(str(f) for f in errors))
+    _replace_atomic(Path(path), data)
+    return build
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds for reading untrusted archives (bytes unless stated)."""
+
+    max_entries: int = 10_000
+    max_entry_size: int = 64 * 1024 * 1024
+    max_total_size: int = 512 * 1024 * 1024
+    max_ratio: float = 200.0
+    ratio_min_size: int = 64 * 1024  # the ratio bound only applies above this size
+
+
+@dataclass
+class Archive:
+    """An opened archive: ``names`` in stored order; :meth:`read` enforces the size limits."""
+
+    zf: zipfile.ZipFile
+    limits: Limits
+    names: list[str]
+    _total_read: int = 0
+    _cache: dict[str, bytes] = field(default_factory=dict)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def read(self, name: str) -> bytes:
+        """The content of entry ``name``, read with a size cap (never trusting the header).
+
+        Raises:
+            VassalFormatError: missing entry, or actual size beyond the declared size or limits.
+        """
+        if name in self._cache:
+            return self._cache[name]
+        if name not in self.names:
+            raise VassalFormatError("entry not found", name)
+        info = self.zf.getinfo(name)
+        cap = min(self.limits.max_entry_size, info.file_size)
+        chunks = []
+        size = 0
+        try:
+            with self.zf.open(info) as fh:
+                while True:
+                    chunk = fh.read(min(1 << 20, cap + 1 - size))
+                    if not chunk:
+                        break
+                    size += len(chunk)
+                    if size > cap:
+                        raise VassalFormatError(
+                            "entry inflates beyond its declared size or the size limit", name)
+                    chunks.append(chunk)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+            raise VassalFormatError(f"entry cannot be read: {exc}", name) from None
+        self._total_read += size
+        if self._total_read > self.limits.max_total_size:
+            raise VassalFormatError("archive exceeds the total size limit", name)
+        data = b"".join(chunks)
+        self._cache[name] = data
+        return data
+
+    def read_xml(self, name: str) -> etree._Element:
+        """Parse entry ``name`` with :func:`parse_xml`."""
+        return parse_xml(self.read(name), name)
+
+    def close(self) -> None:
+        self.zf.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_archive(source: str | os.PathLike[str] | bytes, limits: Limits | None = None) -> Archive:
+    """Open an untrusted ``.vmod``/``.vsav``/``.vmdx`` for reading.
+
+    Checks, before any entry is read: it is a ZIP; at most ``max_entries`` entries; every name
+    passes :func:`check_entry_name` and is unique; only STORED/DEFLATED, unencrypted entries
+    (§1); declared sizes within ``max_entry_size`` and ``max_total_size``; declared compression
+    ratio within ``max_ratio`` (for entries above ``ratio_min_size``). Actual sizes are enforced
+    again by :meth:`Archive.read`.
+
+    Raises:
+        VassalFormatError: naming the offending entry where there is one.
+    """
+    lim = limits or Limits()
+    try:
+        if isinstance(source, bytes | bytearray | memoryview):
+            zf = zipfile.ZipFile(io.BytesIO(bytes(source)))
+        else:
+            zf = zipfile.ZipFile(os.fspath(source))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
+        raise VassalFormatError(f"not a ZIP archive ({exc})") from None
+    except OSError as exc:
+        raise VassalFormatError(f"cannot open archive: {exc}") from None
+    try:
+        infos = zf.infolist()
+        if len(infos) > lim.max_entries:
+            raise VassalFormatError(f"archive has {len(infos)} entries (limit {lim.max_entries})")
+        names: list[str] = []
+        seen: set[str] = set()
+        total = 0
+        for info in infos:
+            name = info.filename
+            check_entry_name(name.rstrip("/") if info.is_dir() else name)
+            if name in seen:
+                raise VassalFormatError("duplicate entry name", name)
+            seen.add(name)
+            if info.flag_bits & 0x1:
+                raise VassalFormatError("entry is encrypted", name)
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                raise VassalFormatError(
+                    f"compression method {info.compress_type} is not STORED/DEFLATED; "
+                    "Java cannot read it (§1)", name)
+            if info.file_size > lim.max_entry_size:
+                raise VassalFormatError(
+                    f"declared size {info.file_size} exceeds the limit {lim.max_entry_size}", name)
+            total += info.file_size
+            if total > lim.max_total_size:
+                raise VassalFormatError("declared total size exceeds the limit", name)
+            if info.file_size > lim.ratio_min_size and (
+                info.file_size / max(info.compress_size, 1) > lim.max_ratio
+            ):
+                raise VassalFormatError(
+                    f"compression ratio {info.file_size / max(info.compress_size, 1):.0f} "
+                    f"exceeds {lim.max_ratio:.0f}", name)
+            if not info.is_dir():
+                names.append(name)
+        return Archive(zf, lim, names)
+    except BaseException:
+        zf.close()
+        raise
+
+
+_DTD_MARKERS = (b"<!DOCTYPE", b"<!ENTITY", b"<!doctype", b"<!entity")
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                           huge_tree=False, dtd_validation=False, remove_blank_text=False)
+
+
+def parse_xml(data: bytes, entry: str | None = None) -> etree._Element:
+    """Parse untrusted XML bytes safely: no DTD loading, no network, no entity expansion, no
+    huge trees; any DOCTYPE or ENTITY declaration is rejected outright.
+
+    Raises:
+        VassalFormatError: naming ``entry``, for declarations or malformed XML.
+    """
+    probe = data
+    for enc in ("utf-16", "utf-32"):
+        if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff") or data[:2] in (
+            b"\xff\xfe", b"\xfe\xff"
+        ):
+            try:
+                probe = data.decode(enc).encode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            break
+    if any(marker in probe for marker in _DTD_MARKERS):
+        raise VassalFormatError("XML contains a DOCTYPE or ENTITY declaration (refused)", entry)
+    try:
+        root = etree.fromstring(data, parser=_parser())
+    except etree.XMLSyntaxError as exc:
+        raise VassalFormatError(f"malformed XML: {exc}", entry) from None
+    docinfo = root.getroottree().docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
+        raise VassalFormatError("XML contains a DOCTYPE (refused)", entry)
+    for node in root.iter():
+        if isinstance(node, etree._Entity):
+            raise VassalFormatError("XML contains an entity reference (refused)", entry)
+    return root

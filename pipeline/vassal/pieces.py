@@ -1,0 +1,411 @@
+"""Whole pieces: a trait stack around a :class:`BasicPiece`, encoded and decoded.
+
+Encoding follows ``vassal-format.md`` §3.2 (nested TAB encoding, outermost trait first) and §3.3
+(the AddPiece wrapper ``+/<id>/<type>/<state>`` used by PieceSlot and PrototypeDefinition text
+and by saves). Stacks follow §4.4.
+
+>>> from pipeline.vassal.traits import UsePrototype, BasicPiece
+>>> p = PieceDefinition([UsePrototype("Unit")], BasicPiece("inf.png", "Infantry", gpid="12"))
+>>> p.slot_text()
+'+/null/prototype;Unit\\tpiece;;;inf.png;Infantry/\\tnull;0;0;12;0'
+>>> decode_add_piece(p.slot_text()).trait_ids
+['prototype;', 'piece;']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .sequence import decode, encode
+from .traits import KNOWN_TRAIT_IDS, BasicPiece, Trait, trait_id
+
+__all__ = [
+    "TAB",
+    "PieceDefinition",
+    "PieceDecodeError",
+    "DecodedPiece",
+    "BasicState",
+    "StackState",
+    "nest",
+    "unnest_type",
+    "unnest_state",
+    "add_piece_command",
+    "stack_command",
+    "decode_add_piece",
+    "check_piece_id",
+]
+
+TAB = "\t"
+
+
+class PieceDecodeError(ValueError):
+    """A piece string that VASSAL would fail to build (or build wrongly); see §3.2, §3.3, §7."""
+
+
+def check_piece_id(piece_id: str) -> str:
+    """Validate a save piece/stack id (§4.4 "Ids": no ``/``, ``;`` or ``,``, non-empty).
+
+    Raises:
+        ValueError: if the id is empty or contains one of those characters or whitespace.
+    """
+    if not piece_id or any(c in piece_id for c in "/;,\t\x1b\\ \n"):
+        raise ValueError(f"bad piece id {piece_id!r}: must be non-empty, without / ; , or space")
+    return piece_id
+
+
+def nest(levels: Sequence[str]) -> str:
+    """Nest per-level strings, outermost first, the way ``Decorator.getType/getState`` does:
+    ``enc([level0, enc([level1, ...], TAB)], TAB)`` (§3.2).
+
+    Raises:
+        ValueError: if ``levels`` is empty or a level ends with a backslash.
+    """
+    if not levels:
+        raise ValueError("a piece needs at least one level")
+    result = levels[-1]
+    encode([result], TAB)  # validates the innermost level
+    for level in reversed(levels[:-1]):
+        result = encode([level, result], TAB)
+    return result
+
+
+def add_piece_command(piece_id: str, type_string: str, state_string: str) -> str:
+    """The AddPiece command ``+/`` + ``enc([id, type, state], "/")`` (§3.3, §4.3).
+
+    ``piece_id`` is ``"null"`` for buildFile slots and prototypes."""
+    if piece_id != "null":
+        check_piece_id(piece_id)
+    return "+/" + encode([piece_id, type_string, state_string], "/")
+
+
+def stack_command(
+    stack_id: str, map_name: str, x: int, y: int, piece_ids: Sequence[str], layer: int | None = 0
+) -> str:
+    """A stack: ``+/<stackId>/stack/<map>;<x>;<y>;<id1>;...;@@<layer>`` (§4.4).
+
+    ``piece_ids`` are bottom to top and must have been added earlier in the save. ``layer=None``
+    leaves out ``@@<layer>``.
+
+    Raises:
+        ValueError: for an empty stack or a bad id.
+    """
+    if not piece_ids:
+        raise ValueError("a stack needs at least one piece")
+    items = [map_name, str(int(x)), str(int(y))]
+    items.extend(check_piece_id(pid) for pid in piece_ids)
+    if layer is not None:
+        items.append(f"@@{int(layer)}")
+    return add_piece_command(stack_id, "stack", encode(items, ";"))
+
+
+@dataclass(frozen=True)
+class PieceDefinition:
+    """A piece: ``traits`` (outermost first) wrapped around ``basic`` (§3.2).
+
+    Attributes:
+        traits: the Decorator traits, outermost first (the first one's menu items show first).
+        basic: the innermost :class:`BasicPiece`, whose state carries map, x, y (pixels) and gpid.
+
+    >>> from pipeline.vassal.traits import Marker
+    >>> PieceDefinition([Marker(("Side",), ("Axis",))], BasicPiece("a.png", "A")).state_string()
+    'Axis\\tnull;0;0;;0'
+    """
+
+    traits: Sequence[Trait]
+    basic: BasicPiece
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "traits", tuple(self.traits))
+        for t in self.traits:
+            if not isinstance(t, Trait):
+                raise TypeError(f"not a trait: {t!r}")
+            if isinstance(t, BasicPiece):
+                raise TypeError("BasicPiece goes in `basic`, not in `traits`")
+
+    def levels(self) -> list[tuple[str, str]]:
+        """``(type, state)`` of every level, outermost first, BasicPiece last."""
+        return [(t.type_string(), t.state_string()) for t in (*self.traits, self.basic)]
+
+    def type_string(self) -> str:
+        """The nested type string (§3.2)."""
+        return nest([t for t, _ in self.levels()])
+
+    def state_string(self) -> str:
+        """The nested state string, with exactly as many levels as the type (§3.2)."""
+        return nest([s for _, s in self.levels()])
+
+    def slot_text(self) -> str:
+        """PieceSlot / PrototypeDefinition text ``+/null/<type>/<state>`` (§3.3).
+
+        Raises:
+            ValueError: if the text would start or end with whitespace (VASSAL trims it, §2.1).
+        """
+        text = add_piece_command("null", self.type_string(), self.state_string())
+        if text != text.strip():
+            raise ValueError("piece text ends with whitespace, which VASSAL would trim")
+        return text
+
+    def with_basic(self, **changes: object) -> PieceDefinition:
+        """A copy with some BasicPiece fields replaced (``map_name``, ``x``, ``y``, ``gpid``...)."""
+        return PieceDefinition(self.traits, dataclasses.replace(self.basic, **changes))
+
+    def placed(self, map_name: str, x: int, y: int, gpid: str | None = None) -> PieceDefinition:
+        """A copy positioned on ``map_name`` at map pixel ``(x, y)`` (§4.4); gpid kept unless
+        given."""
+        changes: dict[str, object] = {"map_name": map_name, "x": int(x), "y": int(y)}
+        if gpid is not None:
+            changes["gpid"] = gpid
+        return self.with_basic(**changes)
+
+    def add_piece_command(
+        self, piece_id: str, map_name: str, x: int, y: int, gpid: str | None = None
+    ) -> str:
+        """The save command placing this piece at map pixel ``(x, y)`` of ``map_name``
+        (§4.4-4.5). ``gpid`` (the slot's) replaces the definition's when given."""
+        placed = self.placed(map_name, x, y, gpid)
+        return add_piece_command(piece_id, placed.type_string(), placed.state_string())
+
+
+@dataclass(frozen=True)
+class BasicState:
+    """Decoded BasicPiece type and state (§3.5): image, name, map, x, y (pixels), gpid."""
+
+    clone_key: str
+    delete_key: str
+    image: str
+    name: str
+    map_name: str
+    x: int
+    y: int
+    gpid: str
+    properties: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class StackState:
+    """Decoded stack state (§4.4): map, x, y (pixels), piece ids bottom to top, layer."""
+
+    map_name: str
+    x: int
+    y: int
+    piece_ids: tuple[str, ...]
+    layer: int | None
+
+
+@dataclass(frozen=True)
+class DecodedPiece:
+    """A decoded AddPiece command (§3.3).
+
+    Attributes:
+        id: the piece id (``"null"`` in buildFile text).
+        levels: ``(type, state)`` per level, outermost first; the last is ``piece;``/``stack``/
+            ``deck;``.
+        basic: the decoded BasicPiece when the innermost level is ``piece;``, else None.
+        stack: the decoded stack state when the piece is a ``stack``, else None.
+    """
+
+    id: str
+    levels: tuple[tuple[str, str], ...]
+    basic: BasicState | None = None
+    stack: StackState | None = None
+
+    @property
+    def trait_ids(self) -> list[str]:
+        """Trait id of every level, outermost first (``prototype;``, ..., ``piece;``)."""
+        return [trait_id(t) for t, _ in self.levels]
+
+    @property
+    def kind(self) -> str:
+        """``"piece"``, ``"stack"`` or ``"deck"``."""
+        inner = trait_id(self.levels[-1][0])
+        return {"piece;": "piece", "stack": "stack", "deck;": "deck"}[inner]
+
+    @property
+    def unknown_trait_ids(self) -> list[str]:
+        """Trait ids VASSAL 3.7 does not know (they become empty Markers, §7.3)."""
+        return [t for t in self.trait_ids[:-1] if t not in KNOWN_TRAIT_IDS]
+
+    @property
+    def prototype_names(self) -> list[str]:
+        """Names of the prototypes this piece uses (``prototype;Name``), outermost first."""
+        names = []
+        for t, _ in self.levels:
+            if trait_id(t) == "prototype;":
+                names.append(decode(t[len("prototype;") :], ";")[0])
+        return names
+
+    @property
+    def image(self) -> str | None:
+        return self.basic.image if self.basic else None
+
+    @property
+    def name(self) -> str | None:
+        return self.basic.name if self.basic else None
+
+    @property
+    def map_name(self) -> str | None:
+        if self.basic:
+            return self.basic.map_name
+        return self.stack.map_name if self.stack else None
+
+    @property
+    def x(self) -> int | None:
+        if self.basic:
+            return self.basic.x
+        return self.stack.x if self.stack else None
+
+    @property
+    def y(self) -> int | None:
+        if self.basic:
+            return self.basic.y
+        return self.stack.y if self.stack else None
+
+    @property
+    def gpid(self) -> str | None:
+        return self.basic.gpid if self.basic else None
+
+
+def unnest_type(type_string: str) -> list[str]:
+    """Split a nested type into its levels, outermost first (``createPiece``, §3.2).
+
+    Raises:
+        PieceDecodeError: if a level splits into more than two parts (not a nested encoding).
+    """
+    levels: list[str] = []
+    rest = type_string
+    for _ in range(10_000):
+        parts = decode(rest, TAB)
+        if len(parts) == 1:
+            levels.append(parts[0])
+            return levels
+        if len(parts) != 2:
+            raise PieceDecodeError(
+                f"type level {len(levels) + 1} has {len(parts)} unescaped TAB-separated parts, "
+                "expected 2 (not a nested trait encoding)"
+            )
+        levels.append(parts[0])
+        rest = parts[1]
+    raise PieceDecodeError("piece type nested too deeply")
+
+
+def unnest_state(state_string: str, n_levels: int) -> list[str]:
+    """Split a nested state into exactly ``n_levels`` levels (``Decorator.setState``, §3.2).
+
+    Raises:
+        PieceDecodeError: if the state has fewer or more levels than ``n_levels``.
+    """
+    levels: list[str] = []
+    rest = state_string
+    for i in range(n_levels - 1):
+        parts = decode(rest, TAB)
+        if len(parts) == 1:
+            raise PieceDecodeError(
+                f"state has {i + 1} level(s) but the type has {n_levels}: "
+                "VASSAL throws 'No state for trait' (§3.2)"
+            )
+        if len(parts) != 2:
+            raise PieceDecodeError(
+                f"state level {i + 1} has {len(parts)} unescaped TAB-separated parts, expected 2"
+            )
+        levels.append(parts[0])
+        rest = parts[1]
+    if TAB in rest:
+        extra = len(unnest_type(rest)) - 1
+        raise PieceDecodeError(
+            f"state has {n_levels + extra} levels but the type has {n_levels}: the extra "
+            "levels would corrupt the BasicPiece state (§3.2)"
+        )
+    levels.append(rest)
+    return levels
+
+
+def _parse_int(text: str, what: str) -> int:
+    try:
+        if text.strip() != text or not text:
+            raise ValueError
+        return int(text, 10)
+    except ValueError:
+        raise PieceDecodeError(f"{what} is not an integer: {text!r}") from None
+
+
+def _decode_basic(type_string: str, state: str) -> BasicState:
+    fields = decode(type_string[len("piece;") :], ";")
+    if len(fields) != 4:
+        raise PieceDecodeError(f"BasicPiece type has {len(fields)} fields, expected 4 (§3.5)")
+    clone_key, delete_key, image, name = fields
+    tokens = decode(state, ";")
+    if len(tokens) < 5:
+        raise PieceDecodeError(
+            f"BasicPiece state {state!r} has {len(tokens)} fields, expected map;x;y;gpid;n (§3.5)"
+        )
+    map_name = tokens[0]
+    x = _parse_int(tokens[1], "BasicPiece x")
+    y = _parse_int(tokens[2], "BasicPiece y")
+    gpid = tokens[3]
+    n = _parse_int(tokens[4], "BasicPiece property count")
+    if len(tokens) != 5 + 2 * n:
+        raise PieceDecodeError(
+            f"BasicPiece state declares {n} properties but has {len(tokens) - 5} tokens after it"
+        )
+    props = tuple((tokens[5 + 2 * i], tokens[6 + 2 * i]) for i in range(n))
+    return BasicState(clone_key, delete_key, image, name, map_name, x, y, gpid, props)
+
+
+def _decode_stack(state: str) -> StackState:
+    tokens = decode(state, ";")
+    map_name = tokens[0]
+    if map_name == "null":
+        x = y = 0
+        rest = tokens[1:]
+    else:
+        if len(tokens) < 3:
+            raise PieceDecodeError(f"stack state {state!r} lacks x;y (§4.4)")
+        x = _parse_int(tokens[1], "stack x")
+        y = _parse_int(tokens[2], "stack y")
+        rest = tokens[3:]
+    layer: int | None = None
+    if rest and rest[-1].startswith("@@"):
+        layer = _parse_int(rest[-1][2:], "stack layer")
+        rest = rest[:-1]
+    return StackState(map_name, x, y, tuple(rest), layer)
+
+
+def decode_add_piece(text: str) -> DecodedPiece:
+    """Decode an AddPiece command / PieceSlot text ``+/<id>/<type>/<state>`` (§3.3).
+
+    Returns:
+        a :class:`DecodedPiece` with the levels, and the BasicPiece or stack state decoded.
+
+    Raises:
+        PieceDecodeError: the ``+/`` wrapper is wrong or does not give exactly 3 ``/``-tokens;
+            the innermost type is not ``piece;``, ``stack`` or ``deck;``; the state has a
+            different number of levels than the type; a ``stack`` has traits; the BasicPiece or
+            stack state does not parse (non-integer x/y, wrong property count).
+    """
+    if not text.startswith("+/"):
+        raise PieceDecodeError(f"piece text must start with '+/': {text[:40]!r}")
+    parts = decode(text[2:], "/")
+    if len(parts) != 3:
+        raise PieceDecodeError(
+            f"piece text decodes into {len(parts)} '/'-tokens, expected 3 (id, type, state)"
+        )
+    piece_id, type_string, state_string = parts
+    if not piece_id:
+        raise PieceDecodeError("piece id is empty")
+    types = unnest_type(type_string)
+    inner = trait_id(types[-1])
+    if inner not in ("piece;", "stack", "deck;"):
+        raise PieceDecodeError(
+            f"innermost type must be 'piece;', 'stack' or 'deck;', got {types[-1][:40]!r} (§3.2)"
+        )
+    if inner == "stack":
+        if len(types) != 1:
+            raise PieceDecodeError("a stack cannot have traits")
+        return DecodedPiece(piece_id, ((type_string, state_string),), stack=_decode_stack(
+            state_string))
+    states = unnest_state(state_string, len(types))
+    levels = tuple(zip(types, states, strict=True))
+    basic = _decode_basic(types[-1], states[-1]) if inner == "piece;" else None
+    return DecodedPiece(piece_id, levels, basic=basic)

@@ -1,0 +1,299 @@
+"""Saved games and predefined setups (``.vsav``), written and read (``vassal-format.md`` §4).
+
+A :class:`SaveGame` writes the command stream of §4.5: ``begin_save``, one AddPiece per piece
+(BasicPiece state ``map;x;y;gpid;0`` in map pixels), one stack per position (pieces bottom to
+top in the given order), the board commands, optionally ``SETUP_STACK⇥``, then ``end_save`` with
+no trailing whitespace; obfuscated as ``!VCSK`` (§4.2) with a fixed key, zipped with
+``savedGame``, ``savedata`` and ``moduledata`` (§4.1).
+
+>>> obfuscate("begin_save\\x1bend_save", 0xAA)
+b'!VCSKaac8cfcdc3c4f5d9cbdccfb1cfc4cef5d9cbdccf'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .archive import VassalFormatError, archive_bytes, open_archive, resolve_epoch
+from .buildfile import _metadata
+from .commands import (
+    BEGIN_SAVE,
+    END_SAVE,
+    SETUP_STACK,
+    board_command,
+    join_commands,
+    parse_board_command,
+    split_commands,
+)
+from .pieces import (
+    DecodedPiece,
+    PieceDecodeError,
+    PieceDefinition,
+    check_piece_id,
+    decode_add_piece,
+    stack_command,
+)
+
+__all__ = [
+    "MAGIC",
+    "obfuscate",
+    "deobfuscate",
+    "PlacedPiece",
+    "SaveGame",
+    "DecodedSave",
+    "read_save",
+    "decode_save_text",
+]
+
+MAGIC = b"!VCSK"
+
+
+def obfuscate(text: str, key: int = 0xAA) -> bytes:
+    """``ObfuscatingOutputStream`` (§4.2): ``!VCSK`` + key as 2 lower-case hex digits + for each
+    UTF-8 byte ``b`` the 2 hex digits of ``b ^ key``.
+
+    Raises:
+        ValueError: key outside 0..255.
+    """
+    if not 0 <= key <= 255:
+        raise ValueError("obfuscation key must be 0..255")
+    body = bytes(b ^ key for b in text.encode("utf-8"))
+    return MAGIC + f"{key:02x}".encode() + body.hex().encode("ascii")
+
+
+def deobfuscate(data: bytes, entry: str = "savedGame") -> str:
+    """Inverse of :func:`obfuscate`; data without ``!VCSK`` is read as plain UTF-8 (§4.2).
+    Upper- or lower-case hex is accepted.
+
+    Raises:
+        VassalFormatError: bad key or hex body (odd length, non-hex), or invalid UTF-8.
+    """
+    if data.startswith(MAGIC):
+        head, body = data[5:7], data[7:]
+        try:
+            key = int(head.decode("ascii"), 16)
+            if len(head) != 2 or len(body) % 2:
+                raise ValueError
+            raw = bytes.fromhex(body.decode("ascii"))
+        except (ValueError, UnicodeDecodeError):
+            raise VassalFormatError("bad !VCSK obfuscation (key or hex body)", entry) from None
+        plain = bytes(b ^ key for b in raw)
+    else:
+        plain = data
+    try:
+        return plain.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VassalFormatError(f"save text is not valid UTF-8 ({exc})", entry) from None
+
+
+@dataclass(frozen=True)
+class PlacedPiece:
+    """A piece on a map: ``piece_id`` (unique, no ``/ ; ,``), its definition, the map's
+    ``mapName`` and the map-pixel position (§4.4); ``gpid`` is the source PieceSlot's gpid
+    (from :attr:`BuildFile.gpids`), None to keep the definition's."""
+
+    piece_id: str
+    definition: PieceDefinition
+    map_name: str
+    x: int
+    y: int
+    gpid: str | None = None
+
+    def __post_init__(self) -> None:
+        check_piece_id(self.piece_id)
+
+
+@dataclass(frozen=True)
+class SaveGame:
+    """A save / predefined setup (§4).
+
+    Attributes:
+        module_name, module_version: the module this save is for (§4.1 ``savedata``).
+        pieces: placed pieces; pieces at the same (map, x, y) form one stack, bottom to top in
+            this order.
+        boards: ``{map_name: [(board, col, row), ...]}``, one board command per map.
+        setup_stack: write ``SETUP_STACK⇥`` (at-start stacks and decks then not created).
+        stack_id_start: stacks get ids ``str(stack_id_start + n)``, n = 0, 1, ...
+        extra_commands: further commands (e.g. ``PLAYER⇥...``) written before ``end_save``.
+    """
+
+    module_name: str
+    module_version: str
+    pieces: Sequence[PlacedPiece] = ()
+    boards: Mapping[str, Sequence[tuple[str, int, int]]] = field(default_factory=dict)
+    description: str = ""
+    vassal_version: str = "3.7.0"
+    setup_stack: bool = False
+    stack_id_start: int = 900000
+    extra_commands: Sequence[str] = ()
+
+    def commands(self) -> list[str]:
+        """The command list (§4.5).
+
+        Raises:
+            ValueError: duplicate piece ids, or a stack id colliding with a piece id.
+        """
+        ids = [p.piece_id for p in self.pieces]
+        if len(set(ids)) != len(ids):
+            raise ValueError("piece ids must be unique (§4.4)")
+        out = [BEGIN_SAVE]
+        stacks: dict[tuple[str, int, int], list[str]] = {}
+        for p in self.pieces:
+            out.append(p.definition.add_piece_command(p.piece_id, p.map_name, p.x, p.y, p.gpid))
+            stacks.setdefault((p.map_name, int(p.x), int(p.y)), []).append(p.piece_id)
+        for n, ((map_name, x, y), members) in enumerate(stacks.items()):
+            stack_id = str(self.stack_id_start + n)
+            if stack_id in ids:
+                raise ValueError(f"stack id {stack_id} collides with a piece id")
+            out.append(stack_command(stack_id, map_name, x, y, members))
+        for map_name in sorted(self.boards):
+            out.append(board_command(map_name, list(self.boards[map_name])))
+        if self.setup_stack:
+            out.append(SETUP_STACK)
+        out.extend(self.extra_commands)
+        out.append(END_SAVE)
+        return out
+
+    def plaintext(self) -> str:
+        """The commands joined with ESC; no trailing whitespace (§4.3)."""
+        text = join_commands(self.commands())
+        if text != text.rstrip():
+            raise ValueError("save text would end with whitespace")
+        return text
+
+    def saved_game(self, key: int = 0xAA) -> bytes:
+        """The ``savedGame`` entry: :meth:`plaintext` obfuscated with ``key`` (§4.2)."""
+        return obfuscate(self.plaintext(), key)
+
+    def savedata(self, date_saved_ms: int) -> bytes:
+        """The ``savedata`` entry (§4.1)."""
+        return _metadata(self.module_version, "", "", self.vassal_version, date_saved_ms,
+                         self.description, None)
+
+    def to_bytes(self, moduledata: bytes | None = None, *, key: int = 0xAA,
+                 epoch: int | None = None, date_saved_ms: int | None = None) -> bytes:
+        """The ``.vsav`` ZIP: ``savedGame``, ``savedata`` and ``moduledata`` (§4.1).
+
+        ``moduledata`` should be the module's own entry; when None one is made from
+        ``module_name``/``module_version``. Deterministic for fixed ``epoch``.
+        """
+        stamp = resolve_epoch() if epoch is None else int(epoch)
+        date_ms = stamp * 1000 if date_saved_ms is None else int(date_saved_ms)
+        if moduledata is None:
+            moduledata = _metadata(self.module_version, "", "", self.vassal_version, date_ms,
+                                   "", self.module_name)
+        return archive_bytes(
+            {"savedGame": self.saved_game(key), "savedata": self.savedata(date_ms),
+             "moduledata": moduledata},
+            stamp,
+        )
+
+
+@dataclass
+class DecodedSave:
+    """A read save. ``problems`` lists ``(command_index, message)`` for anything that would
+    stop VASSAL loading it or make it load wrongly (index -1: the whole stream)."""
+
+    text: str
+    commands: list[str]
+    pieces: list[DecodedPiece] = field(default_factory=list)
+    stacks: list[DecodedPiece] = field(default_factory=list)
+    boards: dict[str, list[tuple[str, int, int, bool]]] = field(default_factory=dict)
+    other: list[str] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    module_name: str | None = None
+    module_version: str | None = None
+    vassal_version: str | None = None
+
+    def piece(self, piece_id: str) -> DecodedPiece:
+        for p in self.pieces:
+            if p.id == piece_id:
+                return p
+        raise KeyError(piece_id)
+
+
+_KNOWN_PREFIXES = ("PLAYER\t", "GlobalProperty\t", "TURN", "UNMASK\t", "NOTES\t", "PNOTES\t",
+                   "SGKC\t", "LOS\t", "MutableProperty\t", "D/", "M/", "-/", "SETUP_STACK\t")
+
+
+def decode_save_text(text: str) -> DecodedSave:
+    """Split and decode a save's plaintext (§4.3-4.4), recording problems instead of raising:
+    missing ``begin_save``/``end_save``, trailing whitespace, bad piece strings, duplicate ids,
+    stacks listing ids not added earlier or listed twice, unknown commands."""
+    commands = split_commands(text)
+    save = DecodedSave(text, commands)
+    if text != text.rstrip():
+        save.problems.append((-1, "save text ends with whitespace: VASSAL drops 'end_save' (§4.3)"))
+    if not commands or commands[0] != BEGIN_SAVE:
+        save.problems.append((0, "save does not start with begin_save"))
+    if not commands or commands[-1] != END_SAVE:
+        save.problems.append((len(commands) - 1, "save does not end with end_save (§4.3)"))
+    added: set[str] = set()
+    stacked: set[str] = set()
+    for i, cmd in enumerate(commands):
+        if cmd in (BEGIN_SAVE, END_SAVE):
+            continue
+        if cmd.startswith("+/"):
+            try:
+                piece = decode_add_piece(cmd)
+            except PieceDecodeError as exc:
+                save.problems.append((i, f"AddPiece does not decode: {exc}"))
+                continue
+            if piece.id in added:
+                save.problems.append((i, f"duplicate piece id {piece.id!r}"))
+            added.add(piece.id)
+            if piece.kind == "stack":
+                assert piece.stack is not None
+                for pid in piece.stack.piece_ids:
+                    if pid not in added or pid == piece.id:
+                        save.problems.append((i, f"stack {piece.id} lists {pid!r}, not added "
+                                                 "earlier (VASSAL skips it, §4.4)"))
+                    elif pid in stacked:
+                        save.problems.append((i, f"piece {pid!r} is listed in two stacks"))
+                    stacked.add(pid)
+                save.stacks.append(piece)
+            else:
+                save.pieces.append(piece)
+            continue
+        try:
+            board = parse_board_command(cmd)
+        except ValueError as exc:
+            save.problems.append((i, f"bad board command: {exc}"))
+            continue
+        if board is not None:
+            map_name, boards = board
+            if map_name in save.boards:
+                save.problems.append((i, f"second board command for map {map_name!r}"))
+            save.boards[map_name] = boards
+            continue
+        if not cmd.startswith(_KNOWN_PREFIXES):
+            save.problems.append((i, f"unknown command (VASSAL silently drops it): {cmd[:40]!r}"))
+        save.other.append(cmd)
+    return save
+
+
+def read_save(data: bytes) -> DecodedSave:
+    """Read a ``.vsav`` (bytes): check the entries (§4.1), deobfuscate ``savedGame`` (§4.2),
+    split and decode the commands (:func:`decode_save_text`), and take the module name/version
+    from ``moduledata``/``savedata``.
+
+    Raises:
+        VassalFormatError: not a safe ZIP, no ``savedGame``, bad obfuscation or UTF-8, or
+            malformed metadata XML.
+    """
+    with open_archive(data) as arc:
+        if "savedGame" not in arc:
+            raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
+        save = decode_save_text(deobfuscate(arc.read("savedGame")))
+        for entry in ("savedata", "moduledata"):
+            if entry not in arc:
+                save.problems.append((-1, f"save has no {entry} entry (§4.1)"))
+        if "moduledata" in arc:
+            root = arc.read_xml("moduledata")
+            save.module_name = root.findtext("name")
+        if "savedata" in arc:
+            root = arc.read_xml("savedata")
+            save.module_version = root.findtext("version")
+            save.vassal_version = root.findtext("VassalVersion")
+    return save

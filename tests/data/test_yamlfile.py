@@ -1,0 +1,84 @@
+"""A typo in a data file gets one line: file, line, the bad value, what was expected."""
+
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from pipeline.data.common import Strict
+from pipeline.data.yamlfile import YamlDocument
+from pipeline.errors import DataError
+
+
+class Item(Strict):
+    id: str
+    figures: int | None = Field(None, ge=1)
+    standard: str = "circle"
+
+
+class Doc(Strict):
+    items: list[Item]
+
+
+TEXT = """\
+items:
+  - id: a
+    figures: 4
+  - id: b
+    figures: four
+  - id: c
+    colour: red
+"""
+
+
+def problems(text: str) -> list:
+    with pytest.raises(DataError) as exc:
+        YamlDocument.parse(text, Path("units.yaml")).validate(Doc)
+    return exc.value.problems
+
+
+def test_wrong_value_names_file_line_value_and_expectation():
+    p = problems(TEXT)
+    bad = [x for x in p if x.where == "items[1].figures"]
+    assert len(bad) == 1, p  # the int|None union gives one line, not two
+    assert bad[0].line == 5
+    assert bad[0].value == "'four'"
+    assert "integer" in bad[0].expected
+    assert str(bad[0]).startswith("units.yaml:5: items[1].figures: 'four' is not valid; expected ")
+
+
+def test_unknown_key_is_reported_at_its_line():
+    p = problems(TEXT)
+    extra = [x for x in p if x.where == "items[2].colour"]
+    assert extra and extra[0].line == 7
+
+
+def test_missing_key_points_at_the_mapping():
+    p = problems("items:\n  - figures: 2\n")
+    assert [(x.where, x.line) for x in p] == [("items[0].id", 2)]
+
+
+def test_duplicate_key_is_an_error():
+    with pytest.raises(DataError) as exc:
+        YamlDocument.parse("items:\n  - id: a\n    id: b\n", Path("x.yaml"))
+    assert exc.value.problems[0].line == 3
+    assert "'id'" in exc.value.problems[0].value
+
+
+def test_yaml_syntax_error_has_a_line():
+    with pytest.raises(DataError) as exc:
+        YamlDocument.parse("items:\n  - id: [a\n", Path("x.yaml"))
+    assert exc.value.problems[0].line is not None
+
+
+def test_range_violation():
+    p = problems("items:\n  - id: a\n    figures: 0\n")
+    assert p[0].line == 3 and "greater than or equal to 1" in p[0].expected
+
+
+def test_too_large_file_is_refused(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * (4 * 1024 * 1024 + 1))
+    with pytest.raises(DataError) as exc:
+        YamlDocument.load(big)
+    assert "bytes" in str(exc.value)
