@@ -33,19 +33,19 @@ if TYPE_CHECKING:
     from .save import SaveGame
 
 __all__ = [
-    "VassalFormatError",
-    "Limits",
-    "Archive",
-    "FIRST_ENTRIES",
     "DEFAULT_EPOCH",
-    "resolve_epoch",
+    "FIRST_ENTRIES",
+    "Archive",
+    "Limits",
+    "VassalFormatError",
     "archive_bytes",
-    "write_archive_atomic",
-    "write_module",
+    "check_entry_name",
     "module_entries",
     "open_archive",
     "parse_xml",
-    "check_entry_name",
+    "resolve_epoch",
+    "write_archive_atomic",
+    "write_module",
 ]
 
 #: Entries written first, in this order; the rest follow sorted.
@@ -303,7 +303,7 @@ class Archive:
     def close(self) -> None:
         self.zf.close()
 
-    def __enter__(self) -> Archive:
+    def __enter__(self) -> Archive:  # noqa: PYI034
         return self
 
     def __exit__(self, *exc: object) -> None:

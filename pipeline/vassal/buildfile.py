@@ -30,41 +30,41 @@ from .pieces import PieceDefinition
 from .traits import java_bool
 
 __all__ = [
-    "XML_DECLARATION",
+    "FORBIDDEN_MODULE_NAMES",
     "VM",
-    "Module",
-    "Map",
+    "XML_DECLARATION",
+    "AboutScreen",
     "Board",
-    "HexGrid",
-    "SquareGrid",
-    "GridNumbering",
-    "StackMetrics",
-    "LOSThread",
-    "PieceWindow",
-    "ListWidget",
-    "TabWidget",
-    "PanelWidget",
     "BoxWidget",
-    "PieceSlot",
-    "PrototypeDefinition",
+    "BrowserPDFFile",
+    "BuildFile",
+    "Chart",
+    "ChartWindow",
+    "Component",
     "DiceButton",
+    "GlobalOptions",
+    "GlobalProperty",
+    "GridNumbering",
+    "HelpFile",
+    "HexGrid",
+    "HtmlChart",
+    "LOSThread",
+    "ListWidget",
+    "Map",
+    "Module",
+    "PanelWidget",
+    "PieceSlot",
+    "PieceWindow",
+    "PredefinedSetup",
+    "PrototypeDefinition",
     "SpecialDiceButton",
     "SpecialDie",
     "SpecialDieFace",
-    "ChartWindow",
-    "Chart",
-    "HtmlChart",
-    "PredefinedSetup",
-    "GlobalProperty",
-    "GlobalOptions",
-    "HelpFile",
-    "AboutScreen",
-    "BrowserPDFFile",
-    "Component",
-    "BuildFile",
+    "SquareGrid",
+    "StackMetrics",
+    "TabWidget",
     "write_buildfile",
     "write_moduledata",
-    "FORBIDDEN_MODULE_NAMES",
 ]
 
 XML_DECLARATION = b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
@@ -437,7 +437,7 @@ class SpecialDieFace:
 
     def __post_init__(self) -> None:
         if not isinstance(self.value, int) or isinstance(self.value, bool):
-            raise ValueError("SpecialDieFace value must be an int (§2.8)")
+            raise TypeError("SpecialDieFace value must be an int (§2.8)")
 
 
 @dataclass(frozen=True)

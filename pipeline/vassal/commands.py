@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from .sequence import decode, encode
 
 __all__ = [
-    "ESC",
     "BEGIN_SAVE",
     "END_SAVE",
+    "ESC",
     "SETUP_STACK",
     "BoardPlacement",
     "board_command",
-    "parse_board_command",
     "join_commands",
+    "parse_board_command",
     "split_commands",
 ]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["GridNumbering", "HexGrid", "SquareGrid", "Grid"]
+__all__ = ["Grid", "GridNumbering", "HexGrid", "SquareGrid"]
 
 
 def _trunc(v: float) -> int:

@@ -23,18 +23,18 @@ from .traits import KNOWN_TRAIT_IDS, BasicPiece, Trait, trait_id
 
 __all__ = [
     "TAB",
-    "PieceDefinition",
-    "PieceDecodeError",
-    "DecodedPiece",
     "BasicState",
+    "DecodedPiece",
+    "PieceDecodeError",
+    "PieceDefinition",
     "StackState",
-    "nest",
-    "unnest_type",
-    "unnest_state",
     "add_piece_command",
-    "stack_command",
-    "decode_add_piece",
     "check_piece_id",
+    "decode_add_piece",
+    "nest",
+    "stack_command",
+    "unnest_state",
+    "unnest_type",
 ]
 
 TAB = "\t"
@@ -60,11 +60,14 @@ def nest(levels: Sequence[str]) -> str:
     ``enc([level0, enc([level1, ...], TAB)], TAB)`` (§3.2).
 
     Raises:
-        ValueError: if ``levels`` is empty or a level ends with a backslash.
+        ValueError: if ``levels`` is empty, a level ends with a backslash, or the innermost
+            level contains a TAB (it would read as another level).
     """
     if not levels:
         raise ValueError("a piece needs at least one level")
     result = levels[-1]
+    if TAB in result:
+        raise ValueError("the innermost level cannot contain a TAB (§3.2)")
     encode([result], TAB)  # validates the innermost level
     for level in reversed(levels[:-1]):
         result = encode([level, result], TAB)

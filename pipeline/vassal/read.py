@@ -10,7 +10,7 @@ import struct
 
 from lxml import etree
 
-__all__ = ["image_size", "element_path", "short_tag", "NAME_ATTRS"]
+__all__ = ["NAME_ATTRS", "element_path", "image_size", "short_tag"]
 
 #: Attributes that name a component, in the order tried for element paths (§5 names).
 NAME_ATTRS = ("mapName", "name", "entryName", "chartName", "title", "threadName")

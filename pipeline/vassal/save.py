@@ -37,13 +37,13 @@ from .pieces import (
 
 __all__ = [
     "MAGIC",
-    "obfuscate",
-    "deobfuscate",
+    "DecodedSave",
     "PlacedPiece",
     "SaveGame",
-    "DecodedSave",
-    "read_save",
     "decode_save_text",
+    "deobfuscate",
+    "obfuscate",
+    "read_save",
 ]
 
 MAGIC = b"!VCSK"
@@ -247,8 +247,8 @@ def decode_save_text(text: str) -> DecodedSave:
                 assert piece.stack is not None
                 for pid in piece.stack.piece_ids:
                     if pid not in added or pid == piece.id:
-                        save.problems.append((i, f"stack {piece.id} lists {pid!r}, not added "
-                                                 "earlier (VASSAL skips it, §4.4)"))
+                        msg = f"stack {piece.id} lists {pid!r}, not added earlier (§4.4)"
+                        save.problems.append((i, msg))
                     elif pid in stacked:
                         save.problems.append((i, f"piece {pid!r} is listed in two stacks"))
                     stacked.add(pid)

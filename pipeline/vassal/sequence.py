@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["encode", "decode", "encode_item"]
+__all__ = ["decode", "encode", "encode_item"]
 
 
 def _check_delim(delim: str) -> None:

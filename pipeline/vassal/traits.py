@@ -16,40 +16,41 @@ Traits are combined into a piece by :class:`pipeline.vassal.pieces.PieceDefiniti
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from .sequence import encode
 
 __all__ = [
-    "CTRL",
-    "SHIFT",
     "ALT",
-    "META",
-    "KNOWN_TRAIT_IDS",
     "CONTAINER_IDS",
-    "Trait",
+    "CTRL",
+    "KNOWN_TRAIT_IDS",
+    "META",
+    "SHIFT",
     "BasicPiece",
-    "Layer",
-    "Embellishment",
-    "Marker",
-    "Label",
-    "UsePrototype",
-    "Prototype",
-    "Delete",
     "Clone",
-    "FreeRotator",
+    "Delete",
     "DynamicProperty",
+    "Embellishment",
+    "FreeRotator",
+    "Label",
+    "Layer",
+    "Marker",
     "PropertyCommand",
+    "Prototype",
+    "RawTrait",
     "ReportState",
     "Restricted",
-    "RawTrait",
-    "keystroke",
-    "named_key",
-    "key_list",
-    "trait_id",
+    "Trait",
+    "UsePrototype",
     "java_bool",
     "java_double",
+    "key_list",
+    "keystroke",
+    "named_key",
+    "trait_id",
 ]
 
 #: Java ``KeyStroke.getModifiers()`` values (§2.1).
@@ -60,14 +61,15 @@ META = 260
 
 #: Trait prefixes accepted by VASSAL 3.7's ``BasicCommandEncoder`` (§3.5 "Other IDs"), each
 #: including its trailing ``;``. ``piece;`` is the basic piece.
-KNOWN_TRAIT_IDS: frozenset[str] = frozenset(
-    """piece; emb2; mark; label; prototype; delete; clone; report; sendto; restrict; obs;
-    rotate; PROP; globalkey; macro; footprint; immob; hide; table; propertysheet; pivot;
-    nonRect2; nonRect; locmsg; placemark; replace; markmoved; return; submenu; menuSeparator;
-    translate; AreaOfEffect; calcProp; setprop; hideCmd; playSound; button; globalhotkey;
-    deselect; mat; matPiece; basicName; emb; attach; border; cmt; locCommand;
-    setpieceprop;""".split()
-)
+KNOWN_TRAIT_IDS: frozenset[str] = frozenset({
+    "piece;", "emb2;", "mark;", "label;", "prototype;", "delete;", "clone;", "report;",
+    "sendto;", "restrict;", "obs;", "rotate;", "PROP;", "globalkey;", "macro;", "footprint;",
+    "immob;", "hide;", "table;", "propertysheet;", "pivot;", "nonRect2;", "nonRect;", "locmsg;",
+    "placemark;", "replace;", "markmoved;", "return;", "submenu;", "menuSeparator;",
+    "translate;", "AreaOfEffect;", "calcProp;", "setprop;", "hideCmd;", "playSound;", "button;",
+    "globalhotkey;", "deselect;", "mat;", "matPiece;", "basicName;", "emb;", "attach;",
+    "border;", "cmt;", "locCommand;", "setpieceprop;",
+})
 
 #: Innermost types that are containers rather than pieces (§3.2, §4.4): ``stack`` and ``deck;``.
 CONTAINER_IDS: frozenset[str] = frozenset({"stack", "deck;"})
@@ -86,7 +88,7 @@ def java_double(value: float) -> str:
             (outside 1e-3 <= |v| < 1e7), which gunbai never needs.
     """
     v = float(value)
-    if v != v or v in (float("inf"), float("-inf")):
+    if not math.isfinite(v):
         raise ValueError(f"not a finite double: {value!r}")
     if v != 0 and not (1e-3 <= abs(v) < 1e7):
         raise ValueError(f"double {value!r} would be written in scientific notation by Java")
@@ -157,6 +159,9 @@ class BasicPiece:
         gpid: the PieceSlot gpid, or ``""`` (§2.2); the module writer fills it in for slots.
         properties: persistent ``(key, value)`` pairs; normally empty (nProps = 0).
 
+    Raises:
+        ValueError: (on construction) if a field contains a TAB.
+
     >>> BasicPiece("ger_inf.png", "German Infantry", gpid="12").state_string()
     'null;0;0;12;0'
     """
@@ -172,6 +177,13 @@ class BasicPiece:
     delete_key: str = ""
 
     ID: ClassVar[str] = "piece;"
+
+    def __post_init__(self) -> None:
+        texts = [self.image, self.name, self.map_name, self.gpid, self.clone_key, self.delete_key]
+        texts += [t for kv in self.properties for t in kv]
+        if any("\t" in t for t in texts):
+            raise ValueError("BasicPiece fields cannot contain a TAB: as the innermost level it "
+                             "would read as another trait level (§3.2)")
 
     def type_string(self) -> str:
         return _fields(self.ID, self.clone_key, self.delete_key, self.image, self.name)

@@ -24,15 +24,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from pipeline.build import BuildRefused, BuildResult
 from pipeline.errors import GunbaiError
 from pipeline.output import write_bytes_atomic
-from pipeline.render.png import encode_png
-from pipeline.systems.genpei import art
 from pipeline.systems.genpei.layout import HexLayout
 from pipeline.systems.genpei.load import GenpeiData, load
-from pipeline.systems.genpei.module import BOARD_NAME, MAP_NAME, build_module, placements, setup_file_name, with_layer_value
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
-from pipeline.vassal.archive import write_archive_atomic
-from pipeline.vassal.buildfile import write_buildfile, write_moduledata
-from pipeline.vassal.save import PlacedPiece, SaveGame, write_save
 
 MODULE_FILE = "genpei.vmod"
 
@@ -63,6 +57,8 @@ def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int
 def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
     """Render ``counters`` (board, units, leaders, terrain, markers, dice faces) or ``cards``
     as PNG into ``out_dir/images`` or ``out_dir/cards``; returns the files written."""
+    from pipeline.systems.genpei import art
+
     data = load(data_dir)
     layout = layout_of(data)
     if what == "counters":
@@ -73,6 +69,8 @@ def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
 
 
 def _write_pngs(folder: Path, images: dict) -> list[Path]:
+    from pipeline.render.png import encode_png
+
     written = []
     for name, image in sorted(images.items()):
         written.append(write_bytes_atomic(folder / name, encode_png(image) if not isinstance(image, bytes) else image))
@@ -103,6 +101,14 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         BuildRefused: a scenario is not legal (nothing is written).
         GunbaiError: the written module fails lint.
     """
+    from pipeline.render.png import encode_png
+    from pipeline.systems.genpei import art
+    from pipeline.systems.genpei.module import BOARD_NAME, MAP_NAME, build_module, placements, setup_file_name, with_layer_value
+    from pipeline.vassal.archive import write_archive_atomic
+    from pipeline.vassal.buildfile import write_buildfile, write_moduledata
+    from pipeline.vassal.lint import lint
+    from pipeline.vassal.save import PlacedPiece, SaveGame, write_save
+
     result = BuildResult("genpei")
     t0 = time.perf_counter()
     with _steps(progress, 7) as step:
@@ -157,8 +163,6 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
 
         step("linting module")
         t = time.perf_counter()
-        from pipeline.vassal.lint import lint
-
         errors = [f for f in lint(module_path) if f.severity == "error"]
         if errors:
             raise GunbaiError("\n".join(f"{module_path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + "\nthe module written fails lint")

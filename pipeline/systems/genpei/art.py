@@ -1,0 +1,483 @@
+"""The Genpei art: counters, terrain tiles, markers, the board and reference cards, as named PNG images.
+
+Everything is drawn by the templates in ``templates/genpei/`` from the data (see
+:mod:`pipeline.render`); this module only builds each template's context (formatting the
+game's numbers as text) and names the images. A new unit, leader, terrain or marker in the data
+gets its art with no code change.
+
+Image names are flat archive names for the VASSAL module: lower case, no spaces, ``.png``::
+
+    >>> unit_image_name("sohei_warriors", "red")
+    'unit_sohei_warriors_red.png'
+    >>> terrain_image_name("palisade", ("E", "NE"))
+    'terrain_palisade_ne_e.png'
+
+Sizes (pixels at ``scale=1``, i.e. VASSAL's 100 % zoom, from :class:`HexLayout`): unit counters
+``round(0.66 × hex_width)`` square, leaders ``round(0.45 × hex_width)`` round, markers
+``round(0.5 × hex_width)``, terrain tiles exactly ``hex_width × ceil(hex_height)`` with
+transparent corners, the board exactly ``layout.size``. ``scale`` multiplies every size for
+print; :func:`print_scale` gives the scale for a DPI.
+
+Example::
+
+    >>> data = load(Path("source_data/genpei"), scenario_files=[])      # doctest: +SKIP
+    >>> layout = HexLayout(data.board, data.system.vassal.hex_width_px, data.system.vassal.board_margin_px)  # doctest: +SKIP
+    >>> images = render_counters(data, layout, ["red", "yellow"], [("NE", "E")])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any, Protocol
+
+from PIL import Image
+
+from pipeline.render.templates import TemplateRenderer
+from pipeline.systems.genpei.layout import DIRECTIONS, HexLayout
+from pipeline.systems.genpei.model import (
+    BoardGeometry,
+    LeaderType,
+    MarkerType,
+    RuleNote,
+    SideColour,
+    TerrainType,
+    UnitType,
+)
+
+#: The templates folder of the repository.
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+#: Standard colours as drawn (rules-facts §1.2-1.3: green circle, blue triangle, red square).
+STANDARD_HEX = {"green": "#2f8f3e", "blue": "#1f5cc4", "red": "#cf2027"}
+
+#: Counter sizes as a fraction of the hex width.
+UNIT_FRACTION, LEADER_FRACTION, MARKER_FRACTION = 0.66, 0.45, 0.5
+
+#: Physical hex width (flat side to flat side) that print scales are based on, in inches
+#: (this project's choice: the printed board's hexes are 2 inches wide).
+PRINT_HEX_WIDTH_IN = 2.0
+
+#: Card sizes in pixels at scale 1.
+UNIT_CARD_SIZE = (600, 840)
+NAVAL_CARD_SIZE = (600, 840)
+TERRAIN_CHART_WIDTH = 1400
+
+UNKNOWN_TEXT = "?"
+UNKNOWN_FOOTNOTE = "? = not in the public sources"
+
+_renderer: TemplateRenderer | None = None
+
+
+def renderer() -> TemplateRenderer:
+    """The shared :class:`TemplateRenderer` of ``templates/`` (created once)."""
+    global _renderer
+    if _renderer is None:
+        _renderer = TemplateRenderer(TEMPLATES)
+    return _renderer
+
+
+class ArtData(Protocol):
+    """What the art needs of :class:`pipeline.systems.genpei.load.GenpeiData`."""
+
+    board: BoardGeometry
+    units: dict[str, UnitType]
+    leaders: dict[str, LeaderType]
+    terrain: dict[str, TerrainType]
+    markers: dict[str, MarkerType]
+
+    @property
+    def system(self) -> Any: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# names
+
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    if not s:
+        raise ValueError(f"{text!r} gives an empty image name part")
+    return s
+
+
+def unit_image_name(unit_id: str, army: str) -> str:
+    """Image of unit type ``unit_id`` in army colour ``army``: ``unit_<id>_<army>.png``."""
+    return f"unit_{_slug(unit_id)}_{_slug(army)}.png"
+
+
+def leader_image_name(leader_id: str, army: str) -> str:
+    """Image of leader type ``leader_id`` in army colour ``army``: ``leader_<id>_<army>.png``."""
+    return f"leader_{_slug(leader_id)}_{_slug(army)}.png"
+
+
+def terrain_image_name(terrain_id: str, hexsides: tuple[str, ...] = ()) -> str:
+    """Image of a terrain tile; a hexside tile (Palisade) names its sides in NE, E, SE, SW, W,
+    NW order: ``terrain_palisade_ne_e.png``.
+
+    Raises:
+        ValueError: a side is not one of the six directions.
+    """
+    bad = [s for s in hexsides if s not in DIRECTIONS]
+    if bad:
+        raise ValueError(f"hexsides {bad} are not among {DIRECTIONS}")
+    sides = sorted(set(hexsides), key=DIRECTIONS.index)
+    return "_".join(["terrain", _slug(terrain_id)] + [s.lower() for s in sides]) + ".png"
+
+
+def marker_image_name(marker_id: str) -> str:
+    """Image of a marker: ``marker_<id>.png``."""
+    return f"marker_{_slug(marker_id)}.png"
+
+
+def board_image_name(board_id: str) -> str:
+    """Image of a board: ``board_<id>.png``."""
+    return f"board_{_slug(board_id)}.png"
+
+
+def card_image_name(kind: str, id: str) -> str:
+    """Image of a reference card: ``card_<kind>_<id>.png`` (kind ``unit``, ``terrain``, ``naval``…)."""
+    return f"card_{_slug(kind)}_{_slug(id)}.png"
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def print_scale(layout: HexLayout, dpi: int = 300, hex_width_in: float = PRINT_HEX_WIDTH_IN) -> float:
+    """The ``scale`` at which art prints at ``dpi`` with hexes ``hex_width_in`` inches wide."""
+    return dpi * hex_width_in / layout.hex_width
+
+
+def _darker(colour: str, f: float = 0.55) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(int(r * f), int(g * f), int(b * f))
+
+
+def _army(colours: SideColour) -> dict[str, str]:
+    return {"fill": colours.fill, "text": colours.text, "edge": _darker(colours.fill, 0.45)}
+
+
+def _num(v: Any) -> str:
+    return UNKNOWN_TEXT if v == "unknown" else str(v)
+
+
+def _scaled(px: float, scale: float) -> int:
+    return max(1, int(round(px * scale)))
+
+
+def _army_colours(data: ArtData, army: str) -> SideColour:
+    try:
+        return data.system.armies[army]
+    except KeyError:
+        raise ValueError(f"army {army!r} is not in system.yaml armies ({', '.join(data.system.armies)})") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# contexts
+
+
+def unit_context(unit: UnitType, colours: SideColour) -> dict[str, Any]:
+    """Context of ``genpei/unit_counter.yaml.j2``."""
+    return {
+        "unit": {
+            "id": unit.id,
+            "name": unit.name,
+            "name_ja": unit.name_ja,
+            "abbreviation": unit.abbreviation,
+            "standard": unit.standard,
+            "colour": unit.colour,
+            "colour_hex": STANDARD_HEX[unit.colour],
+            "mounted": unit.mounted,
+            "figures": _num(unit.figures),
+            "ranged": unit.ranged is not None,
+        },
+        "army": _army(colours),
+    }
+
+
+def leader_context(leader: LeaderType, colours: SideColour) -> dict[str, Any]:
+    """Context of ``genpei/leader_counter.yaml.j2``."""
+    return {
+        "leader": {"id": leader.id, "name": leader.name, "name_ja": leader.name_ja, "abbreviation": leader.abbreviation, "kind": leader.kind, "mounted": leader.mounted},
+        "army": _army(colours),
+    }
+
+
+def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Context of ``genpei/terrain_tile.yaml.j2``: the tile canvas is the hex's pixel box
+    (``hex_width × ceil(hex_height)``) and ``corners`` are :meth:`HexLayout.corners` moved into it."""
+    w, h = layout.hex_width, math.ceil(layout.hex_height)
+    ref = layout.board.all_hexes()[0]
+    cx, cy = layout.centre(ref)
+    tcx, tcy = w / 2, h / 2
+    corners = [[x - cx + tcx, y - cy + tcy] for x, y in layout.corners(ref)]
+    return {
+        "canvas": {"width": w, "height": h},
+        "centre": [tcx, tcy],
+        "corners": corners,
+        "hex_width": w,
+        "hex_height": layout.hex_height,
+        "directions": list(DIRECTIONS),
+        "hexsides": [d for d in DIRECTIONS if d in hexsides],
+        "terrain": {"id": terrain.id, "name": terrain.name, "name_ja": terrain.name_ja, "abbreviation": terrain.abbreviation, "colour": terrain.colour, "overlay": terrain.overlay, "hexside_tile": terrain.hexsides},
+    }
+
+
+def marker_context(marker: MarkerType) -> dict[str, Any]:
+    """Context of ``genpei/marker.yaml.j2``."""
+    return {"marker": {"id": marker.id, "name": marker.name, "name_ja": marker.name_ja, "abbreviation": marker.abbreviation, "symbol": marker.symbol, "colour": marker.colour, "edge": _darker(marker.colour, 0.45), "kind": marker.kind}}
+
+
+def board_context(board: BoardGeometry, layout: HexLayout) -> dict[str, Any]:
+    """Context of ``genpei/board.yaml.j2``: pixel geometry from :class:`HexLayout` only."""
+    width, height = layout.size
+    hexes = []
+    for hex_ in board.all_hexes():
+        cx, cy = layout.centre(hex_)
+        hexes.append({"label": f"{hex_[0]},{hex_[1]}", "centre": [cx, cy], "corners": [list(c) for c in layout.corners(hex_)]})
+    lines = [layout.margin + x * layout.hex_width for x in board.section_lines]
+    return {"canvas": {"width": width, "height": height}, "hexes": hexes, "section_lines": lines, "margin": layout.margin, "hex_width": layout.hex_width, "hex_height": layout.hex_height, "name": board.name}
+
+
+# -- cards --------------------------------------------------------------------------------------
+
+
+def _stat_rows(unit: UnitType) -> tuple[list[dict[str, str]], bool]:
+    rows: list[dict[str, str]] = []
+    unknown = False
+
+    def val(v: Any) -> str:
+        nonlocal unknown
+        if v == "unknown":
+            unknown = True
+            return UNKNOWN_TEXT
+        return str(v)
+
+    m = unit.movement
+    move = f"{val(m.hexes)} hex" + ("" if m.hexes == 1 else "es")
+    if m.hexes_no_battle is not None:
+        move += f" (or {val(m.hexes_no_battle)}, no battle)"
+    rows.append({"label": "Movement", "value": move})
+    cc = unit.close_combat
+    close = f"{val(cc.dice)} dice"
+    if cc.dice_after_move is not None:
+        close += f" ({val(cc.dice_after_move)} after moving)"
+    if cc.not_when_ordered_by:
+        close += "; none when ordered by " + ", ".join(c.replace("_", " ").title() for c in cc.not_when_ordered_by)
+    rows.append({"label": "Close combat", "value": close})
+    if unit.ranged is None:
+        rows.append({"label": "Ranged", "value": "—"})
+    else:
+        r = unit.ranged
+        rng = f"{val(r.dice)} dice at {val(r.min_range)}–{val(r.max_range)} hexes"
+        if r.dice_after_move is not None:
+            rng += f" ({val(r.dice_after_move)} after moving)"
+        if r.weapon != "bow":
+            rng += f", {val(r.weapon)}"
+        rows.append({"label": "Ranged", "value": rng})
+    rows.append({"label": "Figures", "value": val(unit.figures)})
+    rows.append({"label": "Flags ignored", "value": val(unit.ignores_flags)})
+    rows.append({"label": "Retreat", "value": f"{val(unit.retreat_hf_per_hex)} H&F per hex"})
+    return rows, unknown
+
+
+def unit_card_context(unit: UnitType) -> dict[str, Any]:
+    """Context of ``genpei/unit_card.yaml.j2``."""
+    rows, unknown = _stat_rows(unit)
+    notes = []
+    if not unit.hits_on_swords:
+        notes.append("Swords never hit in close combat.")
+    if unit.hf_reroll:
+        notes.append("Rerolls every H&F for more results in " + " and ".join(unit.hf_reroll) + " combat.")
+    if unit.hf_lost_when_eliminated:
+        notes.append(f"Army loses {unit.hf_lost_when_eliminated} H&F when eliminated.")
+    return {
+        "card": {"width": UNIT_CARD_SIZE[0], "height": UNIT_CARD_SIZE[1]},
+        "unit": {
+            "name": unit.name, "name_ja": unit.name_ja, "abbreviation": unit.abbreviation, "standard": unit.standard,
+            "colour_hex": STANDARD_HEX[unit.colour], "mounted": unit.mounted, "ranged": unit.ranged is not None,
+            "tags": [t.replace("_", " ") for t in unit.tags],
+        },
+        "stats": rows,
+        "notes": notes,
+        "rules": [r.summary for r in unit.rules],
+        "footnote": UNKNOWN_FOOTNOTE if unknown else None,
+        "sources": sorted({s.doc for s in unit.sources}),
+    }
+
+
+def _cap(c: Any) -> str | None:
+    if c.foot is None and c.mounted is None:
+        return None
+    if c.foot == c.mounted:
+        return f"max {c.foot}"
+    parts = []
+    if c.foot is not None:
+        parts.append(f"foot max {c.foot}")
+    if c.mounted is not None:
+        parts.append(f"mounted max {c.mounted}")
+    return ", ".join(parts)
+
+
+def terrain_row(t: TerrainType) -> dict[str, Any]:
+    """One row of the terrain effects chart: text for movement, battle, LOS and ignores."""
+    m, c = t.movement, t.combat
+    move: list[str] = []
+    move.append({"yes": "Passable", "no": "Impassable", "naval": "Naval movement only"}[m.passable])
+    if not m.mounted_may_enter:
+        move.append("no cavalry")
+    if m.must_start_adjacent:
+        move.append("start adjacent to enter")
+    if m.must_stop:
+        move.append("stop on entering")
+    if m.no_battle_after_entering:
+        move.append("no battle after entering")
+    if m.exit_max_hexes is not None:
+        move.append(f"leave by {m.exit_max_hexes} hex then stop")
+    if t.entry_roll is not None:
+        move.append("roll 1 die on entering")
+    battle: list[str] = []
+    for label, cap in (("close from", c.close_from), ("close into", c.close_into), ("ranged from", c.ranged_from), ("ranged into", c.ranged_into)):
+        txt = _cap(cap)
+        if txt:
+            battle.append(f"{label}: {txt}")
+    if c.battles_first:
+        battle.append("battles first")
+    if c.max_range is not None:
+        battle.append(f"archers range {c.max_range}")
+    if c.no_inspiration:
+        battle.append("no Inspiration")
+    los = {"no": "Clear", "yes": "Blocks", "between_other_hexes": "Blocks between other hexes"}[t.blocks_los]
+    ignores: list[str] = []
+    if c.ignore_swords:
+        ignores.append(f"{c.ignore_swords} sword" + ("s" if c.ignore_swords > 1 else ""))
+    if c.ignore_flags:
+        ignores.append(f"{c.ignore_flags} flag" + ("s" if c.ignore_flags > 1 else ""))
+    if ignores and c.protection_from == "covered_hexsides":
+        ignores.append("across covered sides")
+    return {
+        "id": t.id, "name": t.name, "name_ja": t.name_ja, "colour": t.colour,
+        "movement": "; ".join(move), "battle": "; ".join(battle) or "No effect", "los": los,
+        "ignores": ", ".join(ignores) or "—",
+    }
+
+
+def terrain_chart_context(terrains: list[TerrainType]) -> dict[str, Any]:
+    """Context of ``genpei/terrain_chart.yaml.j2``."""
+    rows = [terrain_row(t) for t in terrains]
+    row_h, head = 92, 150
+    return {"card": {"width": TERRAIN_CHART_WIDTH, "height": head + row_h * len(rows) + 50}, "rows": rows, "row_height": row_h, "head": head}
+
+
+_NAVAL_WORDS = re.compile(r"naval|ocean|ship|boat|sea|grappl|embark|wind|tide", re.I)
+
+
+def _naval(note: RuleNote) -> bool:
+    return bool(_NAVAL_WORDS.search(note.id) or _NAVAL_WORDS.search(note.summary))
+
+
+def naval_card_context(data: ArtData) -> dict[str, Any]:
+    """Context of ``genpei/naval_card.yaml.j2``: the naval RuleNotes of naval terrain (all its
+    rules), of markers (naval-related ones: ship, grapple, wind/tide…) and of leaders."""
+    sections = []
+    for t in data.terrain.values():
+        notes = [r.summary for r in t.rules if t.naval or t.water and _naval(r)]
+        if notes:
+            sections.append({"title": t.name, "name_ja": t.name_ja, "colour": t.colour, "notes": notes})
+    marker_notes = [(m, r) for m in data.markers.values() for r in m.rules if m.symbol in ("ship", "grapple", "arrow") or _naval(r)]
+    if marker_notes:
+        sections.append({"title": "Markers", "name_ja": None, "colour": "#8a6d3b", "notes": [f"{m.name}: {r.summary}" for m, r in marker_notes]})
+    leader_notes = [(ld, r) for ld in data.leaders.values() for r in ld.rules if _naval(r)]
+    if leader_notes:
+        sections.append({"title": "Leaders", "name_ja": None, "colour": "#5b4a7a", "notes": [r.summary for _, r in leader_notes]})
+    return {"card": {"width": NAVAL_CARD_SIZE[0], "height": NAVAL_CARD_SIZE[1]}, "sections": sections}
+
+
+# ---------------------------------------------------------------------------------------------
+# rendering
+
+
+def render_unit(unit: UnitType, colours: SideColour, px: int) -> Image.Image:
+    """A unit counter, ``px`` × ``px`` pixels."""
+    return renderer().image("genpei/unit_counter.yaml.j2", unit_context(unit, colours), size=(px, px))
+
+
+def render_leader(leader: LeaderType, colours: SideColour, px: int) -> Image.Image:
+    """A round leader counter, ``px`` × ``px`` pixels, transparent outside the circle."""
+    return renderer().image("genpei/leader_counter.yaml.j2", leader_context(leader, colours), size=(px, px))
+
+
+def render_terrain(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), scale: float = 1.0) -> Image.Image:
+    """A terrain tile the size of a hex (``hex_width × ceil(hex_height)`` × ``scale``), transparent
+    outside the hex; a hexside tile draws its fence along ``hexsides`` only."""
+    ctx = terrain_context(terrain, layout, hexsides)
+    w, h = ctx["canvas"]["width"], ctx["canvas"]["height"]
+    return renderer().image("genpei/terrain_tile.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
+
+
+def render_marker(marker: MarkerType, px: int) -> Image.Image:
+    """A marker counter, ``px`` × ``px`` pixels."""
+    return renderer().image("genpei/marker.yaml.j2", marker_context(marker), size=(px, px))
+
+
+def render_board(data: ArtData, layout: HexLayout, scale: float = 1.0) -> Image.Image:
+    """The board image, ``layout.size`` pixels (× ``scale``): countryside background, every hex
+    outlined from :meth:`HexLayout.corners`, the section lines dotted, and ``col,row`` labels."""
+    ctx = board_context(data.board, layout)
+    w, h = layout.size
+    return renderer().image("genpei/board.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
+
+
+def render_counters(data: ArtData, layout: HexLayout, armies: list[str], palisade_sides: list[tuple[str, ...]], *, scale: float = 1.0, dpi: int | None = None) -> dict[str, Image.Image]:
+    """Every counter image by archive image name.
+
+    Args:
+        data: the Genpei data.
+        layout: the board layout (sizes follow ``layout.hex_width``).
+        armies: army colour names (keys of ``system.yaml`` armies) to draw units and leaders in.
+        palisade_sides: the hexside sets to draw for every hexside terrain (e.g. ``[("NE", "E")]``);
+            a plain tile with no sides is always drawn too.
+        scale: size multiplier (1 = VASSAL's 100 % zoom); ``dpi`` instead sets it by :func:`print_scale`.
+
+    Raises:
+        ValueError: an army is not in ``system.yaml`` or a side is not a direction.
+    """
+    if dpi is not None:
+        scale = print_scale(layout, dpi)
+    hw = layout.hex_width
+    unit_px = _scaled(hw * UNIT_FRACTION, scale)
+    leader_px = _scaled(hw * LEADER_FRACTION, scale)
+    marker_px = _scaled(hw * MARKER_FRACTION, scale)
+    out: dict[str, Image.Image] = {}
+    for army in armies:
+        colours = _army_colours(data, army)
+        for unit in data.units.values():
+            out[unit_image_name(unit.id, army)] = render_unit(unit, colours, unit_px)
+        for leader in data.leaders.values():
+            out[leader_image_name(leader.id, army)] = render_leader(leader, colours, leader_px)
+    for terrain in data.terrain.values():
+        variants: list[tuple[str, ...]] = [()]
+        if terrain.hexsides:
+            variants += [tuple(s) for s in palisade_sides]
+        for sides in variants:
+            name = terrain_image_name(terrain.id, sides)
+            if name not in out:
+                out[name] = render_terrain(terrain, layout, sides, scale)
+    for marker in data.markers.values():
+        out[marker_image_name(marker.id)] = render_marker(marker, marker_px)
+    return out
+
+
+def render_cards(data: ArtData, *, scale: float = 1.0) -> dict[str, Image.Image]:
+    """The reference cards by image name: one unit card per unit type
+    (``card_unit_<id>.png``, 600 × 840 px), the terrain effects chart (``card_terrain_effects.png``,
+    1400 px wide) and the naval warfare summary (``card_naval_summary.png``, 600 × 840 px)."""
+    r = renderer()
+    out: dict[str, Image.Image] = {}
+    for unit in data.units.values():
+        out[card_image_name("unit", unit.id)] = r.image("genpei/unit_card.yaml.j2", unit_card_context(unit), scale=scale)
+    out[card_image_name("terrain", "effects")] = r.image("genpei/terrain_chart.yaml.j2", terrain_chart_context(list(data.terrain.values())), scale=scale)
+    out[card_image_name("naval", "summary")] = r.image("genpei/naval_card.yaml.j2", naval_card_context(data), scale=scale)
+    return out

@@ -1,0 +1,135 @@
+"""Archive safety (untrusted input) and deterministic/atomic writing (§1, §4.1)."""
+
+import io
+import os
+import struct
+import zipfile
+
+import pytest
+
+from pipeline.vassal.archive import (
+    Limits,
+    VassalFormatError,
+    archive_bytes,
+    open_archive,
+    parse_xml,
+    write_archive_atomic,
+)
+from pipeline.vassal.lint import lint_bytes
+from pipeline.vassal.save import deobfuscate, obfuscate
+
+
+def raw_zip(entries):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries.items():
+            zf.writestr(zipfile.ZipInfo(name), data, compress_type=zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
+
+
+def test_obfuscation_vector():
+    assert obfuscate("begin_save\x1bend_save", 0xAA) == (
+        b"!VCSKaac8cfcdc3c4f5d9cbdccfb1cfc4cef5d9cbdccf")
+    assert deobfuscate(b"!VCSKAAC8CFCDC3C4F5D9CBDCCFB1CFC4CEF5D9CBDCCF") == (
+        "begin_save\x1bend_save")
+    assert deobfuscate("plain é".encode()) == "plain é"
+    with pytest.raises(VassalFormatError):
+        deobfuscate(b"!VCSKaac")
+    with pytest.raises(ValueError):
+        obfuscate("x", 256)
+
+
+@pytest.mark.parametrize("name", ["../evil", "a/../../evil", "/etc/passwd", "C:/x",
+                                  "a\\b", "./x"])
+def test_unsafe_names_rejected(name):
+    data = raw_zip({name: b"x"})
+    with pytest.raises(VassalFormatError) as exc:
+        open_archive(data)
+    assert exc.value.entry == name
+    assert lint_bytes(data)[0].entry == name
+
+
+def test_not_a_zip():
+    with pytest.raises(VassalFormatError, match="not a ZIP"):
+        open_archive(b"this is not a zip file")
+    assert "not a ZIP" in lint_bytes(b"nope")[0].message
+
+
+def test_huge_claimed_size_rejected():
+    data = bytearray(raw_zip({"big": b"x" * 10}))
+    # patch the central directory's uncompressed size (offset 24 in the CD header)
+    cd = data.rfind(b"PK\x01\x02")
+    struct.pack_into("<I", data, cd + 24, 3_000_000_000)
+    with pytest.raises(VassalFormatError) as exc:
+        open_archive(bytes(data))
+    assert exc.value.entry == "big"
+
+
+def test_lying_size_caught_when_reading():
+    data = bytearray(raw_zip({"f": b"y" * 5000}))
+    cd = data.rfind(b"PK\x01\x02")
+    struct.pack_into("<I", data, cd + 24, 10)  # claims 10 bytes, inflates to 5000
+    with open_archive(bytes(data)) as arc, pytest.raises(VassalFormatError) as exc:
+        arc.read("f")
+    assert exc.value.entry == "f"
+
+
+def test_ratio_and_count_limits():
+    bomb = raw_zip({"zeros": b"\x00" * 2_000_000})
+    with pytest.raises(VassalFormatError, match="ratio"):
+        open_archive(bomb)
+    many = raw_zip({f"f{i}": b"" for i in range(20)})
+    with pytest.raises(VassalFormatError, match="entries"):
+        open_archive(many, Limits(max_entries=10))
+    with pytest.raises(VassalFormatError, match="size"):
+        open_archive(raw_zip({"a": b"x" * 100}), Limits(max_entry_size=50))
+
+
+def test_entity_declaration_rejected():
+    xml = (b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY e "boom">]>'
+           b"<data>&e;</data>")
+    with pytest.raises(VassalFormatError, match="DOCTYPE|ENTITY") as exc:
+        parse_xml(xml, "moduledata")
+    assert exc.value.entry == "moduledata"
+    data = raw_zip({"buildFile.xml": xml, "moduledata": xml})
+    errs = [f for f in lint_bytes(data) if "DOCTYPE" in f.message]
+    assert {f.entry for f in errs} == {"buildFile.xml", "moduledata"}
+    xxe = b'<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><d>&x;</d>'
+    with pytest.raises(VassalFormatError):
+        parse_xml(xxe, "x")
+    with pytest.raises(VassalFormatError, match="malformed"):
+        parse_xml(b"<a><b></a>", "x")
+
+
+def test_unsupported_compression_rejected():
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_BZIP2) as zf:
+        zf.writestr("buildFile.xml", b"<a/>")
+    with pytest.raises(VassalFormatError, match="STORED/DEFLATED"):
+        open_archive(buf.getvalue())
+
+
+def test_archive_order_and_determinism():
+    entries = {"z": b"1", "images/a.png": b"2", "moduledata": b"3", "buildFile.xml": b"4"}
+    a = archive_bytes(entries, 1735689600)
+    assert a == archive_bytes(dict(reversed(list(entries.items()))), 1735689600)
+    with zipfile.ZipFile(io.BytesIO(a)) as zf:
+        assert zf.namelist() == ["buildFile.xml", "moduledata", "images/a.png", "z"]
+        assert all((i.external_attr >> 16) == 0o100644 for i in zf.infolist())
+    with pytest.raises(VassalFormatError):
+        archive_bytes({"../x": b""}, 0)
+
+
+def test_atomic_write(tmp_path, monkeypatch):
+    target = tmp_path / "out.vmod"
+    write_archive_atomic(target, {"a": b"1"}, 1735689600)
+    before = target.read_bytes()
+
+    def boom(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        write_archive_atomic(target, {"a": b"2"}, 1735689600)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["out.vmod"]
