@@ -55,10 +55,12 @@ Errors: bad YAML, an unknown primitive, a missing or unknown parameter, or a bad
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw
 
@@ -120,8 +122,8 @@ class Shape:
     name: str
     params: dict[str, Any]
     where: str
-    children: tuple["Shape", ...] = ()
-    clip: "Shape | None" = None
+    children: tuple[Shape, ...] = ()
+    clip: Shape | None = None
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ def parse_colour(value: Any) -> RGBA | None:
     if value is None or value == "none":
         return None
     if not isinstance(value, str):
-        raise ValueError(f"colour must be a string like '#rrggbb', got {value!r}")
+        raise TypeError(f"colour must be a string like '#rrggbb', got {value!r}")
     try:
         c = ImageColor.getrgb(value)
     except ValueError as exc:
@@ -241,7 +243,7 @@ def _parse_shape(item: Any, source: str, where: str) -> Shape:
 
 def _num(v: Any, key: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise ValueError(f"{key} must be a number, got {v!r}")
+        raise TypeError(f"{key} must be a number, got {v!r}")
     return float(v)
 
 
@@ -262,9 +264,7 @@ def _check_values(name: str, p: dict[str, Any]) -> None:
                "line_height", "stroke_width", "rotate", "scale", "opacity", "min_scale", "gap"}
     for key in list(p):
         val = p[key]
-        if key in numeric:
-            p[key] = _num(val, key)
-        elif key in ("max_width", "max_height", "min_size") and val is not None:
+        if key in numeric or key in ("max_width", "max_height", "min_size") and val is not None:
             p[key] = _num(val, key)
         elif key in ("fill", "outline", "colour", "stroke_colour"):
             p[key] = parse_colour(val)
@@ -282,9 +282,8 @@ def _check_values(name: str, p: dict[str, Any]) -> None:
                 raise ValueError("dash needs on >= 0 and off > 0")
     if name == "symbol" and p["kind"] not in _SYMBOLS:
         raise ValueError(f"symbol kind {p['kind']!r} is not one of {sorted(_SYMBOLS)}")
-    if name == "regular_polygon":
-        if not isinstance(p["sides"], int) or p["sides"] < 3:
-            raise ValueError("sides must be an integer >= 3")
+    if name == "regular_polygon" and (not isinstance(p["sides"], int) or p["sides"] < 3):
+        raise ValueError("sides must be an integer >= 3")
     if name == "text":
         if not isinstance(p["text"], str):
             p["text"] = str(p["text"])
@@ -300,7 +299,7 @@ def _check_values(name: str, p: dict[str, Any]) -> None:
         norm = []
         for i, it in enumerate(items):
             if not isinstance(it, dict):
-                raise ValueError(f"items[{i}] must be a mapping")
+                raise TypeError(f"items[{i}] must be a mapping")
             extra = set(it) - set(_ITEM_SPEC)
             if extra:
                 raise ValueError(f"items[{i}] has unknown keys {sorted(extra)}")
@@ -338,7 +337,7 @@ class Affine:
         x, y = p
         return (self.a * x + self.b * y + self.c, self.d * x + self.e * y + self.f)
 
-    def then(self, o: "Affine") -> "Affine":
+    def then(self, o: Affine) -> Affine:
         """This transform followed by ``o``."""
         return Affine(
             o.a * self.a + o.b * self.d, o.a * self.b + o.b * self.e, o.a * self.c + o.b * self.f + o.c,
@@ -422,8 +421,8 @@ class _Painter:
         W, H = self.img.size
         xs = [p[0] for p in pts_all]
         ys = [p[1] for p in pts_all]
-        x0, y0 = max(0, int(math.floor(min(xs) - pad))), max(0, int(math.floor(min(ys) - pad)))
-        x1, y1 = min(W, int(math.ceil(max(xs) + pad)) + 1), min(H, int(math.ceil(max(ys) + pad)) + 1)
+        x0, y0 = max(0, math.floor(min(xs) - pad)), max(0, math.floor(min(ys) - pad))
+        x1, y1 = min(W, math.ceil(max(xs) + pad) + 1), min(H, math.ceil(max(ys) + pad) + 1)
         if x1 <= x0 or y1 <= y0:
             return
         layer = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
@@ -484,7 +483,7 @@ class _Painter:
 
 def _stroke(d: ImageDraw.ImageDraw, pts: list[Point], colour: RGBA, width: float, dash: tuple[float, float] | None, round_cap: bool) -> None:
     """Stroke a polyline centred on its path (round joins), optionally dashed."""
-    w = max(1, int(round(width)))
+    w = max(1, round(width))
     segments = [pts] if dash is None else _dash(pts, dash)
     for seg in segments:
         if len(seg) >= 2 and any(seg[i] != seg[0] for i in range(1, len(seg))):
@@ -501,7 +500,7 @@ def _dash(pts: list[Point], dash: tuple[float, float]) -> list[list[Point]]:
     out: list[list[Point]] = []
     cur: list[Point] = []
     drawing, left = True, on
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
         seg = math.hypot(x1 - x0, y1 - y0)
         pos = 0.0
         while pos < seg:
@@ -573,7 +572,7 @@ def _layout_text(p: dict[str, Any], k: float) -> tuple[list[str], int]:
     max_w = p["max_width"] * k if p["max_width"] is not None else None
     max_h = p["max_height"] * k if p["max_height"] is not None else None
     while True:
-        s = max(1, int(round(size)))
+        s = max(1, round(size))
         if max_w is not None and p["wrap"]:
             lines = wrap_text(p["text"], s, p["bold"], max_w)
         else:
@@ -622,7 +621,7 @@ def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
         v = {"a": "t", "d": "b", "s": "b"}.get(p["anchor"][1], p["anchor"][1])
         top = y if v == "t" else y - block / 2 if v == "m" else y - block
         placed = [(line, x, top + i * pitch + _ASCENT * s, p["anchor"][0], s, p["bold"]) for i, line in enumerate(lines)]
-        painter.text_mask(placed, p["colour"], int(round(p["stroke_width"] * k)), p["stroke_colour"])
+        painter.text_mask(placed, p["colour"], round(p["stroke_width"] * k), p["stroke_colour"])
     elif name == "paragraphs":
         _draw_paragraphs(painter, p, T)
     elif name == "group":
@@ -640,7 +639,7 @@ def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
         placed = []
         cy = 0.0
         for i, it in enumerate(p["items"]):
-            s = max(1, int(round(it["size"] * k * scale)))
+            s = max(1, round(it["size"] * k * scale))
             indent = it["indent"] * k * scale
             if i:
                 cy += (it["space_before"] + p["gap"]) * k * scale
@@ -696,7 +695,7 @@ def pixel_size(drawing: Drawing, *, width_px: int | None = None, scale: float | 
         raise ValueError("give exactly one of width_px or scale")
     sc = width_px / drawing.width if width_px is not None else scale
     assert sc is not None
-    return max(1, int(round(drawing.width * sc))), max(1, int(round(drawing.height * sc)))
+    return max(1, round(drawing.width * sc)), max(1, round(drawing.height * sc))
 
 
 def draw(drawing: Drawing, size: tuple[int, int] | None = None, *, scale: float | None = None, supersample: int | None = None) -> Image.Image:

@@ -91,7 +91,9 @@ def deobfuscate(data: bytes, entry: str = "savedGame") -> str:
 class PlacedPiece:
     """A piece on a map: ``piece_id`` (unique, no ``/ ; ,``), its definition, the map's
     ``mapName`` and the map-pixel position (§4.4); ``gpid`` is the source PieceSlot's gpid
-    (from :attr:`BuildFile.gpids`), None to keep the definition's."""
+    (from :attr:`BuildFile.gpids`), None to keep the definition's. ``stacked=False`` leaves the
+    piece out of any stack: for pieces with a Does Not Stack (``immob;``) trait, such as terrain
+    tiles, which VASSAL keeps on the map outside stacks."""
 
     piece_id: str
     definition: PieceDefinition
@@ -99,6 +101,7 @@ class PlacedPiece:
     x: int
     y: int
     gpid: str | None = None
+    stacked: bool = True
 
     def __post_init__(self) -> None:
         check_piece_id(self.piece_id)
@@ -141,7 +144,8 @@ class SaveGame:
         stacks: dict[tuple[str, int, int], list[str]] = {}
         for p in self.pieces:
             out.append(p.definition.add_piece_command(p.piece_id, p.map_name, p.x, p.y, p.gpid))
-            stacks.setdefault((p.map_name, int(p.x), int(p.y)), []).append(p.piece_id)
+            if p.stacked:
+                stacks.setdefault((p.map_name, int(p.x), int(p.y)), []).append(p.piece_id)
         for n, ((map_name, x, y), members) in enumerate(stacks.items()):
             stack_id = str(self.stack_id_start + n)
             if stack_id in ids:

@@ -152,7 +152,7 @@ def print_scale(layout: HexLayout, dpi: int = 300, hex_width_in: float = PRINT_H
 
 def _darker(colour: str, f: float = 0.55) -> str:
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#{:02x}{:02x}{:02x}".format(int(r * f), int(g * f), int(b * f))
+    return f"#{int(r * f):02x}{int(g * f):02x}{int(b * f):02x}"
 
 
 def _army(colours: SideColour) -> dict[str, str]:
@@ -164,7 +164,7 @@ def _num(v: Any) -> str:
 
 
 def _scaled(px: float, scale: float) -> int:
-    return max(1, int(round(px * scale)))
+    return max(1, round(px * scale))
 
 
 def _army_colours(data: ArtData, army: str) -> SideColour:
@@ -286,13 +286,6 @@ def _stat_rows(unit: UnitType) -> tuple[list[dict[str, str]], bool]:
 def unit_card_context(unit: UnitType) -> dict[str, Any]:
     """Context of ``genpei/unit_card.yaml.j2``."""
     rows, unknown = _stat_rows(unit)
-    notes = []
-    if not unit.hits_on_swords:
-        notes.append("Swords never hit in close combat.")
-    if unit.hf_reroll:
-        notes.append("Rerolls every H&F for more results in " + " and ".join(unit.hf_reroll) + " combat.")
-    if unit.hf_lost_when_eliminated:
-        notes.append(f"Army loses {unit.hf_lost_when_eliminated} H&F when eliminated.")
     return {
         "card": {"width": UNIT_CARD_SIZE[0], "height": UNIT_CARD_SIZE[1]},
         "unit": {
@@ -301,7 +294,6 @@ def unit_card_context(unit: UnitType) -> dict[str, Any]:
             "tags": [t.replace("_", " ") for t in unit.tags],
         },
         "stats": rows,
-        "notes": notes,
         "rules": [r.summary for r in unit.rules],
         "footnote": UNKNOWN_FOOTNOTE if unknown else None,
         "sources": sorted({s.doc for s in unit.sources}),
@@ -319,6 +311,10 @@ def _cap(c: Any) -> str | None:
     if c.mounted is not None:
         parts.append(f"mounted max {c.mounted}")
     return ", ".join(parts)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def terrain_row(t: TerrainType) -> dict[str, Any]:
@@ -339,10 +335,10 @@ def terrain_row(t: TerrainType) -> dict[str, Any]:
     if t.entry_roll is not None:
         move.append("roll 1 die on entering")
     battle: list[str] = []
-    for label, cap in (("close from", c.close_from), ("close into", c.close_into), ("ranged from", c.ranged_from), ("ranged into", c.ranged_into)):
+    for label, cap in (("Close combat from it", c.close_from), ("close combat into it", c.close_into), ("ranged from it", c.ranged_from), ("ranged into it", c.ranged_into)):
         txt = _cap(cap)
         if txt:
-            battle.append(f"{label}: {txt}")
+            battle.append(f"{label}: {txt} dice")
     if c.battles_first:
         battle.append("battles first")
     if c.max_range is not None:
@@ -359,7 +355,7 @@ def terrain_row(t: TerrainType) -> dict[str, Any]:
         ignores.append("across covered sides")
     return {
         "id": t.id, "name": t.name, "name_ja": t.name_ja, "colour": t.colour,
-        "movement": "; ".join(move), "battle": "; ".join(battle) or "No effect", "los": los,
+        "movement": "; ".join(move), "battle": _sentence("; ".join(battle)) or "No effect", "los": los,
         "ignores": ", ".join(ignores) or "—",
     }
 
@@ -371,7 +367,7 @@ def terrain_chart_context(terrains: list[TerrainType]) -> dict[str, Any]:
     return {"card": {"width": TERRAIN_CHART_WIDTH, "height": head + row_h * len(rows) + 50}, "rows": rows, "row_height": row_h, "head": head}
 
 
-_NAVAL_WORDS = re.compile(r"naval|ocean|ship|boat|sea|grappl|embark|wind|tide", re.I)
+_NAVAL_WORDS = re.compile(r"naval|ocean|ship|boat|sea|grappl|embark|wind|tide", re.IGNORECASE)
 
 
 def _naval(note: RuleNote) -> bool:
@@ -383,7 +379,7 @@ def naval_card_context(data: ArtData) -> dict[str, Any]:
     rules), of markers (naval-related ones: ship, grapple, wind/tide…) and of leaders."""
     sections = []
     for t in data.terrain.values():
-        notes = [r.summary for r in t.rules if t.naval or t.water and _naval(r)]
+        notes = [r.summary for r in t.rules if t.naval or (t.water and _naval(r))]
         if notes:
             sections.append({"title": t.name, "name_ja": t.name_ja, "colour": t.colour, "notes": notes})
     marker_notes = [(m, r) for m in data.markers.values() for r in m.rules if m.symbol in ("ship", "grapple", "arrow") or _naval(r)]

@@ -104,10 +104,10 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     from pipeline.render.png import encode_png
     from pipeline.systems.genpei import art
     from pipeline.systems.genpei.module import BOARD_NAME, MAP_NAME, build_module, placements, setup_file_name, with_layer_value
-    from pipeline.vassal.archive import write_archive_atomic
+    from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
     from pipeline.vassal.lint import lint
-    from pipeline.vassal.save import PlacedPiece, SaveGame, write_save
+    from pipeline.vassal.save import PlacedPiece, SaveGame
 
     result = BuildResult("genpei")
     t0 = time.perf_counter()
@@ -140,6 +140,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
         for name, png in {**pngs, **card_pngs}.items():
             entries[f"images/{name}"] = png
+        epoch = resolve_epoch(date_ms // 1000)
         pieces = {key: slot for key, slot in _slots(_palette)}
         for loaded in data.scenarios:
             placed = []
@@ -147,9 +148,9 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
                 definition = pieces[p.key]
                 if p.layer_value is not None:
                     definition = with_layer_value(definition, p.layer_value)
-                placed.append(PlacedPiece(f"{1000 + i}", definition, MAP_NAME, p.x, p.y, built.gpids[p.key]))
-            save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, date_saved_ms=date_ms, description=f"{loaded.scenario.code} {loaded.scenario.name}")
-            entries[setup_file_name(loaded)] = write_save(save, moduledata=moduledata)
+                placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=not p.key.startswith("terrain:")))
+            save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=f"{loaded.scenario.code} {loaded.scenario.name}")
+            entries[setup_file_name(loaded)] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
         result.seconds["pack"] = time.perf_counter() - t
 
         step("writing files")
@@ -157,7 +158,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         result.files += _write_pngs(out_dir / "images", pngs)
         result.files += _write_pngs(out_dir / "cards", card_pngs)
         module_path = out_dir / MODULE_FILE
-        write_archive_atomic(module_path, entries, date_ms=date_ms)
+        write_archive_atomic(module_path, entries, epoch)
         result.files.append(module_path)
         result.seconds["write"] = time.perf_counter() - t
 

@@ -1,0 +1,132 @@
+"""The generic renderer: parsing, drawing, determinism, fonts and errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageFont
+
+from pipeline.render import RenderError, TemplateRenderer, draw, parse_drawing, png_bytes
+from pipeline.render.fonts import font, font_path, has_glyph
+
+ALL_PRIMITIVES = {
+    "canvas": {"width": 100, "height": 80, "background": "#f4ecd8"},
+    "shapes": [
+        {"rect": {"x": 2, "y": 2, "w": 96, "h": 76, "radius": 6, "fill": "#b3202a80", "outline": "#000000", "width": 1.5}},
+        {"circle": {"cx": 20, "cy": 20, "r": 10, "fill": "#2f8f3e"}},
+        {"ellipse": {"cx": 50, "cy": 20, "rx": 12, "ry": 6, "outline": "navy", "width": 2, "dash": [3, 2]}},
+        {"polygon": {"points": [[70, 10], [90, 10], [80, 30]], "fill": "#1f5cc4"}},
+        {"hexagon": {"cx": 20, "cy": 50, "r": 10, "fill": "#aaaaaa", "pointy": False}},
+        {"regular_polygon": {"cx": 45, "cy": 50, "r": 9, "sides": 5, "rotation": 10, "fill": "#d4a514"}},
+        {"symbol": {"kind": "triangle", "cx": 70, "cy": 50, "size": 16, "fill": "#1f5cc4", "outline": "#000000"}},
+        {"line": {"points": [[5, 70], [50, 75], [95, 70]], "colour": "#000000", "width": 1, "dash": [0, 3]}},
+        {"arc": {"cx": 85, "cy": 60, "r": 8, "start": -90, "end": 90, "width": 2}},
+        {"text": {"x": 50, "y": 40, "text": "僧兵 Sohei", "size": 9, "bold": True, "max_width": 40, "stroke_width": 0.5}},
+        {"paragraphs": {"x": 5, "y": 60, "w": 40, "h": 15, "items": [{"text": "Two rules that wrap over lines.", "bullet": "•", "indent": 3, "size": 4}]}},
+        {"group": {"rotate": 30, "about": [50, 40], "opacity": 0.5, "clip": {"circle": {"cx": 50, "cy": 40, "r": 15}},
+                   "shapes": [{"rect": {"x": 30, "y": 35, "w": 40, "h": 10, "fill": "#000000"}}]}},
+    ],
+}
+
+
+def test_every_primitive_draws_and_is_deterministic():
+    d = parse_drawing(ALL_PRIMITIVES, source="test")
+    a = png_bytes(draw(d, (200, 160)))
+    b = png_bytes(draw(parse_drawing(ALL_PRIMITIVES, source="test"), (200, 160)))
+    assert a == b
+    img = draw(d, scale=3)
+    assert img.size == (300, 240) and img.mode == "RGBA"
+
+
+def test_png_has_no_metadata():
+    img = Image.new("RGBA", (4, 4), "red")
+    img.info["Software"] = "x"
+    data = png_bytes(img)
+    assert b"tEXt" not in data and b"tIME" not in data and b"pHYs" not in data
+
+
+def _ink(img: Image.Image, bg: tuple[int, int, int]) -> int:
+    raw = img.convert("RGB").tobytes()
+    return sum(1 for i in range(0, len(raw), 3) if sum(abs(raw[i + k] - bg[k]) for k in range(3)) > 60)
+
+
+def test_kanji_draws_ink_inside_its_box():
+    doc = {"canvas": {"width": 100, "height": 40, "background": "#ffffff"},
+           "shapes": [{"text": {"x": 50, "y": 20, "text": "僧兵", "size": 30, "colour": "#000000"}}]}
+    img = draw(parse_drawing(doc), (200, 80))
+    box = img.crop((38, 2, 162, 78))  # two 30-unit em boxes centred on x=50 units, at 2 px/unit
+    ink = _ink(box, (255, 255, 255))
+    assert ink > 600  # two dense kanji strokes, not blank
+    assert _ink(img, (255, 255, 255)) == ink  # all the ink is inside the text box
+
+
+def test_noto_has_real_glyphs_for_kanji_not_tofu():
+    assert font_path().is_file() and font_path(bold=True).is_file()
+    assert "Noto" in font(20).getname()[0]
+    assert has_glyph("僧") and has_glyph("兵", bold=True)
+    f = font(64)
+    so, hei = f.getmask("僧"), f.getmask("兵")
+    assert so.getbbox() is not None
+    missing = f.getmask("\u0e01")  # Thai: not in Noto Sans CJK JP, drawn as .notdef (tofu)
+    assert bytes(so) != bytes(hei)
+    assert bytes(so) != bytes(missing) and bytes(hei) != bytes(missing)
+    # Pillow's built-in bitmap font has no kanji: what a system-font fallback would risk
+    default = ImageFont.load_default(size=64) if hasattr(ImageFont, "load_default") else None
+    if default is not None and isinstance(default, ImageFont.FreeTypeFont):
+        assert bytes(default.getmask("僧")) != bytes(so)
+
+
+def test_fonts_are_cached():
+    assert font(17) is font(17)
+    assert font(17) is not font(17, bold=True)
+
+
+def _template(tmp_path: Path, text: str) -> TemplateRenderer:
+    (tmp_path / "t").mkdir(exist_ok=True)
+    (tmp_path / "t" / "x.yaml.j2").write_text(text, encoding="utf-8")
+    return TemplateRenderer(tmp_path)
+
+
+def test_unknown_primitive_is_named(tmp_path):
+    r = _template(tmp_path, "canvas: {width: 10, height: 10}\nshapes:\n  - circle: {cx: 5, cy: 5, r: 2}\n  - blob: {x: 1}\n")
+    with pytest.raises(RenderError) as exc:
+        r.image("t/x.yaml.j2", {}, width_px=20)
+    msg = str(exc.value)
+    assert "blob" in msg and "t/x.yaml.j2" in msg and "shapes[1]" in msg
+    assert exc.value.primitive == "blob"
+
+
+def test_bad_yaml_names_template_and_line(tmp_path):
+    r = _template(tmp_path, "canvas: {width: 10, height: 10}\nshapes:\n  - text: {x: 1, y: 1, text: {{ s }}}\n")
+    with pytest.raises(RenderError, match=r"t/x.yaml.j2.*not valid YAML.*line 3"):
+        r.drawing("t/x.yaml.j2", {"s": "a: b, c}"})
+    # the same string through tojson is fine
+    r2 = _template(tmp_path, "canvas: {width: 10, height: 10}\nshapes:\n  - text: {x: 1, y: 1, text: {{ s | tojson }}}\n")
+    d = r2.drawing("t/x.yaml.j2", {"s": 'a: "b", c} 僧'})
+    assert d.shapes[0].params["text"] == 'a: "b", c} 僧'
+
+
+def test_missing_and_unknown_parameters(tmp_path):
+    with pytest.raises(RenderError, match=r"'rect'.*missing parameter 'h'"):
+        parse_drawing({"canvas": {"width": 1, "height": 1}, "shapes": [{"rect": {"x": 0, "y": 0, "w": 1}}]})
+    with pytest.raises(RenderError, match=r"'circle'.*unknown parameter.*colour"):
+        parse_drawing({"canvas": {"width": 1, "height": 1}, "shapes": [{"circle": {"cx": 0, "cy": 0, "r": 1, "colour": "#000000"}}]})
+    with pytest.raises(RenderError, match=r"not a colour"):
+        parse_drawing({"canvas": {"width": 1, "height": 1}, "shapes": [{"circle": {"cx": 0, "cy": 0, "r": 1, "fill": "#zz0000"}}]})
+    r = _template(tmp_path, "canvas: {width: 10, height: 10}\nshapes: [{{ nothing }}]\n")
+    with pytest.raises(RenderError, match="undefined"):
+        r.drawing("t/x.yaml.j2", {})
+
+
+def test_text_shrinks_to_fit_and_wraps():
+    from pipeline.render.drawing import _layout_text
+
+    p = {"text": "A very long name that cannot fit", "size": 20.0, "bold": True, "max_width": 50.0, "max_height": None,
+         "wrap": False, "min_size": None, "line_height": 1.2}
+    lines, s = _layout_text(p, 1.0)
+    assert lines == [p["text"]] and s < 20
+    p.update(wrap=True, max_width=100.0, max_height=80.0, min_size=4.0)
+    lines, s = _layout_text(p, 1.0)
+    assert len(lines) > 1
+    assert all(font(s, True).getlength(line) <= 100 for line in lines)
