@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -61,20 +61,20 @@ def build(
 
 @app.command()
 def verify(
-    scenarios: Annotated[Optional[list[Path]], typer.Argument(help="Scenario files to check (default: every scenario of every system).")] = None,
+    scenarios: Annotated[list[Path] | None, typer.Argument(help="Scenario files to check (default: every scenario of every system).")] = None,
     data: DataOpt = Path("source_data"),
-    explain: Annotated[Optional[str], typer.Option("--explain", help="Print the rule with this id and its source.")] = None,
+    explain: Annotated[str | None, typer.Option("--explain", help="Print the rule with this id and its source.")] = None,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
-    from pipeline.systems.genpei import verify as gv
     from pipeline.build import verify_all
+    from pipeline.systems.genpei import verify as gv
 
     if explain is not None:
         try:
             out.print(gv.explain(explain), markup=False)
         except KeyError:
             err.print(f"no rule {explain!r}; rules: {', '.join(sorted(gv.RULES))}", markup=False)
-            raise typer.Exit(1)
+            raise typer.Exit(1) from None
         return
     try:
         findings, count = verify_all(data, scenarios)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pipeline.output import write_bytes_atomic
 from pipeline.systems.genpei.load import FILES
 from pipeline.systems.genpei.model import Scenario
-from pipeline.output import write_bytes_atomic
 
 
 def schemas() -> dict[str, dict]:

@@ -44,7 +44,7 @@ class YamlDocument:
     root: yaml.Node | None
 
     @classmethod
-    def load(cls, path: Path) -> "YamlDocument":
+    def load(cls, path: Path) -> YamlDocument:
         """Read and parse ``path``.
 
         Raises:
@@ -63,7 +63,7 @@ class YamlDocument:
         return cls.parse(text, path)
 
     @classmethod
-    def parse(cls, text: str, path: Path) -> "YamlDocument":
+    def parse(cls, text: str, path: Path) -> YamlDocument:
         """Parse YAML ``text`` (``path`` is only used in messages).
 
         Raises:
@@ -159,10 +159,7 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
     path: list[Any] = []
     cur = data
     for i, part in enumerate(loc):
-        if isinstance(cur, dict) and part in cur:
-            path.append(part)
-            cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+        if isinstance(cur, dict) and part in cur or isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
             path.append(part)
             cur = cur[part]
         elif isinstance(cur, dict) and isinstance(part, str) and i == len(loc) - 1:

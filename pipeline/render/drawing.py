@@ -151,7 +151,7 @@ def parse_colour(value: Any) -> RGBA | None:
     """``#rrggbb``, ``#rrggbbaa``, a CSS name or None → RGBA tuple or None.
 
     Raises:
-        ValueError: not a colour.
+        ValueError: not a colour; TypeError: not a string.
     """
     if value is None or value == "none":
         return None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import time
 import zipfile
 import zlib
@@ -145,22 +144,9 @@ def write_archive_atomic(path: str | os.PathLike[str], entries: Mapping[str, byt
 
 
 def _replace_atomic(target: Path, data: bytes) -> Path:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return target
+    from pipeline.output import write_bytes_atomic
+
+    return write_bytes_atomic(target, data)
 
 
 def module_entries(module: Module, *, images: Mapping[str, bytes] | None = None,

@@ -6,8 +6,9 @@ Each assert quotes (in a comment) the rules text it checks: seed 000 is the Genp
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from pydantic import BaseModel

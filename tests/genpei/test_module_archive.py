@@ -72,7 +72,7 @@ def test_every_image_named_exists(archive, buildfile):
                 if img:
                     names.add(img)
             if t.startswith("emb2;"):
-                names.update(i for i in re.split(r"(?<!\\),", t.split(";")[15]) if i)
+                names.update(i for i in re.split(r"(?<!\\),", t.split(";")[16]) if i)
     assert names, "no image names found"
     missing = sorted(n for n in names if f"images/{n}" not in archive)
     assert missing == []

@@ -37,7 +37,9 @@ from PIL import Image
 from pipeline.render.templates import TemplateRenderer
 from pipeline.systems.genpei.layout import DIRECTIONS, HexLayout
 from pipeline.systems.genpei.model import (
+    STANDARD_COLOUR,
     BoardGeometry,
+    DieFace,
     LeaderType,
     MarkerType,
     RuleNote,
@@ -61,7 +63,7 @@ PRINT_HEX_WIDTH_IN = 2.0
 
 #: Card sizes in pixels at scale 1.
 UNIT_CARD_SIZE = (600, 840)
-NAVAL_CARD_SIZE = (600, 840)
+NAVAL_CARD_SIZE = (1200, 900)
 TERRAIN_CHART_WIDTH = 1400
 
 UNKNOWN_TEXT = "?"
@@ -126,9 +128,16 @@ def terrain_image_name(terrain_id: str, hexsides: tuple[str, ...] = ()) -> str:
     return "_".join(["terrain", _slug(terrain_id)] + [s.lower() for s in sides]) + ".png"
 
 
-def marker_image_name(marker_id: str) -> str:
-    """Image of a marker: ``marker_<id>.png``."""
-    return f"marker_{_slug(marker_id)}.png"
+def marker_image_name(marker_id: str, direction: str | None = None) -> str:
+    """Image of a marker: ``marker_<id>.png``; an arrow marker turned to a hex direction is
+    ``marker_<id>_<direction>.png`` (e.g. ``marker_wind_tide_ne.png``)."""
+    suffix = f"_{direction.lower()}" if direction else ""
+    return f"marker_{_slug(marker_id)}{suffix}.png"
+
+
+def die_face_image_name(symbol: str) -> str:
+    """Image of a battle-die face: ``die_<symbol>.png``."""
+    return f"die_{_slug(symbol)}.png"
 
 
 def board_image_name(board_id: str) -> str:
@@ -205,9 +214,14 @@ def leader_context(leader: LeaderType, colours: SideColour) -> dict[str, Any]:
     }
 
 
-def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = ()) -> dict[str, Any]:
+#: Open-ground colour behind linear terrain (rivers…) when the data has no ``countryside`` terrain.
+DEFAULT_GROUND = "#c9d7a0"
+
+
+def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), ground: str = DEFAULT_GROUND) -> dict[str, Any]:
     """Context of ``genpei/terrain_tile.yaml.j2``: the tile canvas is the hex's pixel box
-    (``hex_width × ceil(hex_height)``) and ``corners`` are :meth:`HexLayout.corners` moved into it."""
+    (``hex_width × ceil(hex_height)``) and ``corners`` are :meth:`HexLayout.corners` moved into it.
+    ``ground`` is the open-ground colour linear features (rivers, fords…) are drawn across."""
     w, h = layout.hex_width, math.ceil(layout.hex_height)
     ref = layout.board.all_hexes()[0]
     cx, cy = layout.centre(ref)
@@ -221,6 +235,7 @@ def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str
         "hex_height": layout.hex_height,
         "directions": list(DIRECTIONS),
         "hexsides": [d for d in DIRECTIONS if d in hexsides],
+        "ground": ground,
         "terrain": {"id": terrain.id, "name": terrain.name, "name_ja": terrain.name_ja, "abbreviation": terrain.abbreviation, "colour": terrain.colour, "overlay": terrain.overlay, "hexside_tile": terrain.hexsides},
     }
 
@@ -388,7 +403,15 @@ def naval_card_context(data: ArtData) -> dict[str, Any]:
     leader_notes = [(ld, r) for ld in data.leaders.values() for r in ld.rules if _naval(r)]
     if leader_notes:
         sections.append({"title": "Leaders", "name_ja": None, "colour": "#5b4a7a", "notes": [r.summary for _, r in leader_notes]})
-    return {"card": {"width": NAVAL_CARD_SIZE[0], "height": NAVAL_CARD_SIZE[1]}, "sections": sections}
+    # two columns, split between sections so both hold about the same amount of text
+    weights = [len(sec["title"]) + sum(len(n) + 60 for n in sec["notes"]) for sec in sections]
+    total, run, split = sum(weights), 0, len(sections)
+    for i, wgt in enumerate(weights):
+        if run + wgt / 2 > total / 2:
+            split = max(1, i) if i else 1
+            break
+        run += wgt
+    return {"card": {"width": NAVAL_CARD_SIZE[0], "height": NAVAL_CARD_SIZE[1]}, "sections": sections, "columns": [sections[:split], sections[split:]]}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -405,17 +428,32 @@ def render_leader(leader: LeaderType, colours: SideColour, px: int) -> Image.Ima
     return renderer().image("genpei/leader_counter.yaml.j2", leader_context(leader, colours), size=(px, px))
 
 
-def render_terrain(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), scale: float = 1.0) -> Image.Image:
+def render_terrain(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), scale: float = 1.0, ground: str = DEFAULT_GROUND) -> Image.Image:
     """A terrain tile the size of a hex (``hex_width × ceil(hex_height)`` × ``scale``), transparent
-    outside the hex; a hexside tile draws its fence along ``hexsides`` only."""
-    ctx = terrain_context(terrain, layout, hexsides)
+    outside the hex; a hexside tile draws its fence along ``hexsides`` only. Rivers and other
+    linear terrain are drawn across ``ground``."""
+    ctx = terrain_context(terrain, layout, hexsides, ground)
     w, h = ctx["canvas"]["width"], ctx["canvas"]["height"]
     return renderer().image("genpei/terrain_tile.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
 
 
-def render_marker(marker: MarkerType, px: int) -> Image.Image:
-    """A marker counter, ``px`` × ``px`` pixels."""
-    return renderer().image("genpei/marker.yaml.j2", marker_context(marker), size=(px, px))
+#: Screen angle (degrees clockwise from east) of each hex direction of a pointy-topped hex.
+DIRECTION_ANGLE = {"E": 0, "SE": 60, "SW": 120, "W": 180, "NW": 240, "NE": 300}
+
+
+def render_marker(marker: MarkerType, px: int, direction: str | None = None) -> Image.Image:
+    """A marker counter, ``px`` × ``px`` pixels; an arrow marker points to ``direction``
+    (a hex direction, east when None)."""
+    ctx = marker_context(marker)
+    ctx["marker"] = {**ctx["marker"], "rotate": DIRECTION_ANGLE[direction or "E"]}
+    return renderer().image("genpei/marker.yaml.j2", ctx, size=(px, px))
+
+
+def render_die_face(face: DieFace, px: int) -> Image.Image:
+    """A battle-die face, ``px`` × ``px`` pixels; a standard symbol in its colour."""
+    colour = STANDARD_HEX.get(STANDARD_COLOUR.get(face.symbol, ""), "#1d1d1d")
+    ctx = {"face": {"symbol": face.symbol, "label": face.label, "colour": colour}}
+    return renderer().image("genpei/die_face.yaml.j2", ctx, size=(px, px))
 
 
 def render_board(data: ArtData, layout: HexLayout, scale: float = 1.0) -> Image.Image:
@@ -453,6 +491,7 @@ def render_counters(data: ArtData, layout: HexLayout, armies: list[str], palisad
             out[unit_image_name(unit.id, army)] = render_unit(unit, colours, unit_px)
         for leader in data.leaders.values():
             out[leader_image_name(leader.id, army)] = render_leader(leader, colours, leader_px)
+    ground = data.terrain["countryside"].colour if "countryside" in data.terrain else DEFAULT_GROUND
     for terrain in data.terrain.values():
         variants: list[tuple[str, ...]] = [()]
         if terrain.hexsides:
@@ -460,16 +499,37 @@ def render_counters(data: ArtData, layout: HexLayout, armies: list[str], palisad
         for sides in variants:
             name = terrain_image_name(terrain.id, sides)
             if name not in out:
-                out[name] = render_terrain(terrain, layout, sides, scale)
+                out[name] = render_terrain(terrain, layout, sides, scale, ground)
     for marker in data.markers.values():
         out[marker_image_name(marker.id)] = render_marker(marker, marker_px)
+        if marker.symbol == "arrow":
+            for d in DIRECTION_ANGLE:
+                out[marker_image_name(marker.id, d)] = render_marker(marker, marker_px, d)
+    return out
+
+
+#: Size of a die-face image in VASSAL's dice result window, in pixels.
+DIE_FACE_PX = 40
+
+
+def render_all_counters(data: Any, layout: HexLayout) -> dict[str, Image.Image]:
+    """The board and every counter, tile, marker and die face the module packs, by image name:
+    units and leaders in every army colour the scenarios use, and every Palisade hexside set
+    the palette offers (:func:`pipeline.systems.genpei.module.palisade_sets`)."""
+    from pipeline.systems.genpei.module import armies_used, palisade_sets
+
+    out = {board_image_name(data.board.id): render_board(data, layout)}
+    out.update(render_counters(data, layout, armies_used(data), palisade_sets(data)))
+    for face in data.system.battle_die.faces:
+        out[die_face_image_name(face.symbol)] = render_die_face(face, DIE_FACE_PX)
     return out
 
 
 def render_cards(data: ArtData, *, scale: float = 1.0) -> dict[str, Image.Image]:
     """The reference cards by image name: one unit card per unit type
     (``card_unit_<id>.png``, 600 × 840 px), the terrain effects chart (``card_terrain_effects.png``,
-    1400 px wide) and the naval warfare summary (``card_naval_summary.png``, 600 × 840 px)."""
+    1400 px wide) and the naval warfare summary (``card_naval_summary.png``, 1200 × 900 px, two
+    columns)."""
     r = renderer()
     out: dict[str, Image.Image] = {}
     for unit in data.units.values():

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -69,7 +69,7 @@ def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
 
 
 def _write_pngs(folder: Path, images: dict) -> list[Path]:
-    from pipeline.render.png import encode_png
+    from pipeline.render.png import png_bytes as encode_png
 
     written = []
     for name, image in sorted(images.items()):
@@ -101,9 +101,16 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         BuildRefused: a scenario is not legal (nothing is written).
         GunbaiError: the written module fails lint.
     """
-    from pipeline.render.png import encode_png
+    from pipeline.render.png import png_bytes as encode_png
     from pipeline.systems.genpei import art
-    from pipeline.systems.genpei.module import BOARD_NAME, MAP_NAME, build_module, placements, setup_file_name, with_layer_value
+    from pipeline.systems.genpei.module import (
+        BOARD_NAME,
+        MAP_NAME,
+        build_module,
+        placements,
+        setup_file_name,
+        with_layer_value,
+    )
     from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
     from pipeline.vassal.lint import lint

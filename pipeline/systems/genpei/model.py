@@ -155,7 +155,7 @@ class BoardGeometry(Strict):
     sources: list[Source] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _lines_inside(self) -> "BoardGeometry":
+    def _lines_inside(self) -> BoardGeometry:
         a, b = self.section_lines
         if not (0 < a < b < self.columns):
             raise ValueError(f"section_lines must be increasing and inside 0..{self.columns}")

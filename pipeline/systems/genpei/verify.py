@@ -15,9 +15,10 @@ Example::
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pipeline.systems.genpei.layout import DIRECTIONS
 from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
