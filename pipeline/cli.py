@@ -88,28 +88,26 @@ def verify(
     out.print(f"{count} scenario(s) legal", markup=False)
 
 
-@app.command()
-def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
-    """Render every counter image (PNG) of every system into OUT/<system>/images/."""
+def _render(data: Path, out_dir: Path, what: str) -> None:
     from pipeline.build import render_only
 
     try:
-        for line in render_only(data, out_dir, what="counters"):
+        for line in render_only(data, out_dir, what=what):
             out.print(line, markup=False)
     except GunbaiError as exc:
         _fail(exc)
+
+
+@app.command()
+def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
+    """Render every counter image (PNG) of every system into OUT/<system>/images/."""
+    _render(data, out_dir, "counters")
 
 
 @app.command()
 def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
     """Render every reference card (PNG) of every system into OUT/<system>/cards/."""
-    from pipeline.build import render_only
-
-    try:
-        for line in render_only(data, out_dir, what="cards"):
-            out.print(line, markup=False)
-    except GunbaiError as exc:
-        _fail(exc)
+    _render(data, out_dir, "cards")
 
 
 @app.command()
