@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 DATA   ?= source_data
 OUT    ?= build
 
-.PHONY: setup build test verify counters cards lint schema bench clean distclean
+.PHONY: setup build test verify counters cards sheets lint schema bench clean distclean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "gunbai needs Python 3.11 or newer")'
@@ -34,6 +34,9 @@ counters: setup
 
 cards: setup
 	$(GUNBAI) cards --data $(DATA) --out $(OUT)
+
+sheets: setup
+	$(GUNBAI) sheets --data $(DATA) --out $(OUT)
 
 lint: build
 	$(GUNBAI) lint $(wildcard $(OUT)/*/*.vmod) $(wildcard $(OUT)/*/*.vmdx)

@@ -49,8 +49,11 @@ class BuildRefused(GunbaiError):
 
 def _systems() -> dict[str, Callable]:
     from pipeline.systems.genpei import build as genpei_build
+    from pipeline.systems.ohw import build as ohw_build
+    from pipeline.systems.ronin import build as ronin_build
+    from pipeline.systems.sekigahara import build as sekigahara_build
 
-    return {"genpei": genpei_build}
+    return {"genpei": genpei_build, "ronin": ronin_build, "ohw": ohw_build, "sekigahara": sekigahara_build}
 
 
 def systems_in(data_root: Path) -> list[str]:
@@ -91,9 +94,16 @@ def verify_all(data_root: Path, scenario_files: list[Path] | None = None) -> tup
     findings: list = []
     count = 0
     if scenario_files:
-        mod = _systems()["genpei"]
-        f, n = mod.verify(data_root / "genpei", scenario_files)
-        return f, n
+        by_system: dict[str, list[Path]] = {}
+        for path in scenario_files:
+            parts = path.resolve().parts
+            system = next((s for s in _systems() if s in parts), "genpei")
+            by_system.setdefault(system, []).append(path)
+        for system, files in by_system.items():
+            f, n = _systems()[system].verify(data_root / system, files)
+            findings.extend(f)
+            count += n
+        return findings, count
     for system in systems_in(data_root):
         f, n = _systems()[system].verify(data_root / system, None)
         findings.extend(f)

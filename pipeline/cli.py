@@ -6,8 +6,12 @@ Commands::
     gunbai verify    [--data source_data] [SCENARIO.yaml…] [--explain RULE]
     gunbai counters  [--data source_data] [--out build]   # counter images only
     gunbai cards     [--data source_data] [--out build]   # reference cards only
-    gunbai lint      PATH…                                 # check .vmod/.vmdx/.vsav files
+    gunbai sheets    [--data source_data] [--out build]   # print PDFs: counters, cards, scenarios
+    gunbai lint      PATH… [--base MODULE.vmod]            # check .vmod/.vmdx/.vsav files
+    gunbai inspect   PATH…                                 # what a module/extension/save holds
     gunbai schema    [--out source_data/genpei/schema]     # JSON Schema of the data files
+    gunbai odds      ATTACKER DEFENDER [--terrain T] [--leader]   # exact odds of one battle roll
+    gunbai roster check ROSTER.yaml…                      # cost a Ronin Buntai, check composition
 
 Every command exits 0 on success and 1 on a problem, printing one line per problem.
 """
@@ -64,6 +68,10 @@ def verify(
     scenarios: Annotated[list[Path] | None, typer.Argument(help="Scenario files to check (default: every scenario of every system).")] = None,
     data: DataOpt = Path("source_data"),
     explain: Annotated[str | None, typer.Option("--explain", help="Print the rule with this id and its source.")] = None,
+    play: Annotated[int, typer.Option("--play", help="Also play N seeded games of each Genpei scenario per policy (playability).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the --play games (same seed, same report).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the report does not depend on it).")] = 2,
+    out_dir: OutOpt = Path("build"),
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
     from pipeline.build import verify_all
@@ -73,7 +81,12 @@ def verify(
         try:
             out.print(gv.explain(explain), markup=False)
         except KeyError:
-            err.print(f"no rule {explain!r}; rules: {', '.join(sorted(gv.RULES))}", markup=False)
+            from pipeline.systems.ronin import verify as rv
+
+            if explain in rv.RULES:
+                out.print(rv.explain(explain), markup=False)
+                return
+            err.print(f"no rule {explain!r}; rules: {', '.join(sorted(gv.RULES) + sorted(rv.RULES))}", markup=False)
             raise typer.Exit(1) from None
         return
     try:
@@ -82,10 +95,24 @@ def verify(
         _fail(exc)
     for f in findings:
         err.print(str(f), markup=False)
+    if play > 0:
+        from pipeline.systems.genpei.engine.playability import play_command
+
+        try:
+            lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir)
+        except GunbaiError as exc:
+            _fail(exc)
+        for line in lines:
+            out.print(line, markup=False)
+        if chart is not None:
+            out.print(f"chart: {chart}", markup=False)
+        for f in unplayable:
+            err.print(str(f), markup=False)
+        findings = list(findings) + unplayable
     if findings:
         err.print(f"{len(findings)} problem(s) in {count} scenario(s)", markup=False)
         raise typer.Exit(1)
-    out.print(f"{count} scenario(s) legal", markup=False)
+    out.print(f"{count} scenario(s) legal" + (", Genpei scenarios playable" if play > 0 else ""), markup=False)
 
 
 def _render(data: Path, out_dir: Path, what: str) -> None:
@@ -111,14 +138,30 @@ def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) 
 
 
 @app.command()
-def lint(paths: Annotated[list[Path], typer.Argument(help=".vmod, .vmdx or .vsav files.")]) -> None:
+def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
+    """Write the print PDFs (counter sheets A4 and Letter, cards, scenario sheets) of every
+    system into OUT/<system>/print/."""
+    from pipeline.build import render_only
+
+    try:
+        for line in render_only(data, out_dir, what="sheets"):
+            out.print(line, markup=False)
+    except GunbaiError as exc:
+        _fail(exc)
+
+
+@app.command()
+def lint(
+    paths: Annotated[list[Path], typer.Argument(help=".vmod, .vmdx or .vsav files, or a bare buildFile.xml.")],
+    base: Annotated[Path | None, typer.Option("--base", help="The .vmod an extension extends (checks its targets).")] = None,
+) -> None:
     """Check VASSAL files for what makes VASSAL fail or misbehave; exit 1 on any error."""
     from pipeline.vassal.lint import lint as lint_file
 
     errors = 0
     for path in paths:
         try:
-            findings = lint_file(path)
+            findings = lint_file(path, base=base)
         except GunbaiError as exc:
             err.print(f"error {path}: {exc}", markup=False)
             errors += 1
@@ -133,12 +176,83 @@ def lint(paths: Annotated[list[Path], typer.Argument(help=".vmod, .vmdx or .vsav
 
 
 @app.command()
+def inspect(paths: Annotated[list[Path], typer.Argument(help=".vmod, .vmdx, .vsav or buildFile.xml files.")]) -> None:
+    """Show what a module, extension or save holds: maps, grids, prototypes, pieces, setups."""
+    from pipeline.vassal.archive import VassalFormatError
+    from pipeline.vassal.inspect import inspect_path
+
+    for path in paths:
+        try:
+            for line in inspect_path(path):
+                out.print(line, markup=False)
+        except (VassalFormatError, OSError) as exc:
+            err.print(f"error {path}: {exc}", markup=False)
+            raise typer.Exit(1) from None
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def odds(args: Annotated[list[str] | None, typer.Argument(help="ATTACKER DEFENDER [--terrain T] [--leader] …, or: ronin …")] = None) -> None:
+    """Exact odds of one battle roll: gunbai odds ATTACKER DEFENDER [--terrain T] [--leader]
+    (Genpei; --help after the ids for every option), or gunbai odds ronin … ."""
+    args = list(args or [])
+    if args and args[0] == "ronin":
+        try:
+            from pipeline.systems.ronin import odds_cli
+        except ImportError:
+            err.print("Ronin odds not available", markup=False)
+            raise typer.Exit(1) from None
+        raise typer.Exit(odds_cli.run(args[1:]))
+    from pipeline.systems.genpei.odds import run_cli
+
+    raise typer.Exit(run_cli(args))
+
+
+@app.command()
 def schema(out_dir: Annotated[Path, typer.Option("--out")] = Path("source_data/genpei/schema")) -> None:
     """Write the JSON Schema of each data file, for editors that complete and check YAML."""
     from pipeline.schema import write_schemas
 
     for path in write_schemas(out_dir):
         out.print(str(path), markup=False)
+
+
+roster_app = typer.Typer(help="Ronin Buntai rosters: cost every model from its model list and check the faction's composition rules.", no_args_is_help=True)
+app.add_typer(roster_app, name="roster")
+
+
+@roster_app.command("check")
+def roster_check(
+    files: Annotated[list[Path], typer.Argument(help="Roster files (YAML: faction, points_limit, models with their choices).")],
+    data: Annotated[Path, typer.Option("--data", help="The Ronin data folder.")] = Path("source_data/ronin"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the problems, not the costed roster.")] = False,
+) -> None:
+    """Cost each roster and check it: one line per problem (rule id and source), exit 1 when any.
+
+    Notes (a rule that cannot be checked because a statline is not public, a printed total that
+    differs from the computed one) are printed too but do not fail the check.
+    """
+    from pipeline.systems.ronin.load import load, load_roster
+    from pipeline.systems.ronin.roster import check_roster
+
+    problems = 0
+    try:
+        ronin = load(data, roster_files=[], game_files=[])
+        for path in files:
+            report = check_roster(ronin, load_roster(path))
+            if not quiet:
+                out.print(f"{path}: {report.roster.name}", markup=False)
+                for line in report.table():
+                    out.print(f"  {line}", markup=False)
+            for f in report.notes:
+                out.print(str(f), markup=False)
+            for f in report.findings:
+                err.print(str(f), markup=False)
+            problems += len(report.findings)
+    except GunbaiError as exc:
+        _fail(exc)
+    if problems:
+        err.print(f"{problems} problem(s) in {len(files)} roster(s)", markup=False)
+        raise typer.Exit(1)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -55,6 +55,7 @@ Errors: bad YAML, an unknown primitive, a missing or unknown parameter, or a bad
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -534,6 +535,11 @@ def _dash(pts: list[Point], dash: tuple[float, float]) -> list[list[Point]]:
 _TOKEN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+\s*|\s+")
 
 
+@functools.lru_cache(maxsize=65536)
+def _token_length(tok: str, size_px: int, bold: bool) -> float:
+    return font(size_px, bold).getlength(tok)
+
+
 def wrap_text(text: str, size_px: int, bold: bool, max_width_px: float) -> list[str]:
     """Break ``text`` into lines no wider than ``max_width_px`` at a font size of ``size_px``.
 
@@ -544,13 +550,18 @@ def wrap_text(text: str, size_px: int, bold: bool, max_width_px: float) -> list[
     lines: list[str] = []
     for para in text.split("\n"):
         cur = ""
+        cur_w = 0.0  # estimated width of cur: the sum of its tokens' widths
         for tok in _TOKEN.findall(para):
             trial = cur + tok
-            if f.getlength(trial.rstrip()) <= max_width_px or not cur.strip():
+            tok_w = _token_length(tok, size_px, bold)
+            # far from the limit the sum of token widths decides; near it, the exact width
+            if not cur.strip() or cur_w + tok_w < 0.94 * max_width_px or f.getlength(trial.rstrip()) <= max_width_px:
                 cur = trial
+                cur_w += tok_w
             else:
                 lines.append(cur.rstrip())
                 cur = tok.lstrip()
+                cur_w = _token_length(cur, size_px, bold)
             while f.getlength(cur.rstrip()) > max_width_px and len(cur.rstrip()) > 1:
                 # a single over-long word: break it between characters
                 n = len(cur)
@@ -558,6 +569,7 @@ def wrap_text(text: str, size_px: int, bold: bool, max_width_px: float) -> list[
                     n -= 1
                 lines.append(cur[:n])
                 cur = cur[n:]
+                cur_w = _token_length(cur, size_px, bold)
         lines.append(cur.rstrip())
     return lines
 

@@ -11,17 +11,21 @@ names the section it follows. Modules, one per concept:
 - :mod:`.commands` – save commands: board setup, begin/end (§4.3)
 - :mod:`.save` – saves/setups, !VCSK obfuscation, reading (§4)
 - :mod:`.archive` – deterministic ZIP writing, safe ZIP/XML reading (§1, §4.1)
-- :mod:`.lint` – checks of §8
+- :mod:`.lint` – checks of §8; :mod:`.classes`/:mod:`.components` – 3.7 class whitelist
+- :mod:`.extension` – extensions (``.vmdx``, §5); :mod:`.inspect` – contents in words
 """
 
 from .archive import VassalFormatError, open_archive, write_archive_atomic, write_module
 from .buildfile import Module, write_buildfile, write_moduledata
+from .extension import ExtensionElement, ModuleExtension, write_extension
 from .lint import Finding, lint, lint_bytes
 from .pieces import DecodedPiece, PieceDecodeError, PieceDefinition, decode_add_piece
 from .save import PlacedPiece, SaveGame, read_save
 
 __all__ = [
     "DecodedPiece",
+    "ExtensionElement",
+    "ModuleExtension",
     "Finding",
     "Module",
     "PieceDecodeError",
@@ -36,6 +40,7 @@ __all__ = [
     "read_save",
     "write_archive_atomic",
     "write_buildfile",
+    "write_extension",
     "write_module",
     "write_moduledata",
 ]

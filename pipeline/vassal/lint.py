@@ -14,7 +14,12 @@ prototypes without cycles, emb2/rotate/mark/restrict details [13, 14]; maps and 
 and unique, interaction children, grid numbering values [7, 9]; help/chart/PDF/setup files
 exist [11]; roster sides unique [12]; every setup save decodes: begin/end, unique ids, maps and
 boards exist, positions inside the map, stacks list earlier ids at the pieces' position,
-moduledata name [15-20].
+moduledata name [15-20]; every element a 3.7 class (whitelist in :mod:`.classes`, generated
+from the VASSAL 3.7.26 source) under an allowed parent, typed attributes parse [5-7];
+PlaceMarker/Replace gpids [8]; GKC target enums and key-stroke fields [14]; extensions:
+extensiondata with universal, module name, extensionId, one child per ExtensionElement, targets
+resolving against the base module, ``extId:n`` gpids [21-24]. :func:`lint` also takes a bare
+buildFile.xml (archive checks skipped) and, for an extension, its base module.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .archive import Archive, VassalFormatError, open_archive
+from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
 from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import element_path, image_size
+from .read import element_path, image_size, short_tag
 from .save import DecodedSave, decode_save_text, deobfuscate
 from .sequence import decode
 
@@ -42,8 +47,10 @@ __all__ = [
     "SaveContext",
     "lint",
     "lint_archive",
+    "lint_buildfile_bytes",
     "lint_bytes",
     "module_check",
+    "resolve_target",
     "save_check",
 ]
 
@@ -116,10 +123,21 @@ class ModuleContext(_Collector):
     prototypes: dict[str, DecodedPiece | None] = field(default_factory=dict)
     gpids: set[str] = field(default_factory=set)
     sides: list[str] = field(default_factory=list)
+    #: the entry holding the buildFile (``buildFile.xml``, or ``buildFile`` before 3.5, §1)
+    buildfile_entry: str = "buildFile.xml"
+    #: True when linting a bare buildFile (no archive: image/file/setup checks are skipped)
+    bare: bool = False
+    #: ``extension`` when the root is ``ModuleExtension`` (§5), else ``module``
+    kind: str = "module"
+    #: the base module's context when linting an extension against it (§5, §8 item 23)
+    base: ModuleContext | None = None
 
     @property
     def module_name(self) -> str | None:
-        return self.root.get("name") if self.root is not None else None
+        if self.root is None:
+            return None
+        # an extension's setups are loaded into its base module (§5)
+        return self.root.get("module" if self.kind == "extension" else "name")
 
     def iter(self, *tags: str) -> Iterator[etree._Element]:
         if self.root is None:
@@ -170,8 +188,9 @@ def _piece_findings(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
             yield "a trait field ends with a backslash (§3.1)"
         if type_.startswith("emb2;"):
             fields = decode(type_[5:], ";")
-            if len(fields) != 33:
-                yield f"emb2; has {len(fields)} fields, expected 33 (§3.5)"
+            # 3.7 appended fields 32-33 (§6); older strings with 25-31 fields still parse.
+            if not 25 <= len(fields) <= 33:
+                yield f"emb2; has {len(fields)} fields, expected 25 to 33 (§3.5, §6)"
             elif fields[24] != "1":
                 yield f"emb2; version is {fields[24]!r}, expected 1 (§3.5)"
             else:
@@ -222,10 +241,18 @@ def _images_of(p: DecodedPiece) -> Iterator[str]:
 
 @module_check
 def check_entries(ctx: ModuleContext) -> None:
-    """buildFile.xml and moduledata present and parseable; no BOM (§8 items 2, 4)."""
+    """The buildFile and metadata entries present and parseable; no BOM (§1, §8 items 2, 4, 21).
+
+    VASSAL reads ``buildFile`` instead of ``buildFile.xml`` when the metadata's VassalVersion is
+    below 3.5 (§1); a module with only ``buildFile`` is read that way. An extension (root
+    ``ModuleExtension`` or an ``extensiondata`` entry) needs ``extensiondata`` (§5)."""
     arc = ctx.archive
     assert arc is not None
-    for entry in ("buildFile.xml", "moduledata"):
+    if "buildFile.xml" not in arc and "buildFile" in arc:
+        ctx.buildfile_entry = "buildFile"
+    meta = "extensiondata" if "extensiondata" in arc else "moduledata"
+    wanted = [ctx.buildfile_entry] + ([] if ctx.bare else [meta])
+    for entry in wanted:
         if entry not in arc:
             ctx.add(ERROR, entry, "", f"{entry} is missing (§1)")
             continue
@@ -237,35 +264,68 @@ def check_entries(ctx: ModuleContext) -> None:
         except VassalFormatError as exc:
             ctx.add(ERROR, entry, "", exc.message)
             continue
-        if entry == "buildFile.xml":
+        if entry == ctx.buildfile_entry:
             ctx.root = root
         else:
             ctx.moduledata = root
+    if ctx.root is not None and ctx.root.tag == VM + "ModuleExtension":
+        ctx.kind = "extension"
+        if not ctx.bare:
+            for entry in ("extensiondata", "moduledata"):
+                if entry not in arc:
+                    ctx.add(ERROR, entry, "", f"an extension needs {entry} (§5, §8 item 21)")
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    m = re.match(r"\s*(\d+)\.(\d+)", text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 @module_check
 def check_metadata(ctx: ModuleContext) -> None:
-    """moduledata ``<data version="1">``, VassalVersion 3.7.x in both files, equal names, no
-    reserved name (§8 items 2-3)."""
+    """Metadata ``<data version="1">``; VassalVersion 3.5 to 3.7 (3.7.x recommended); equal
+    names; no reserved name (§1, §6, §8 items 2-3).
+
+    Errors are what stops 3.7 opening the file: a metadata VassalVersion of 3.8 or more ("module
+    too new"), or an empty/pre-3.5 one when there is no ``buildFile`` entry ("Could not find
+    buildFile"). Other versions are warnings: a module made with 3.6 opens in 3.7."""
     md, root = ctx.moduledata, ctx.root
+    bf = ctx.buildfile_entry
     if md is not None:
+        md_entry = "extensiondata" if ctx.kind == "extension" else "moduledata"
         if md.tag != "data" or md.get("version") != "1":
-            ctx.add(ERROR, "moduledata", md.tag, 'root must be <data version="1"> (§1)')
+            ctx.add(ERROR, md_entry, md.tag, 'root must be <data version="1"> (§1)')
         vv = (md.findtext("VassalVersion") or "").strip()
-        if not _VERSION_37.fullmatch(vv):
-            ctx.add(ERROR, "moduledata", "data/VassalVersion",
-                    f"VassalVersion {vv!r} is not 3.7.x (§1, §6)")
+        ver = _version(vv)
+        if ver is not None and ver >= (3, 8):
+            ctx.add(ERROR, md_entry, "data/VassalVersion",
+                    f"VassalVersion {vv!r}: VASSAL 3.7 refuses a module this new (§1, §7.1)")
+        elif (ver is None or ver < (3, 5)) and bf == "buildFile.xml":
+            ctx.add(ERROR, md_entry, "data/VassalVersion",
+                    f"VassalVersion {vv!r} makes VASSAL look for 'buildFile', which is missing "
+                    "(§1, §7.1)")
+        elif not _VERSION_37.fullmatch(vv):
+            ctx.add(WARNING, md_entry, "data/VassalVersion", f"VassalVersion {vv!r} is not 3.7.x")
+        if ctx.kind == "extension" and md_entry == "extensiondata":
+            if md.find("universal") is None:
+                ctx.add(ERROR, "extensiondata", "data", "extensiondata has no <universal> (§5)")
     if root is not None:
+        if ctx.kind == "extension":
+            return
         if root.tag not in ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule"):
-            ctx.add(ERROR, "buildFile.xml", root.tag, "root is not VASSAL.build.GameModule")
+            ctx.add(ERROR, bf, root.tag, "root is not VASSAL.build.GameModule")
         vv = root.get("VassalVersion", "")
-        if not _VERSION_37.fullmatch(vv):
-            ctx.add(ERROR, "buildFile.xml", "GameModule", f"VassalVersion {vv!r} is not 3.7.x")
+        ver = _version(vv)
+        if ver is not None and ver >= (3, 8):
+            ctx.add(WARNING, bf, "GameModule",
+                    f"VassalVersion {vv!r} is newer than 3.7: a 'Version Mismatch' dialog (§2.2)")
+        elif not _VERSION_37.fullmatch(vv):
+            ctx.add(WARNING, bf, "GameModule", f"VassalVersion {vv!r} is not 3.7.x")
         name = root.get("name", "")
         if not name.strip():
-            ctx.add(ERROR, "buildFile.xml", "GameModule", "module name is empty")
+            ctx.add(ERROR, bf, "GameModule", "module name is empty")
         if name.strip() in FORBIDDEN_MODULE_NAMES:
-            ctx.add(ERROR, "buildFile.xml", "GameModule", f"module name {name!r} is reserved (§1)")
+            ctx.add(ERROR, bf, "GameModule", f"module name {name!r} is reserved (§1)")
         if md is not None and (md.findtext("name") or "").strip() != name.strip():
             ctx.add(ERROR, "moduledata", "data/name",
                     f"name {md.findtext('name')!r} differs from GameModule name {name!r} (§1)")
@@ -281,35 +341,36 @@ def check_structure(ctx: ModuleContext) -> None:
             if isinstance(child.tag, str) and (child.text or "").strip():
                 ctx.sides.append(child.text.strip())
     if len(set(ctx.sides)) != len(ctx.sides):
-        ctx.add(ERROR, "buildFile.xml", "PlayerRoster", f"duplicate sides {ctx.sides}")
+        ctx.add(ERROR, ctx.buildfile_entry, "PlayerRoster", f"duplicate sides {ctx.sides}")
     for el in ctx.iter(*_MAP_TAGS):
         path = element_path(el)
         name = el.get("mapName", "")
         if not name:
-            ctx.add(ERROR, "buildFile.xml", path, "map has no mapName (§2.3)")
+            ctx.add(ERROR, ctx.buildfile_entry, path, "map has no mapName (§2.3)")
         elif name in ctx.maps:
-            ctx.add(ERROR, "buildFile.xml", path, f"duplicate mapName {name!r}")
+            ctx.add(ERROR, ctx.buildfile_entry, path, f"duplicate mapName {name!r}")
         present = {c.tag for c in el if isinstance(c.tag, str)}
         for tag in REQUIRED_MAP_CHILDREN:
             if tag not in present:
-                ctx.add(WARNING, "buildFile.xml", path, f"map lacks {tag} (§2.3)")
+                ctx.add(WARNING, ctx.buildfile_entry, path, f"map lacks {tag} (§2.3)")
         boards: dict[str, tuple[int, int] | None] = {}
         setup = None
         for picker in el.findall(VM + "map.BoardPicker"):
             for b in picker.findall(VM + "map.boardPicker.Board"):
                 bname = b.get("name", "")
                 if not bname:
-                    ctx.add(ERROR, "buildFile.xml", element_path(b), "board has no name")
+                    ctx.add(WARNING, ctx.buildfile_entry, element_path(b),
+                            "board has no name: 'One of the boards … has no name' (§7.3)")
                 elif bname in boards:
-                    ctx.add(ERROR, "buildFile.xml", element_path(b), f"duplicate board {bname!r}")
+                    ctx.add(ERROR, ctx.buildfile_entry, element_path(b), f"duplicate board {bname!r}")
                 boards[bname] = _board_size(arc, b)
             for s in picker.findall("setup"):
                 try:
                     setup = _parse_setup(s.text or "")
                 except ValueError as exc:
-                    ctx.add(ERROR, "buildFile.xml", element_path(s), f"bad <setup>: {exc}")
+                    ctx.add(ERROR, ctx.buildfile_entry, element_path(s), f"bad <setup>: {exc}")
         if not boards:
-            ctx.add(ERROR, "buildFile.xml", path, "map has no board (§2.4)")
+            ctx.add(ERROR, ctx.buildfile_entry, path, "map has no board (§2.4)")
         if name and name not in ctx.maps:
             ctx.maps[name] = MapInfo(name, el, _int(el.get("edgeWidth")),
                                      _int(el.get("edgeHeight")), boards, setup)
@@ -317,7 +378,7 @@ def check_structure(ctx: ModuleContext) -> None:
                       VM + "map.boardPicker.board.mapgrid.SquareGridNumbering"):
         for attr, allowed in (("first", "HV"), ("hType", "NA"), ("vType", "NA")):
             if n.get(attr, "") not in tuple(allowed):
-                ctx.add(ERROR, "buildFile.xml", element_path(n),
+                ctx.add(ERROR, ctx.buildfile_entry, element_path(n),
                         f"{attr}={n.get(attr)!r} must be one of {tuple(allowed)}: an empty or "
                         "wrong value stops the module loading (§7.1)")
     for g in ctx.iter(VM + "map.boardPicker.board.HexGrid", VM + "map.boardPicker.board.SquareGrid"):
@@ -326,7 +387,7 @@ def check_structure(ctx: ModuleContext) -> None:
                 try:
                     conv(g.get(attr))
                 except ValueError:
-                    ctx.add(ERROR, "buildFile.xml", element_path(g), f"{attr} is not a number")
+                    ctx.add(ERROR, ctx.buildfile_entry, element_path(g), f"{attr} is not a number")
 
 
 def _int(text: str | None) -> int:
@@ -367,7 +428,7 @@ def check_pieces(ctx: ModuleContext) -> None:
     for el in ctx.iter(VM + "PrototypeDefinition"):
         name = el.get("name", "")
         if name in ctx.prototypes:
-            ctx.add(ERROR, "buildFile.xml", element_path(el), f"duplicate prototype {name!r}")
+            ctx.add(ERROR, ctx.buildfile_entry, element_path(el), f"duplicate prototype {name!r}")
         ctx.prototypes[name] = None
     for el in ctx.iter(*_PIECE_TEXT_TAGS):
         path = element_path(el)
@@ -375,18 +436,23 @@ def check_pieces(ctx: ModuleContext) -> None:
         try:
             p = decode_add_piece(text)
         except PieceDecodeError as exc:
-            ctx.add(ERROR, "buildFile.xml", path, f"piece text does not decode: {exc}")
+            ctx.add(ERROR, ctx.buildfile_entry, path, f"piece text does not decode: {exc}")
             continue
         if p.id != "null":
-            ctx.add(WARNING, "buildFile.xml", path, f"piece id is {p.id!r}, expected null (§3.3)")
+            ctx.add(WARNING, ctx.buildfile_entry, path, f"piece id is {p.id!r}, expected null (§3.3)")
         if p.kind != "piece":
-            ctx.add(ERROR, "buildFile.xml", path, f"innermost type is a {p.kind}, not piece;")
+            ctx.add(ERROR, ctx.buildfile_entry, path, f"innermost type is a {p.kind}, not piece;")
             continue
         ctx.pieces.append((el, p))
         if el.tag == VM + "PrototypeDefinition":
             ctx.prototypes[el.get("name", "")] = p
-        for message in _piece_findings(p, ctx.prototypes, ctx.sides):
-            ctx.add(ERROR, "buildFile.xml", path, message)
+        if ctx.kind == "extension":
+            known = None if ctx.base is None else {**ctx.base.prototypes, **ctx.prototypes}
+            sides = None if ctx.base is None else ctx.base.sides + ctx.sides
+        else:
+            known, sides = ctx.prototypes, ctx.sides
+        for message in _piece_findings(p, known, sides):
+            ctx.add(ERROR, ctx.buildfile_entry, path, message)
     # prototype cycles
     graph = {n: (p.prototype_names if p else []) for n, p in ctx.prototypes.items()}
     for start, refs in graph.items():
@@ -394,7 +460,7 @@ def check_pieces(ctx: ModuleContext) -> None:
         while stack:
             cur = stack.pop()
             if cur == start:
-                ctx.add(ERROR, "buildFile.xml", f"PrototypeDefinition[{start}]",
+                ctx.add(ERROR, ctx.buildfile_entry, f"PrototypeDefinition[{start}]",
                         "prototype refers to itself through a cycle (§8 item 13)")
                 break
             if cur in seen:
@@ -405,38 +471,67 @@ def check_pieces(ctx: ModuleContext) -> None:
 
 @module_check
 def check_gpids(ctx: ModuleContext) -> None:
-    """gpids unique, decimal, below nextPieceSlotId, equal to the BasicPiece state (§8 8, 13)."""
+    """gpids of PieceSlots, CardSlots and PlaceMarker/Replace traits (also inside prototypes)
+    unique and below ``nextPieceSlotId``; decimal in a module, ``extensionId:n`` in an extension;
+    the BasicPiece state gpid equals the slot's (§2.2, §5, §8 items 8, 13, 24)."""
     if ctx.root is None:
         return
+    bf = ctx.buildfile_entry
     raw_next = ctx.root.get("nextPieceSlotId")
     try:
         next_id = int(raw_next or "")
     except ValueError:
-        ctx.add(ERROR, "buildFile.xml", "GameModule",
+        sev = ERROR if ctx.kind == "module" else WARNING
+        ctx.add(sev, bf, short_tag(str(ctx.root.tag)),
                 f"nextPieceSlotId {raw_next!r} is not an integer (fatal on load, §2.1)")
         next_id = None
+    ext_id = ctx.root.get("extensionId", "") if ctx.kind == "extension" else None
+
+    def number(gpid: str) -> int | None:
+        if ext_id is not None:
+            prefix, sep, n = gpid.rpartition(":")
+            if not sep or prefix != ext_id or not (n.isdigit() and n.isascii()):
+                return None
+            return int(n)
+        return int(gpid) if gpid.isdigit() and gpid.isascii() else None
+
+    form = f"'{ext_id}:n'" if ext_id is not None else "decimal"
+
+    def seen(path: str, gpid: str, what: str) -> None:
+        n = number(gpid)
+        if n is None:
+            ctx.add(ERROR, bf, path, f"{what} gpid {gpid!r} is not {form} (§2.2, §5)")
+        else:
+            if gpid in ctx.gpids:
+                ctx.add(ERROR, bf, path, f"duplicate gpid {gpid} (§2.2)")
+            if next_id is not None and n >= next_id:
+                ctx.add(ERROR, bf, path,
+                        f"gpid {gpid} is not below nextPieceSlotId {next_id} (§2.2)")
+        ctx.gpids.add(gpid)
+
     decoded = {id(el): p for el, p in ctx.pieces}
     for el in ctx.iter(*_SLOT_TAGS):
         path = element_path(el)
         gpid = el.get("gpid", "")
-        if not gpid.isdigit() or not gpid.isascii():
-            ctx.add(ERROR, "buildFile.xml", path, f"gpid {gpid!r} is not decimal (§2.2)")
-        else:
-            if gpid in ctx.gpids:
-                ctx.add(ERROR, "buildFile.xml", path, f"duplicate gpid {gpid} (§2.2)")
-            if next_id is not None and int(gpid) >= next_id:
-                ctx.add(ERROR, "buildFile.xml", path,
-                        f"gpid {gpid} is not below nextPieceSlotId {next_id} (§2.2)")
-        ctx.gpids.add(gpid)
+        seen(path, gpid, "slot")
         p = decoded.get(id(el))
         if p is not None and p.gpid != gpid:
-            ctx.add(ERROR, "buildFile.xml", path,
+            ctx.add(ERROR, bf, path,
                     f"BasicPiece state gpid {p.gpid!r} differs from the slot gpid {gpid!r}")
+    for el, p in ctx.pieces:
+        for type_, _ in p.levels:
+            if type_.startswith(("placemark;", "replace;")):
+                fields = decode(type_.split(";", 1)[1], ";")
+                gpid = fields[9] if len(fields) > 9 else ""
+                if gpid:
+                    seen(element_path(el), gpid, type_.split(";", 1)[0])
 
 
 @module_check
 def check_images(ctx: ModuleContext) -> None:
     """Every image the buildFile or a piece names exists under images/ with exact case (§8 10)."""
+    if ctx.bare:
+        return
     arc = ctx.archive
     assert arc is not None
     lower = {n.lower(): n for n in arc.names}
@@ -458,7 +553,7 @@ def check_images(ctx: ModuleContext) -> None:
     for el, p in ctx.pieces:
         refs.extend((element_path(el), image) for image in _images_of(p))
     for path, image in refs:
-        _check_image(ctx, arc, lower, "buildFile.xml", path, image)
+        _check_image(ctx, arc, lower, ctx.buildfile_entry, path, image)
 
 
 def _check_image(ctx: _Collector, arc: Archive, lower: dict[str, str], entry: str, path: str,
@@ -466,13 +561,23 @@ def _check_image(ctx: _Collector, arc: Archive, lower: dict[str, str], entry: st
     name = "images/" + image
     if name in arc:
         return
+    severity = ERROR
+    if isinstance(ctx, ModuleContext) and ctx.kind == "extension":
+        # an extension's images are looked up after the module's own (§5)
+        base = ctx.base
+        if base is None:
+            severity = WARNING
+        elif base.archive is not None and name in base.archive:
+            return
     hint = f" (found {lower[name.lower()]!r}: case differs)" if name.lower() in lower else ""
-    ctx.add(ERROR, entry, path, f"image {image!r} not found under images/{hint} (§1, §7.3)")
+    ctx.add(severity, entry, path, f"image {image!r} not found under images/{hint} (§1, §7.3)")
 
 
 @module_check
 def check_files(ctx: ModuleContext) -> None:
     """HelpFile/HtmlChart/BrowserPDFFile/PredefinedSetup files exist in the archive (§8 11)."""
+    if ctx.bare:
+        return
     arc = ctx.archive
     assert arc is not None
     for el in ctx.iter():
@@ -487,16 +592,18 @@ def check_files(ctx: ModuleContext) -> None:
               and el.get("useFile") == "true"):
             path = el.get("file") or ""
             if not path:
-                ctx.add(ERROR, "buildFile.xml", element_path(el), "setup has no file")
+                ctx.add(ERROR, ctx.buildfile_entry, element_path(el), "setup has no file")
                 continue
         if path and path not in arc:
-            ctx.add(ERROR, "buildFile.xml", element_path(el),
+            ctx.add(ERROR, ctx.buildfile_entry, element_path(el),
                     f"file {path!r} does not exist in the archive (§2.9-2.10)")
 
 
 @module_check
 def check_setups(ctx: ModuleContext) -> None:
     """Every PredefinedSetup save decodes and fits the module (§8 items 11, 15-20)."""
+    if ctx.bare:
+        return
     arc = ctx.archive
     assert arc is not None
     for el in ctx.iter(VM + "PredefinedSetup"):
@@ -511,6 +618,252 @@ def check_setups(ctx: ModuleContext) -> None:
             continue
         with inner:
             _lint_save(inner, path, ctx.findings, module=ctx)
+
+
+@module_check
+def check_classes(ctx: ModuleContext) -> None:
+    """Every element is a VASSAL 3.7 class under an allowed parent, and its typed attributes
+    parse (§2.1, §7.1-7.2, §8 items 5-7).
+
+    Unknown ``VASSAL.*`` classes and misplaced children are errors ("failed to load class", the
+    ancestor dropped). A class outside ``VASSAL.*`` is a module's own Java class: an error when
+    the archive lacks its ``.class`` file, else a warning. Non-numeric int/double values and bad
+    colours are errors; booleans other than true/false and unparsable key strokes are warnings
+    (VASSAL reads them as false / no key)."""
+    from .components import (
+        TEXT_CHILDREN,
+        attribute_type,
+        child_allowed,
+        is_known_class,
+        value_problem,
+    )
+
+    if ctx.root is None:
+        return
+    bf = ctx.buildfile_entry
+    arc = ctx.archive
+    root_tag = str(ctx.root.tag)
+    for el in ctx.iter():
+        tag = str(el.tag)
+        parent = el.getparent()
+        ptag = str(parent.tag) if parent is not None else None
+        if ptag in TEXT_CHILDREN and (TEXT_CHILDREN[ptag] is None or tag in TEXT_CHILDREN[ptag]):
+            continue
+        if ptag is not None and ptag == VM + "ExtensionElement":
+            ptag = None  # its one child goes to the target, checked by check_extension
+        path = element_path(el)
+        known = is_known_class(tag)
+        if not known and el is not ctx.root:
+            if tag.startswith("VASSAL."):
+                ctx.add(ERROR, bf, path, f"class {tag} does not exist in VASSAL 3.7: "
+                        "'failed to load class', the component is dropped (§7.2, §8 item 5)")
+            else:
+                cls_entry = tag.replace(".", "/") + ".class"
+                if ctx.bare or (arc is not None and cls_entry in arc):
+                    ctx.add(WARNING, bf, path, f"custom class {tag} (module code, §8 item 5)")
+                else:
+                    ctx.add(ERROR, bf, path, f"custom class {tag} but the archive has no "
+                            f"{cls_entry}: 'failed to load class' (§7.2)")
+            continue
+        if ptag is not None and is_known_class(ptag) and ptag != root_tag or (
+            ptag == root_tag and ctx.kind == "module"
+        ):
+            ok = child_allowed(ptag, tag) if ptag is not None else None
+            if ok is False:
+                where = "the module root: the module does not open" if ptag == root_tag else (
+                    "its ancestor is dropped with a bug dialog")
+                ctx.add(ERROR, bf, path, f"{short_tag(tag)} is not allowed under "
+                        f"{short_tag(ptag)}: {where} (§2.1, §8 item 6)")
+        for attr, value in el.attrib.items():
+            kind = attribute_type(tag, attr)
+            if kind is None:
+                continue
+            problem = value_problem(kind, value)
+            if problem is None:
+                continue
+            severity = ERROR if kind in ("int", "double", "color") else WARNING
+            ctx.add(severity, bf, path, f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
+
+
+#: Key-stroke fields (0-based, after the trait id) of the traits of §3.5.
+TRAIT_KEY_FIELDS: dict[str, tuple[int, ...]] = {
+    "delete;": (1,), "clone;": (1,), "label;": (0,), "sendto;": (1, 7),
+    "emb2;": (10, 19, 26, 27, 28), "globalkey;": (1, 2), "macro;": (2, 7, 8),
+    "footprint;": (0, 12, 13, 14), "obs;": (0,), "placemark;": (1, 7), "replace;": (1, 7),
+}
+#: Enums of a Global Key Command target (``GlobalCommandTarget.decode``, §3.5).
+GKC_TYPES = ("COUNTER", "MAP", "MODULE", "DECK")
+GKC_TARGETS = ("CURSTACK", "CURMAP", "CURZONE", "CURLOC", "MAP", "ZONE", "LOCATION", "XY",
+               "DECK", "CURMAT", "CURATTACH")
+GKC_COMPARE = ("EQUALS", "NOT_EQUALS", "GREATER", "GREATER_EQUALS", "LESS", "LESS_EQUALS",
+               "MATCH", "NOT_MATCH")
+
+
+def gkc_target_problems(target: str) -> list[str]:
+    """Problems of a ``|``-encoded Global Key Command target: an unknown GKC type, target type
+    or compare mode throws when the piece is built (§3.5, §7.2, §8 item 14).
+
+    >>> gkc_target_problems("COUNTER|false|MAP|||||0|0||false|||EQUALS||")
+    []
+    >>> gkc_target_problems("COUNTER|false|EVERYWHERE")
+    ["target type 'EVERYWHERE' is not one of CURSTACK, CURMAP, CURZONE, CURLOC, MAP, ZONE, LOCATION, XY, DECK, CURMAT, CURATTACH"]
+    """
+    if not target:
+        return []
+    parts = decode(target, "|")
+    out = []
+    for index, allowed, what in ((0, GKC_TYPES, "GKC type"), (2, GKC_TARGETS, "target type"),
+                                 (13, GKC_COMPARE, "compare mode")):
+        if len(parts) > index and parts[index] and parts[index] not in allowed:
+            out.append(f"{what} {parts[index]!r} is not one of {', '.join(allowed)}")
+    return out
+
+
+def _trait_detail_findings(p: DecodedPiece) -> Iterator[tuple[str, str]]:
+    from .components import value_problem
+
+    for type_, _ in p.levels:
+        tid = type_.split(";", 1)[0] + ";" if ";" in type_ else type_
+        if tid not in TRAIT_KEY_FIELDS and tid != "globalkey;":
+            continue
+        fields = decode(type_[len(tid):], ";")
+        for i in TRAIT_KEY_FIELDS.get(tid, ()):
+            if i < len(fields) and len(fields[i]) > 1 and value_problem("key", fields[i]):
+                yield WARNING, f"{tid} field {i + 1} {fields[i]!r} is not a key stroke (§3.4)"
+        if tid == "globalkey;" and len(fields) > 11:
+            for problem in gkc_target_problems(fields[11]):
+                yield ERROR, f"globalkey; {problem}: throws when the piece is built (§7.2)"
+
+
+@module_check
+def check_trait_details(ctx: ModuleContext) -> None:
+    """Per-trait checks beyond :func:`check_pieces`: GKC target enums (trait and the
+    ``target`` attribute of Global/Mass/Deck key commands), key-stroke fields (§8 item 14)."""
+    bf = ctx.buildfile_entry
+    for el, p in ctx.pieces:
+        for severity, message in _trait_detail_findings(p):
+            ctx.add(severity, bf, element_path(el), message)
+    for el in ctx.iter(VM + "GlobalKeyCommand", VM + "map.MassKeyCommand",
+                       VM + "map.DeckGlobalKeyCommand", VM + "StartupGlobalKeyCommand"):
+        for problem in gkc_target_problems(el.get("target", "")):
+            ctx.add(ERROR, bf, element_path(el), f"target: {problem} (§8 item 14)")
+
+
+def _target_segments(target: str) -> list[tuple[str, str | None]]:
+    """Split an ExtensionElement ``target`` into ``(class, name)`` segments (§5): ``/`` joins
+    segments, ``:`` separates class and name, ``\\`` escapes both."""
+    segments: list[tuple[str, str | None]] = []
+    if not target:
+        return segments
+    cur, parts, esc = "", [], False
+    for ch in target + "/":
+        if esc:
+            cur += ch
+            esc = False
+        elif ch == "\\":
+            esc = True
+        elif ch == ":" and not parts:
+            parts.append(cur)
+            cur = ""
+        elif ch == "/":
+            if parts:
+                segments.append((parts[0], cur))
+            else:
+                segments.append((cur, None))
+            cur, parts = "", []
+        else:
+            cur += ch
+    return segments
+
+
+def _component_name(el: etree._Element) -> str:
+    from .read import NAME_ATTRS
+
+    for attr in NAME_ATTRS:
+        if el.get(attr) is not None:
+            return el.get(attr, "")
+    return ""
+
+
+def resolve_target(root: etree._Element, target: str) -> etree._Element | None:
+    """The element of the base module tree ``root`` that an ExtensionElement ``target`` names,
+    as ``ComponentPathBuilder`` resolves it (§5): by class and name; when the name does not
+    match, the first component of that class for the *last* segment, every candidate for earlier
+    ones. None when nothing matches ("Could not find … in …")."""
+    from .components import ALIASES
+
+    segments = _target_segments(target)
+
+    def walk(node: etree._Element, i: int) -> etree._Element | None:
+        if i == len(segments):
+            return node
+        cls, name = segments[i]
+        kids = [c for c in node if isinstance(c.tag, str) and ALIASES.get(c.tag, c.tag) == cls]
+        named = [c for c in kids if name is not None and _component_name(c) == name]
+        if i == len(segments) - 1:
+            pick = named or kids[:1]
+            return pick[0] if pick else None
+        for c in named or kids:
+            found = walk(c, i + 1)
+            if found is not None:
+                return found
+        return None
+
+    return walk(root, 0)
+
+
+@module_check
+def check_extension(ctx: ModuleContext) -> None:
+    """An extension's root and wrappers (§5, §8 items 22-23): ``module`` equals the base name
+    (unless ``anyModule``), a non-empty ``extensionId``, every top-level child an
+    ``ExtensionElement`` with exactly one child element, and each ``target`` resolving against
+    the base module when one is given."""
+    if ctx.root is None or ctx.kind != "extension":
+        return
+    bf, root = ctx.buildfile_entry, ctx.root
+    if not root.get("extensionId", "").strip():
+        ctx.add(ERROR, bf, "ModuleExtension", "extensionId is empty (§5)")
+    universal = root.get("anyModule") == "true"
+    base = ctx.base
+    if base is not None and base.root is not None and not universal:
+        if root.get("module", "") != base.root.get("name", ""):
+            ctx.add(ERROR, bf, "ModuleExtension",
+                    f"module {root.get('module', '')!r} is not the base module's name "
+                    f"{base.root.get('name', '')!r}: the extension is deactivated (§5, §7.3)")
+    elif not universal and not root.get("module", "").strip():
+        ctx.add(ERROR, bf, "ModuleExtension", "module is empty and anyModule is not true (§5)")
+    md = ctx.moduledata
+    if md is not None and md.find("universal") is not None:
+        if (md.findtext("universal") or "").strip() != ("true" if universal else "false"):
+            ctx.add(WARNING, "extensiondata", "data/universal",
+                    "universal differs from the root's anyModule (§5)")
+    for child in root:
+        if not isinstance(child.tag, str):
+            continue
+        path = element_path(child)
+        if child.tag != VM + "ExtensionElement":
+            ctx.add(ERROR, bf, path, "a bare child of ModuleExtension is added to the extension "
+                    "itself and usually fails; wrap it in an ExtensionElement (§5)")
+            continue
+        kids = [c for c in child if isinstance(c.tag, str)]
+        if len(kids) != 1:
+            ctx.add(ERROR, bf, path,
+                    f"ExtensionElement has {len(kids)} child elements; exactly one (§5, §8 23)")
+        target = child.get("target")
+        if target is None:
+            ctx.add(ERROR, bf, path, "ExtensionElement has no target attribute (§5)")
+        elif base is not None and base.root is not None:
+            parent = resolve_target(base.root, target)
+            if parent is None:
+                ctx.add(ERROR, bf, path, f"target {target!r} does not resolve in the base "
+                        "module: 'Could not find …', the extension fails to load (§5)")
+            elif kids:
+                from .components import child_allowed
+
+                if child_allowed(str(parent.tag), str(kids[0].tag)) is False:
+                    ctx.add(ERROR, bf, element_path(kids[0]),
+                            f"{short_tag(str(kids[0].tag))} is not allowed under target "
+                            f"{short_tag(str(parent.tag))} (§5, §8 item 6)")
 
 
 # --------------------------------------------------------------------------- save checks
@@ -631,14 +984,9 @@ def _lint_save(arc: Archive, entry: str, findings: list[Finding],
         check(ctx)
 
 
-def lint_archive(arc: Archive, name: str = "") -> list[Finding]:
-    """Lint an opened archive: a module if it has ``buildFile.xml`` or ``moduledata`` without
-    ``savedGame``, else a save."""
-    findings: list[Finding] = []
-    if "savedGame" in arc and "buildFile.xml" not in arc:
-        _lint_save(arc, os.path.basename(name) or "save", findings)
-        return findings
-    ctx = ModuleContext(findings, archive=arc)
+def _module_context(arc: Archive, findings: list[Finding], *, bare: bool = False,
+                    base: ModuleContext | None = None) -> ModuleContext:
+    ctx = ModuleContext(findings, archive=arc, bare=bare, base=base)
     for check in MODULE_CHECKS:
         ctx.check = check.__name__
         if check is not check_entries and ctx.root is None:
@@ -646,26 +994,96 @@ def lint_archive(arc: Archive, name: str = "") -> list[Finding]:
                 check(ctx)
             continue
         check(ctx)
+    return ctx
+
+
+def lint_archive(arc: Archive, name: str = "", *, base: Archive | None = None,
+                 bare: bool = False) -> list[Finding]:
+    """Lint an opened archive (§8): a save if it has ``savedGame`` and no buildFile, else a
+    module or, when its root is ``ModuleExtension``, an extension. ``base`` is the module an
+    extension extends: with it the extension's ``module`` name, targets, prototypes and images
+    are checked against the module (§5). ``bare``: the archive only holds a buildFile (from
+    :func:`lint_buildfile_bytes`), so image, file and setup checks are skipped."""
+    findings: list[Finding] = []
+    if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+        _lint_save(arc, os.path.basename(name) or "save", findings)
+        return findings
+    base_ctx = None
+    if base is not None:
+        base_ctx = _module_context(base, [])
+    _module_context(arc, findings, bare=bare, base=base_ctx)
     return findings
 
 
-def lint_bytes(data: bytes, name: str = "") -> list[Finding]:
-    """Lint archive bytes (see :func:`lint`)."""
+def lint_buildfile_bytes(xml: bytes, name: str = "buildFile.xml") -> list[Finding]:
+    """Lint a bare ``buildFile.xml`` (no archive): every buildFile and piece check of §8
+    (items 5-9, 12-14, 22-24); the checks needing archive entries (images, files, setups, custom
+    class files, metadata) are skipped. ``name`` only labels the findings."""
+    data = archive_bytes({"buildFile.xml": xml}, DEFAULT_EPOCH)
+    with open_archive(data) as arc:
+        return lint_archive(arc, name, bare=True)
+
+
+def _is_xml(head: bytes) -> bool:
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
+def lint_bytes(data: bytes, name: str = "", *, base: bytes | None = None) -> list[Finding]:
+    """Lint archive bytes, or bare buildFile XML bytes (see :func:`lint`)."""
+    if _is_xml(data[:64]):
+        return lint_buildfile_bytes(data, os.path.basename(name) or "buildFile.xml")
     try:
         arc = open_archive(data)
     except VassalFormatError as exc:
         return [Finding(ERROR, exc.entry or os.path.basename(name), "", exc.message, "archive")]
     with arc:
-        return lint_archive(arc, name)
+        if base is None:
+            return lint_archive(arc, name)
+        try:
+            base_arc = open_archive(base)
+        except VassalFormatError as exc:
+            return [Finding(ERROR, "base module", "", exc.message, "archive")]
+        with base_arc:
+            return lint_archive(arc, name, base=base_arc)
 
 
-def lint(path: str | os.PathLike[str]) -> list[Finding]:
-    """Lint a ``.vmod`` or ``.vsav`` file and return every :class:`Finding` (errors and
-    warnings). Never raises for a bad file: unreadable or unsafe archives are findings."""
+def lint(path: str | os.PathLike[str], *, base: str | os.PathLike[str] | None = None
+         ) -> list[Finding]:
+    """Lint a ``.vmod``, ``.vmdx`` or ``.vsav`` file, or a bare ``buildFile.xml`` (§8), and
+    return every :class:`Finding` (errors and warnings), in check order.
+
+    Args:
+        path: the file to check.
+        base: for an extension, the ``.vmod`` it extends (then ``module``, targets, prototypes
+            and images are checked against it, §5).
+
+    Never raises for a bad file: unreadable or unsafe archives are findings. Memory is bounded
+    by :class:`~pipeline.vassal.archive.Limits`.
+    """
+    fspath = os.fspath(path)
     try:
-        arc = open_archive(path)
+        with open(fspath, "rb") as fh:
+            head = fh.read(64)
+    except OSError as exc:
+        return [Finding(ERROR, os.path.basename(fspath), "", f"cannot open: {exc}", "archive")]
+    if _is_xml(head):
+        size = os.path.getsize(fspath)
+        if size > Limits().max_entry_size:
+            return [Finding(ERROR, os.path.basename(fspath), "", "buildFile larger than the "
+                            "size limit", "archive")]
+        with open(fspath, "rb") as fh:
+            return lint_buildfile_bytes(fh.read(), os.path.basename(fspath))
+    try:
+        arc = open_archive(fspath)
     except VassalFormatError as exc:
-        return [Finding(ERROR, exc.entry or os.path.basename(os.fspath(path)), "", exc.message,
+        return [Finding(ERROR, exc.entry or os.path.basename(fspath), "", exc.message,
                         "archive")]
     with arc:
-        return lint_archive(arc, os.fspath(path))
+        if base is None:
+            return lint_archive(arc, fspath)
+        try:
+            base_arc = open_archive(base)
+        except VassalFormatError as exc:
+            return [Finding(ERROR, "base module", "", exc.message, "archive")]
+        with base_arc:
+            return lint_archive(arc, fspath, base=base_arc)

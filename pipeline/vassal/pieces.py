@@ -339,16 +339,18 @@ def _decode_basic(type_string: str, state: str) -> BasicState:
         raise PieceDecodeError(f"BasicPiece type has {len(fields)} fields, expected 4 (§3.5)")
     clone_key, delete_key, image, name = fields
     tokens = decode(state, ";")
-    if len(tokens) < 5:
+    if len(tokens) < 3:
         raise PieceDecodeError(
             f"BasicPiece state {state!r} has {len(tokens)} fields, expected map;x;y;gpid;n (§3.5)"
         )
+    # VASSAL before 3.5 wrote ``map;x;y;gpid`` without the property count; BasicPiece.setState
+    # reads missing trailing fields as empty / 0, so they are accepted here too.
     map_name = tokens[0]
     x = _parse_int(tokens[1], "BasicPiece x")
     y = _parse_int(tokens[2], "BasicPiece y")
-    gpid = tokens[3]
-    n = _parse_int(tokens[4], "BasicPiece property count")
-    if len(tokens) != 5 + 2 * n:
+    gpid = tokens[3] if len(tokens) > 3 else ""
+    n = _parse_int(tokens[4], "BasicPiece property count") if len(tokens) > 4 else 0
+    if len(tokens) > 4 and len(tokens) != 5 + 2 * n:
         raise PieceDecodeError(
             f"BasicPiece state declares {n} properties but has {len(tokens) - 5} tokens after it"
         )

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.templates import TemplateRenderer
 from pipeline.systems.genpei.layout import DIRECTIONS, HexLayout
 from pipeline.systems.genpei.model import (
@@ -464,6 +465,71 @@ def render_board(data: ArtData, layout: HexLayout, scale: float = 1.0) -> Image.
     return renderer().image("genpei/board.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
 
 
+def counter_sizes(layout: HexLayout, scale: float = 1.0) -> dict[str, int]:
+    """Pixel sizes of the square counters at ``scale``: ``unit``, ``leader``, ``marker``."""
+    hw = layout.hex_width
+    return {"unit": _scaled(hw * UNIT_FRACTION, scale), "leader": _scaled(hw * LEADER_FRACTION, scale), "marker": _scaled(hw * MARKER_FRACTION, scale)}
+
+
+def unit_job(unit: UnitType, colours: SideColour, px: int) -> RenderJob:
+    """The render job of a unit counter (see :func:`render_unit`)."""
+    return RenderJob("genpei/unit_counter.yaml.j2", unit_context(unit, colours), size=(px, px))
+
+
+def leader_job(leader: LeaderType, colours: SideColour, px: int) -> RenderJob:
+    """The render job of a leader counter (see :func:`render_leader`)."""
+    return RenderJob("genpei/leader_counter.yaml.j2", leader_context(leader, colours), size=(px, px))
+
+
+def terrain_job(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), scale: float = 1.0, ground: str = DEFAULT_GROUND) -> RenderJob:
+    """The render job of a terrain tile (see :func:`render_terrain`)."""
+    ctx = terrain_context(terrain, layout, hexsides, ground)
+    w, h = ctx["canvas"]["width"], ctx["canvas"]["height"]
+    return RenderJob("genpei/terrain_tile.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
+
+
+def marker_job(marker: MarkerType, px: int, direction: str | None = None) -> RenderJob:
+    """The render job of a marker (see :func:`render_marker`)."""
+    ctx = marker_context(marker)
+    ctx["marker"] = {**ctx["marker"], "rotate": DIRECTION_ANGLE[direction or "E"]}
+    return RenderJob("genpei/marker.yaml.j2", ctx, size=(px, px))
+
+
+def ground_colour(data: ArtData) -> str:
+    """The open-ground colour: the ``countryside`` terrain's, else :data:`DEFAULT_GROUND`."""
+    return data.terrain["countryside"].colour if "countryside" in data.terrain else DEFAULT_GROUND
+
+
+def counter_jobs(data: ArtData, layout: HexLayout, armies: list[str], palisade_sides: list[tuple[str, ...]], *, scale: float = 1.0, dpi: int | None = None) -> dict[str, RenderJob]:
+    """The render job of every counter image by archive image name (arguments as
+    :func:`render_counters`). The same jobs at another ``scale`` give the print images."""
+    if dpi is not None:
+        scale = print_scale(layout, dpi)
+    px = counter_sizes(layout, scale)
+    out: dict[str, RenderJob] = {}
+    for army in armies:
+        colours = _army_colours(data, army)
+        for unit in data.units.values():
+            out[unit_image_name(unit.id, army)] = unit_job(unit, colours, px["unit"])
+        for leader in data.leaders.values():
+            out[leader_image_name(leader.id, army)] = leader_job(leader, colours, px["leader"])
+    ground = ground_colour(data)
+    for terrain in data.terrain.values():
+        variants: list[tuple[str, ...]] = [()]
+        if terrain.hexsides:
+            variants += [tuple(s) for s in palisade_sides]
+        for sides in variants:
+            name = terrain_image_name(terrain.id, sides)
+            if name not in out:
+                out[name] = terrain_job(terrain, layout, sides, scale, ground)
+    for marker in data.markers.values():
+        out[marker_image_name(marker.id)] = marker_job(marker, px["marker"])
+        if marker.symbol == "arrow":
+            for d in DIRECTION_ANGLE:
+                out[marker_image_name(marker.id, d)] = marker_job(marker, px["marker"], d)
+    return out
+
+
 def render_counters(data: ArtData, layout: HexLayout, armies: list[str], palisade_sides: list[tuple[str, ...]], *, scale: float = 1.0, dpi: int | None = None) -> dict[str, Image.Image]:
     """Every counter image by archive image name.
 
@@ -478,50 +544,42 @@ def render_counters(data: ArtData, layout: HexLayout, armies: list[str], palisad
     Raises:
         ValueError: an army is not in ``system.yaml`` or a side is not a direction.
     """
-    if dpi is not None:
-        scale = print_scale(layout, dpi)
-    hw = layout.hex_width
-    unit_px = _scaled(hw * UNIT_FRACTION, scale)
-    leader_px = _scaled(hw * LEADER_FRACTION, scale)
-    marker_px = _scaled(hw * MARKER_FRACTION, scale)
-    out: dict[str, Image.Image] = {}
-    for army in armies:
-        colours = _army_colours(data, army)
-        for unit in data.units.values():
-            out[unit_image_name(unit.id, army)] = render_unit(unit, colours, unit_px)
-        for leader in data.leaders.values():
-            out[leader_image_name(leader.id, army)] = render_leader(leader, colours, leader_px)
-    ground = data.terrain["countryside"].colour if "countryside" in data.terrain else DEFAULT_GROUND
-    for terrain in data.terrain.values():
-        variants: list[tuple[str, ...]] = [()]
-        if terrain.hexsides:
-            variants += [tuple(s) for s in palisade_sides]
-        for sides in variants:
-            name = terrain_image_name(terrain.id, sides)
-            if name not in out:
-                out[name] = render_terrain(terrain, layout, sides, scale, ground)
-    for marker in data.markers.values():
-        out[marker_image_name(marker.id)] = render_marker(marker, marker_px)
-        if marker.symbol == "arrow":
-            for d in DIRECTION_ANGLE:
-                out[marker_image_name(marker.id, d)] = render_marker(marker, marker_px, d)
-    return out
+    r = renderer()
+    return {name: job.render(r) for name, job in counter_jobs(data, layout, armies, palisade_sides, scale=scale, dpi=dpi).items()}
 
 
 #: Size of a die-face image in VASSAL's dice result window, in pixels.
 DIE_FACE_PX = 40
 
 
-def render_all_counters(data: Any, layout: HexLayout) -> dict[str, Image.Image]:
-    """The board and every counter, tile, marker and die face the module packs, by image name:
-    units and leaders in every army colour the scenarios use, and every Palisade hexside set
-    the palette offers (:func:`pipeline.systems.genpei.module.palisade_sets`)."""
+def all_counter_jobs(data: Any, layout: HexLayout) -> dict[str, RenderJob]:
+    """The board and every counter, tile, marker and die face the module packs, as render jobs
+    by image name: units and leaders in every army colour the scenarios use, and every Palisade
+    hexside set the palette offers (:func:`pipeline.systems.genpei.module.palisade_sets`)."""
     from pipeline.systems.genpei.module import armies_used, palisade_sets
 
-    out = {board_image_name(data.board.id): render_board(data, layout)}
-    out.update(render_counters(data, layout, armies_used(data), palisade_sets(data)))
+    w, h = layout.size
+    out = {board_image_name(data.board.id): RenderJob("genpei/board.yaml.j2", board_context(data.board, layout), size=(w, h))}
+    out.update(counter_jobs(data, layout, armies_used(data), palisade_sets(data)))
     for face in data.system.battle_die.faces:
-        out[die_face_image_name(face.symbol)] = render_die_face(face, DIE_FACE_PX)
+        colour = STANDARD_HEX.get(STANDARD_COLOUR.get(face.symbol, ""), "#1d1d1d")
+        out[die_face_image_name(face.symbol)] = RenderJob("genpei/die_face.yaml.j2", {"face": {"symbol": face.symbol, "label": face.label, "colour": colour}}, size=(DIE_FACE_PX, DIE_FACE_PX))
+    return out
+
+
+def render_all_counters(data: Any, layout: HexLayout) -> dict[str, Image.Image]:
+    """The images of :func:`all_counter_jobs`, drawn (no cache)."""
+    r = renderer()
+    return {name: job.render(r) for name, job in all_counter_jobs(data, layout).items()}
+
+
+def card_jobs(data: ArtData, *, scale: float = 1.0) -> dict[str, RenderJob]:
+    """The reference cards as render jobs by image name (see :func:`render_cards`)."""
+    out: dict[str, RenderJob] = {}
+    for unit in data.units.values():
+        out[card_image_name("unit", unit.id)] = RenderJob("genpei/unit_card.yaml.j2", unit_card_context(unit), scale=scale)
+    out[card_image_name("terrain", "effects")] = RenderJob("genpei/terrain_chart.yaml.j2", terrain_chart_context(list(data.terrain.values())), scale=scale)
+    out[card_image_name("naval", "summary")] = RenderJob("genpei/naval_card.yaml.j2", naval_card_context(data), scale=scale)
     return out
 
 
@@ -531,9 +589,9 @@ def render_cards(data: ArtData, *, scale: float = 1.0) -> dict[str, Image.Image]
     1400 px wide) and the naval warfare summary (``card_naval_summary.png``, 1200 × 900 px, two
     columns)."""
     r = renderer()
-    out: dict[str, Image.Image] = {}
-    for unit in data.units.values():
-        out[card_image_name("unit", unit.id)] = r.image("genpei/unit_card.yaml.j2", unit_card_context(unit), scale=scale)
-    out[card_image_name("terrain", "effects")] = r.image("genpei/terrain_chart.yaml.j2", terrain_chart_context(list(data.terrain.values())), scale=scale)
-    out[card_image_name("naval", "summary")] = r.image("genpei/naval_card.yaml.j2", naval_card_context(data), scale=scale)
-    return out
+    return {name: job.render(r) for name, job in card_jobs(data, scale=scale).items()}
+
+
+def render_cache(folder: Path | None) -> RenderCache:
+    """A :class:`RenderCache` over ``folder`` (e.g. ``build/genpei/.cache``) with the shared renderer."""
+    return RenderCache(folder, renderer())

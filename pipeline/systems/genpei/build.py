@@ -29,6 +29,8 @@ from pipeline.systems.genpei.load import GenpeiData, load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
 
 MODULE_FILE = "genpei.vmod"
+#: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
+CACHE_DIR = ".cache"
 
 
 def layout_of(data: GenpeiData) -> HexLayout:
@@ -61,11 +63,23 @@ def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
 
     data = load(data_dir)
     layout = layout_of(data)
+    cache = art.render_cache(out_dir / CACHE_DIR)
     if what == "counters":
-        images = art.render_all_counters(data, layout)
-        return _write_pngs(out_dir / "images", images)
-    images = art.render_cards(data)
-    return _write_pngs(out_dir / "cards", images)
+        return _write_pngs(out_dir / "images", cache.render_all(art.all_counter_jobs(data, layout)))
+    if what == "sheets":
+        from pipeline.systems.genpei import printing
+
+        return printing.write_print(data, layout, out_dir, cache)
+    cards = cache.render_all(art.card_jobs(data))
+    cards.update(printing_scenario_pngs(data, layout, cache))
+    return _write_pngs(out_dir / "cards", cards)
+
+
+def printing_scenario_pngs(data: GenpeiData, layout: HexLayout, cache) -> dict[str, bytes]:
+    """The scenario sheets (PNG) for the chart window (:mod:`pipeline.systems.genpei.printing`)."""
+    from pipeline.systems.genpei import printing
+
+    return printing.scenario_pngs(data, layout, cache)
 
 
 def _write_pngs(folder: Path, images: dict) -> list[Path]:
@@ -73,7 +87,12 @@ def _write_pngs(folder: Path, images: dict) -> list[Path]:
 
     written = []
     for name, image in sorted(images.items()):
-        written.append(write_bytes_atomic(folder / name, encode_png(image) if not isinstance(image, bytes) else image))
+        data = encode_png(image) if not isinstance(image, bytes) else image
+        path = folder / name
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            written.append(path)  # unchanged: not rewritten (fast no-change builds)
+            continue
+        written.append(write_bytes_atomic(path, data))
     keep = set(images)
     if folder.is_dir():
         for old in folder.glob("*.png"):
@@ -101,20 +120,16 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         BuildRefused: a scenario is not legal (nothing is written).
         GunbaiError: the written module fails lint.
     """
-    from pipeline.render.png import png_bytes as encode_png
     from pipeline.systems.genpei import art
+    from pipeline.systems.genpei.extension import EXTENSION_FILE, extension_archive_entries
     from pipeline.systems.genpei.module import (
-        BOARD_NAME,
-        MAP_NAME,
         build_module,
-        placements,
-        setup_file_name,
-        with_layer_value,
+        scenario_saves,
     )
     from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
-    from pipeline.vassal.lint import lint
-    from pipeline.vassal.save import PlacedPiece, SaveGame
+    from pipeline.vassal.extension import minimal_base_module, write_extension_file
+    from pipeline.vassal.lint import lint, lint_bytes
 
     result = BuildResult("genpei")
     t0 = time.perf_counter()
@@ -131,11 +146,11 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
 
         step("rendering counters")
         t = time.perf_counter()
-        images = art.render_all_counters(data, layout)
+        cache = art.render_cache(out_dir / CACHE_DIR)
+        pngs = cache.render_all(art.all_counter_jobs(data, layout))
         step("rendering cards")
-        cards = art.render_cards(data)
-        pngs = {name: encode_png(img) for name, img in images.items()}
-        card_pngs = {name: encode_png(img) for name, img in cards.items()}
+        card_pngs = cache.render_all(art.card_jobs(data))
+        card_pngs.update(printing_scenario_pngs(data, layout, cache))
         result.seconds["render"] = time.perf_counter() - t
 
         step("packing module")
@@ -148,16 +163,9 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         for name, png in {**pngs, **card_pngs}.items():
             entries[f"images/{name}"] = png
         epoch = resolve_epoch(date_ms // 1000)
-        pieces = {key: slot for key, slot in _slots(_palette)}
-        for loaded in data.scenarios:
-            placed = []
-            for i, p in enumerate(placements(data, layout, loaded)):
-                definition = pieces[p.key]
-                if p.layer_value is not None:
-                    definition = with_layer_value(definition, p.layer_value)
-                placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=not p.key.startswith("terrain:")))
-            save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=f"{loaded.scenario.code} {loaded.scenario.name}")
-            entries[setup_file_name(loaded)] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
+        for file_name, save in scenario_saves(data, layout, _palette, built.gpids, module.name, module.version).items():
+            entries[file_name] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
+        ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, layout, {**pngs, **card_pngs}, sorted(card_pngs), date_saved_ms=date_ms)
         result.seconds["pack"] = time.perf_counter() - t
 
         step("writing files")
@@ -167,6 +175,9 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         module_path = out_dir / MODULE_FILE
         write_archive_atomic(module_path, entries, epoch)
         result.files.append(module_path)
+        extension_path = out_dir / EXTENSION_FILE
+        write_extension_file(extension_path, ext_entries, epoch=epoch)
+        result.files.append(extension_path)
         result.seconds["write"] = time.perf_counter() - t
 
         step("linting module")
@@ -174,6 +185,10 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         errors = [f for f in lint(module_path) if f.severity == "error"]
         if errors:
             raise GunbaiError("\n".join(f"{module_path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + "\nthe module written fails lint")
+        base = minimal_base_module(data.system.vassal.base_module_name, data.system.vassal.base_module_version)
+        ext_errors = [f for f in lint_bytes(extension_path.read_bytes(), str(extension_path), base=base) if f.severity == "error"]
+        if ext_errors:
+            raise GunbaiError("\n".join(f"{extension_path}:{f.entry}:{f.element_path}: {f.message}" for f in ext_errors) + "\nthe extension written fails lint")
         result.seconds["lint"] = time.perf_counter() - t
         step("done")
     result.module = module_path

@@ -583,6 +583,8 @@ class ScenarioSide(Strict):
         command_cards: Command cards in hand at the start.
         dragon_cards: Dragon cards at the start.
         honour_fortune: H&F tokens at the start.
+        banners: this side's own banner target when the two sides need different numbers
+            (``None``: ``victory.banners``).
         source: citation.
     """
 
@@ -593,6 +595,7 @@ class ScenarioSide(Strict):
     command_cards: int
     dragon_cards: int
     honour_fortune: int
+    banners: int | None = None
     source: Source
 
 
@@ -709,6 +712,28 @@ class Reconstruction(Strict):
     sources: list[Source] = Field(min_length=1)
 
 
+class Playability(Strict):
+    """Thresholds of ``gunbai verify --play`` for one scenario (every field optional).
+
+    Attributes:
+        turn_cap: per policy (``random``, ``greedy``), player turns (both players' turns
+            counted) after which a game is cut off. Uniform random play is cut off sooner (60
+            by default) to keep ``--play 1000`` fast; its games are reported all the same.
+        max_cut_off_share: per policy (``random``, ``greedy``), the largest share of games cut
+            off by the turn cap before the scenario counts as one whose games do not end. Uniform
+            random play wanders and is cut off often, so by default only the greedy policy's
+            games decide it (``random: 1.0``).
+        min_win_rate: a side whose win rate over the games of every policy is at or below this
+            never wins (default 0: it won no game at all).
+        note: why the scenario needs other thresholds than the defaults.
+    """
+
+    turn_cap: dict[Literal["random", "greedy"], Annotated[int, Field(ge=2, le=2000)]] = {"random": 60, "greedy": 100}
+    max_cut_off_share: dict[Literal["random", "greedy"], Annotated[float, Field(ge=0, le=1)]] = {"random": 1.0, "greedy": 0.2}
+    min_win_rate: float = Field(0.0, ge=0, le=1)
+    note: str | None = None
+
+
 class Scenario(Strict):
     """A scenario file.
 
@@ -730,6 +755,7 @@ class Scenario(Strict):
         leaders: lone leaders.
         markers: markers and tiles.
         reconstruction: what is known and reconstructed.
+        playability: thresholds of the playability check (optional; defaults apply).
     """
 
     id: Id
@@ -749,3 +775,4 @@ class Scenario(Strict):
     leaders: list[LeaderPlacement] = []
     markers: list[MarkerPlacement] = []
     reconstruction: Reconstruction
+    playability: Playability = Playability()

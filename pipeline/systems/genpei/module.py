@@ -47,6 +47,7 @@ from pipeline.vassal.buildfile import (
     TabWidget,
 )
 from pipeline.vassal.pieces import PieceDefinition
+from pipeline.vassal.save import PlacedPiece, SaveGame
 from pipeline.vassal.traits import (
     BasicPiece,
     Delete,
@@ -411,3 +412,29 @@ def with_layer_value(piece: PieceDefinition, value: int) -> PieceDefinition:
             traits[i] = dataclasses.replace(t, value=value)
             return PieceDefinition(traits, piece.basic)
     raise ValueError("piece has no Layer trait")
+
+
+def scenario_saves(
+    data: GenpeiData,
+    layout: HexLayout,
+    palette_lists: list[tuple[str, list[PalettePiece]]],
+    gpids: dict[str, str],
+    module_name: str,
+    module_version: str,
+) -> dict[str, SaveGame]:
+    """One predefined setup per scenario, by archive path (:func:`setup_file_name`): every
+    :func:`placements` piece as its palette piece with the slot's gpid (``gpids``: palette key ->
+    gpid, from the module's or the extension's BuildFile), terrain unstacked. ``module_name`` /
+    ``module_version`` name the module the setup is loaded into (the base module for an
+    extension, vassal-format.md §5)."""
+    pieces = {p.key: p.piece for _name, ps in palette_lists for p in ps}
+    saves: dict[str, SaveGame] = {}
+    for loaded in data.scenarios:
+        placed = []
+        for i, p in enumerate(placements(data, layout, loaded)):
+            definition = pieces[p.key]
+            if p.layer_value is not None:
+                definition = with_layer_value(definition, p.layer_value)
+            placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, gpids[p.key], stacked=not p.key.startswith("terrain:")))
+        saves[setup_file_name(loaded)] = SaveGame(module_name, module_version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=f"{loaded.scenario.code} {loaded.scenario.name}")
+    return saves

@@ -70,6 +70,16 @@ RULES: dict[str, LegalityRule] = _rules(
     LegalityRule("banners-positive", "The scenario sets a positive number of victory banners.", "rules_facts", "1.4 / 2 (victory banners)"),
     LegalityRule("cards-positive", "Each side starts with a positive number of Command cards, and no negative number of Dragon cards or H&F tokens.", "rules_facts", "2 Genpei War fan pack (CC/DC/H&F per side)"),
     LegalityRule("side-has-units", "Each side has at least one unit on the board.", "gunbai", "Scenario format"),
+    # Checks added with the rules engine (pipeline/systems/genpei/engine).
+    LegalityRule("banners-reachable", "Each side's banner target is at most what the enemy fields: 1 banner per enemy unit and leader on the board plus the most temporary banners the scenario's victory rules can give it at once.", "rules_facts", "§2 Genpei War fan pack (banner rule: 1 per unit or leader eliminated, plus special conditions)"),
+    LegalityRule("bodyguard-with-commander", "An army commander is attached to his bodyguard unit, and a bodyguard unit carries its commander.", "rules_facts", "§1.1 Components (GMT: army commander and bodyguard blocks); §1.4 Command tent"),
+    LegalityRule("one-commander-per-side", "A side has at most one army commander.", "rules_facts", "§1.1 Components (GMT: 2 army commander blocks, one per army)"),
+    LegalityRule("command-marker-side", "A Command Tent or Command Ship belongs to the side of the commander on its hex.", "genpei_pack", "Naval Warfare: command ship"),
+    LegalityRule("lone-leader-alone", "A lone leader does not share a hex with a unit (a leader in a unit's hex is attached to it).", "rules_facts", "§1.4 Retreat, leaders (lone leader / attached leader)"),
+    LegalityRule("palisade-faces-board", "Every covered hexside of a Palisade faces a hex of the board (an attack can come across it).", "genpei_pack", "Palisade"),
+    LegalityRule("supply-ships-at-sea", "A scenario with supply-ship temporary banners has units noted 'supply ship' on Ocean hexes.", "rules_facts", "§2 GP20 Nishinomiya (Supply Ships)"),
+    LegalityRule("games-end", "Under each policy, at most the scenario's max_cut_off_share of seeded games are cut off by its turn cap (gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
+    LegalityRule("both-sides-win", "Each side wins more than the scenario's min_win_rate of the seeded games (gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
 )
 
 
@@ -153,6 +163,9 @@ def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
             find(("sides", i, "honour_fortune"), None, "cards-positive", f"{side.name} starts with {side.honour_fortune} H&F tokens")
     if sc.victory.banners <= 0:
         find(("victory", "banners"), None, "banners-positive", f"victory needs {sc.victory.banners} banners")
+    for i, side in enumerate(sc.sides):
+        if side.banners is not None and side.banners <= 0:
+            find(("sides", i, "banners"), None, "banners-positive", f"{side.name} needs {side.banners} banners")
 
     # Terrain: hexes, ids, one tile per hex, overlays, hexsides.
     base_at: dict[tuple[int, int], str] = {}
@@ -280,6 +293,8 @@ def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
         if mp.marker == "command_tent" and at_sea:
             find(loc + ("hex",), h, "command-ship-at-sea", f"{mtype.name} stands at sea; at sea it is a Command Ship")
 
+    _engine_checks(data, sc, find, units_at)
+
     if naval_units and sc.wind_tide is None:
         find(("naval",), None, "wind-tide-given", "naval units stand on Ocean hexes but the scenario gives no wind_tide")
     for side in sc.sides:
@@ -287,6 +302,71 @@ def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
             find(("units",), None, "side-has-units", f"{side.name} has no unit on the board")
     findings.sort(key=lambda f: (f.line or 0))
     return findings
+
+
+def _engine_checks(data: GenpeiData, sc: Any, find: Any, units_at: dict[tuple[int, int], int]) -> None:
+    """The static checks added with the rules engine (see :data:`RULES`)."""
+    from pipeline.systems.genpei.engine.board import STEPS
+    from pipeline.systems.genpei.engine.victory import max_temporary, supply_ships
+
+    board = data.board
+    side_ids = [s.id for s in sc.sides]
+    # banners-reachable
+    temp = max_temporary(data, sc)
+    for i, side in enumerate(sc.sides):
+        enemy_units = sum(1 for u in sc.units if u.side != side.id and u.side in side_ids)
+        enemy_leaders = sum(1 for u in sc.units if u.side != side.id and u.side in side_ids and u.leader) + sum(1 for lp in sc.leaders if lp.side != side.id and lp.side in side_ids)
+        most = enemy_units + enemy_leaders + temp.get(side.id, 0)
+        target = side.banners or sc.victory.banners
+        if target > most:
+            loc = ("sides", i, "banners") if side.banners else ("victory", "banners")
+            find(loc, None, "banners-reachable",
+                 f"{side.name} needs {target} banners but can win at most {most} ({enemy_units} enemy units, {enemy_leaders} enemy leaders, {temp.get(side.id, 0)} temporary)")
+    # commanders and bodyguards
+    commanders: dict[str, int] = {}
+    for i, up in enumerate(sc.units):
+        ltype = data.leaders.get(up.leader) if up.leader else None
+        utype = data.units.get(up.unit)
+        if ltype is not None and ltype.kind == "commander":
+            commanders[up.side] = commanders.get(up.side, 0) + 1
+            if ltype.bodyguard is not None and up.unit != ltype.bodyguard:
+                find(("units", i, "leader"), up.hex, "bodyguard-with-commander", f"{ltype.name} ({up.side}) is attached to {utype.name if utype else up.unit}, not to his bodyguard")
+        if utype is not None and "bodyguard" in utype.tags and (ltype is None or ltype.kind != "commander"):
+            find(("units", i, "unit"), up.hex, "bodyguard-with-commander", f"{utype.name} ({up.side}) carries no army commander")
+    for lp in sc.leaders:
+        lt = data.leaders.get(lp.leader)
+        if lt is not None and lt.kind == "commander":
+            commanders[lp.side] = commanders.get(lp.side, 0) + 1
+    for side, n in commanders.items():
+        if n > 1:
+            find(("units",), None, "one-commander-per-side", f"{side} has {n} army commanders")
+    for i, mp in enumerate(sc.markers):
+        h = tuple(mp.hex)
+        if mp.marker in ("command_tent", "command_ship") and h in units_at and mp.side is not None:
+            up = sc.units[units_at[h]]
+            if up.side != mp.side:
+                find(("markers", i, "side"), h, "command-marker-side", f"the {mp.marker.replace('_', ' ')} of {mp.side} stands with a unit of {up.side}")
+    for i, lp in enumerate(sc.leaders):
+        h = tuple(lp.hex)
+        if h in units_at:
+            find(("leaders", i, "hex"), h, "lone-leader-alone", f"lone leader {lp.leader} ({lp.side}) shares a hex with units[{units_at[h]}]; attach it with the unit's leader field")
+    # palisade hexsides
+    for i, tp in enumerate(sc.terrain):
+        t = data.terrain.get(tp.terrain)
+        if t is None or not t.hexsides:
+            continue
+        for h in _placement_hexes(tp):
+            if not board.contains(h):
+                continue
+            x = 2 * (h[0] - 1) + (1 if board.is_short_row(h[1]) else 0)
+            for d in tp.hexsides:
+                dx, dr = STEPS[d]
+                nx, nr = x + dx, h[1] + dr
+                ok = 1 <= nr <= board.rows and (nx - (1 if board.is_short_row(nr) else 0)) % 2 == 0 and board.contains(((nx - (1 if board.is_short_row(nr) else 0)) // 2 + 1, nr))
+                if not ok:
+                    find(("terrain", i, "hexsides"), h, "palisade-faces-board", f"{t.name} hexside {d} faces off the board")
+    if any(r.id == "supply_ships_temporary_banner" for r in sc.victory.rules) and not supply_ships(data, sc):
+        find(("victory", "rules"), None, "supply-ships-at-sea", "the supply-ship rule is given but no unit noted 'supply ship' stands on an Ocean hex")
 
 
 def _placement_hexes(tp: Any) -> list[tuple[int, int]]:

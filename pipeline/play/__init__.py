@@ -1,0 +1,19 @@
+"""Game-agnostic play: the state protocol every rules engine implements, and the playability
+runner (seeded games under policies → win rates with Wilson intervals, game lengths, cut-offs).
+
+Genpei implements it in :mod:`pipeline.systems.genpei.engine`; Ronin, OHW and Sekigahara engines
+plug in the same way.
+"""
+
+from pipeline.play.protocol import GameState, Policy, random_policy, sample_chance
+from pipeline.play.runner import (
+           GameResult,
+           PlayabilityReport,
+           SideReport,
+           play_game,
+           run_playability,
+           wilson,
+)
+
+__all__ = ["GameResult", "GameState", "PlayabilityReport", "Policy", "SideReport", "play_game",
+           "random_policy", "run_playability", "sample_chance", "wilson"]

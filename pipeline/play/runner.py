@@ -1,0 +1,148 @@
+"""Play seeded games and summarise them: the playability report.
+
+Every game ``i`` of a run gets its own generator ``random.Random(f"{seed}:{i}")``, so a report
+depends only on the seed and the number of games (not on how games are spread over worker
+processes): same seed, same report.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from pipeline.play.protocol import GameState, Policy, sample_chance
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / n`` (95% by default).
+
+    >>> lo, hi = wilson(0, 10); round(lo, 4), round(hi, 4)
+    (0.0, 0.2775)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: the winner (``None`` = cut off or drawn), player turns played, cut off by the
+    turn cap, actions and chance outcomes applied."""
+
+    winner: int | None
+    turns: int
+    cut_off: bool
+    steps: int
+
+
+def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy] | Policy,
+              rng: random.Random, turn_cap: int, *, max_steps: int = 1_000_000) -> GameResult:
+    """Play one game to its end or until more than ``turn_cap`` player turns were begun.
+
+    Args:
+        state_factory: makes the initial state.
+        policies: one policy per player, or one for all.
+        rng: drives chance outcomes and the policies.
+        turn_cap: player turns after which the game is cut off.
+        max_steps: a safety net against an engine that loops inside a turn (counts as cut off).
+    """
+    state = state_factory()
+    pols = policies if isinstance(policies, Sequence) else None
+    steps = 0
+    while not state.is_terminal():
+        if state.turn_count() > turn_cap or steps >= max_steps:
+            return GameResult(None, min(state.turn_count(), turn_cap), True, steps)
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state.chance_outcomes(), rng))
+        else:
+            p = pols[state.current_player()] if pols is not None else policies  # type: ignore[operator]
+            state.apply_action(p(state, rng))  # type: ignore[operator]
+        steps += 1
+    return GameResult(state.winner(), state.turn_count(), False, steps)
+
+
+@dataclass(frozen=True)
+class SideReport:
+    """One side in a playability report."""
+
+    name: str
+    wins: int
+    win_rate: float
+    interval: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PlayabilityReport:
+    """``games`` seeded games of one game under one policy.
+
+    Attributes:
+        label: what was played (scenario and policy).
+        games: games played.
+        sides: per side, wins, win rate and its 95% Wilson interval.
+        mean_turns: mean game length in player turns (cut-off games count the cap).
+        cut_off: games stopped by the turn cap.
+        cut_off_share: ``cut_off / games``.
+        turn_cap: the cap.
+        seed: the seed.
+    """
+
+    label: str
+    games: int
+    sides: list[SideReport]
+    mean_turns: float
+    cut_off: int
+    cut_off_share: float
+    turn_cap: int
+    seed: int
+    results: list[GameResult] = field(default_factory=list, repr=False, compare=False)
+
+    def lines(self) -> list[str]:
+        out = [f"{self.label}: {self.games} games, seed {self.seed}, turn cap {self.turn_cap}"]
+        for s in self.sides:
+            lo, hi = s.interval
+            out.append(f"  {s.name}: wins {s.wins} = {s.win_rate:.1%} (95% CI {lo:.1%}-{hi:.1%})")
+        out.append(f"  mean length {self.mean_turns:.1f} turns; cut off by the turn cap {self.cut_off} = {self.cut_off_share:.1%}")
+        return out
+
+
+def _chunk(args) -> list[GameResult]:
+    factory, policies, seed, start, stop, turn_cap = args
+    return [play_game(factory, policies, random.Random(f"{seed}:{i}"), turn_cap) for i in range(start, stop)]
+
+
+def run_playability(state_factory: Callable[[], GameState], policies: Sequence[Policy] | Policy, *,
+                    games: int, seed: int, turn_cap: int, side_names: Sequence[str] = ("side 0", "side 1"),
+                    label: str = "", workers: int = 1) -> PlayabilityReport:
+    """Play ``games`` seeded games and report per side the win rate with a 95% Wilson interval,
+    the mean game length in turns and the share of games cut off by ``turn_cap``.
+
+    ``workers > 1`` spreads the games over processes (the factory and policies must pickle);
+    the report is the same for any number of workers.
+    """
+    if workers > 1 and games >= 2 * workers:
+        bounds = [games * k // workers for k in range(workers + 1)]
+        jobs = [(state_factory, policies, seed, bounds[k], bounds[k + 1], turn_cap) for k in range(workers)]
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            results = [r for part in ex.map(_chunk, jobs) for r in part]
+    else:
+        results = _chunk((state_factory, policies, seed, 0, games, turn_cap))
+    n = len(results)
+    sides = []
+    for i, name in enumerate(side_names):
+        w = sum(1 for r in results if r.winner == i)
+        sides.append(SideReport(name, w, w / n if n else 0.0, wilson(w, n)))
+    cut = sum(1 for r in results if r.cut_off)
+    mean = sum(r.turns for r in results) / n if n else 0.0
+    return PlayabilityReport(label, n, sides, mean, cut, cut / n if n else 0.0, turn_cap, seed, results)

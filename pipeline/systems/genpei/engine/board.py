@@ -1,0 +1,274 @@
+"""The board as the engine sees it: hex geometry, the tiles of each hex, sections, line of sight.
+
+Hexes are ``(column, row)`` as in the data. Internally a hex is also addressed in *doubled*
+coordinates ``(x, row)`` with ``x = 2 * (column - 1) + (1 on a short row)``, in which the six
+neighbours are ``E (+2, 0)``, ``W (-2, 0)``, ``NE (+1, -1)``, ``NW (-1, -1)``, ``SE (+1, +1)``,
+``SW (-1, +1)``: the same neighbours as :meth:`pipeline.systems.genpei.layout.HexLayout.neighbour`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from functools import cache
+
+from pipeline.systems.genpei.load import GenpeiData
+from pipeline.systems.genpei.model import BoardGeometry, Scenario, TerrainType
+
+Hex = tuple[int, int]
+
+#: Doubled-coordinate steps of the six directions.
+STEPS: dict[str, tuple[int, int]] = {"NE": (1, -1), "E": (2, 0), "SE": (1, 1), "SW": (-1, 1), "W": (-2, 0), "NW": (-1, -1)}
+#: The direction across the same hexside seen from the other hex.
+OPPOSITE = {"NE": "SW", "E": "W", "SE": "NW", "SW": "NE", "W": "E", "NW": "SE"}
+#: Angle of each direction in degrees (east 0, counter-clockwise, north up).
+ANGLE = {"E": 0, "NE": 60, "NW": 120, "W": 180, "SW": 240, "SE": 300}
+
+
+def with_wind(direction: str, wind: list[str]) -> bool:
+    """True when a step ``direction`` is one of the 3 hexsides *with* the wind/tide: within 60°
+    of a wind/tide direction (Genpei pack, Naval Warfare: movement)."""
+    for w in wind:
+        d = abs(ANGLE[direction] - ANGLE[w]) % 360
+        if min(d, 360 - d) <= 60:
+            return True
+    return False
+
+
+class Board:
+    """A scenario's board: geometry and tiles.
+
+    Attributes:
+        geometry: the board of ``board.yaml``.
+        tiles: hex → its tiles (base first, then overlays); a hex without tiles is countryside.
+        palisade_sides: hex → the directions of its covered hexsides.
+        wind: the wind/tide directions (empty on land).
+    """
+
+    _shared: dict[tuple[int, int], dict] = {}
+
+    def __init__(self, data: GenpeiData, scenario: Scenario):
+        self.data = data
+        self.geometry: BoardGeometry = data.board
+        key = (id(data), id(scenario))
+        sh = Board._shared.get(key)
+        if sh is None or sh["scenario"] is not scenario:
+            sh = Board._shared[key] = self._static(data, scenario)
+        self.hexes: list[Hex] = sh["hexes"]
+        self._on: set[Hex] = sh["on"]
+        self._dbl: dict[Hex, tuple[int, int]] = sh["dbl"]
+        self._nb: dict[Hex, tuple[tuple[str, Hex], ...]] = sh["nb"]
+        self._sections: dict[tuple[Hex, str], frozenset[str]] = sh["sections"]
+        self._between: dict[tuple[Hex, Hex], tuple[Hex, ...]] = sh["between"]
+        self.dist: dict[Hex, dict[Hex, int]] = sh["dist"]
+        self.tiles: dict[Hex, tuple[TerrainType, ...]] = dict(sh["tiles"])
+        self.palisade_sides: dict[Hex, frozenset[str]] = dict(sh["palisade_sides"])
+        self.wind: list[str] = list(scenario.wind_tide.directions) if scenario.wind_tide else []
+        self.naval_rules = scenario.naval
+        self._derive()
+
+    def _static(self, data: GenpeiData, scenario: Scenario) -> dict:
+        hexes = self.geometry.all_hexes()
+        on = set(hexes)
+        self._on = on
+        tiles: dict[Hex, list[TerrainType]] = defaultdict(list)
+        pal: dict[Hex, frozenset[str]] = {}
+        for tp in scenario.terrain:
+            t = data.terrain.get(tp.terrain)
+            if t is None:
+                continue
+            for h in tp.all_hexes():
+                h = (int(h[0]), int(h[1]))
+                if h not in on:
+                    continue
+                tiles[h].append(t)
+                if t.hexsides:
+                    pal[h] = frozenset(tp.hexsides)
+        for h in tiles:
+            tiles[h].sort(key=lambda t: t.overlay)
+        dbl = {h: (2 * (h[0] - 1) + (1 if self.geometry.is_short_row(h[1]) else 0), h[1]) for h in hexes}
+        self._dbl = dbl
+        nb = {h: tuple((d, n) for d, n in ((d, self._step(h, d)) for d in STEPS) if n in on) for h in hexes}
+        sections = {}
+        for h in hexes:
+            s = self.geometry.sections(h)
+            sections[(h, "south")] = s
+            swap = {"left": "right", "right": "left", "centre": "centre"}
+            sections[(h, "north")] = frozenset(swap[x] for x in s)
+        dist = {a: {b: _distance(dbl[a], dbl[b]) for b in hexes} for a in hexes}
+        return {"scenario": scenario, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
+                "between": {}, "tiles": {h: tuple(v) for h, v in tiles.items()}, "palisade_sides": pal}
+
+    def _derive(self) -> None:
+        """Per-hex facts the engine asks for all the time, from the current tiles."""
+        self._naval = {h for h, ts in self.tiles.items() if any(t.naval for t in ts)}
+        self._impassable = {h for h, ts in self.tiles.items() if any(t.movement.passable == "no" or (t.movement.passable == "naval" and not self.naval_rules) for t in ts)}
+        self._must_stop = {h for h, ts in self.tiles.items() if any(t.movement.must_stop for t in ts)}
+        self._entry_roll = {h for h, ts in self.tiles.items() if any(t.entry_roll for t in ts)}
+        self._blocks = {h for h, ts in self.tiles.items() if any(t.blocks_los != "no" for t in ts)}
+        self.tile_key: dict[Hex, tuple[str, ...]] = {h: tuple(t.id for t in ts) for h, ts in self.tiles.items()}
+
+    # ---------------------------------------------------------------- geometry
+    def contains(self, h: Hex) -> bool:
+        return h in self._on
+
+    def doubled(self, h: Hex) -> tuple[int, int]:
+        d = self._dbl.get(h)
+        if d is None:
+            c, r = h
+            return 2 * (c - 1) + (1 if self.geometry.is_short_row(r) else 0), r
+        return d
+
+    def _step(self, h: Hex, d: str) -> Hex:
+        x, r = self.doubled(h)
+        dx, dr = STEPS[d]
+        x, r = x + dx, r + dr
+        if r < 1 or r > self.geometry.rows:
+            return (-1, -1)
+        shift = 1 if self.geometry.is_short_row(r) else 0
+        if (x - shift) % 2:
+            return (-1, -1)
+        return (x - shift) // 2 + 1, r
+
+    def neighbours(self, h: Hex) -> tuple[tuple[str, Hex], ...]:
+        """``(direction, hex)`` of the on-board neighbours of ``h``."""
+        return self._nb[h]
+
+    def neighbour(self, h: Hex, d: str) -> Hex | None:
+        n = self._step(h, d)
+        return n if n in self._on else None
+
+    def direction(self, a: Hex, b: Hex) -> str | None:
+        """The direction from ``a`` to the adjacent ``b``."""
+        for d, n in self._nb[a]:
+            if n == b:
+                return d
+        return None
+
+    def distance(self, a: Hex, b: Hex) -> int:
+        row = self.dist.get(a)
+        d = row.get(b) if row is not None else None
+        return _distance(self.doubled(a), self.doubled(b)) if d is None else d
+
+    # ---------------------------------------------------------------- terrain
+    def terrain(self, h: Hex) -> tuple[TerrainType, ...]:
+        return self.tiles.get(h, ())
+
+    def has(self, h: Hex, tid: str) -> bool:
+        return any(t.id == tid for t in self.tiles.get(h, ()))
+
+    def is_naval(self, h: Hex) -> bool:
+        return h in self._naval
+
+    def impassable(self, h: Hex) -> bool:
+        return h in self._impassable
+
+    def must_stop(self, h: Hex) -> bool:
+        return h in self._must_stop
+
+    def entry_roll(self, h: Hex) -> bool:
+        return h in self._entry_roll
+
+    def is_shore(self, h: Hex) -> bool:
+        """A land hex next to an Ocean hex."""
+        return not self.is_naval(h) and any(self.is_naval(n) for _, n in self._nb[h])
+
+    def remove_tile(self, h: Hex, tid: str) -> None:
+        """Remove a destroyed tile and every overlay built on it."""
+        left = tuple(t for t in self.tiles.get(h, ()) if t.id != tid and not (t.overlay and tid in t.requires))
+        self.tiles[h] = left
+        if not any(t.hexsides for t in left):
+            self.palisade_sides.pop(h, None)
+        self._derive()
+
+    def covered(self, target: Hex, attacker: Hex) -> bool:
+        """The attack on ``target`` from ``attacker`` crosses a covered hexside of ``target``
+        (the hexside facing the attacker's direction, for an attack from further away)."""
+        sides = self.palisade_sides.get(target)
+        if not sides:
+            return False
+        return self.bearing(target, attacker) in sides
+
+    def bearing(self, a: Hex, b: Hex) -> str:
+        """The direction from ``a`` closest to the line towards ``b``."""
+        ax, ar = self.doubled(a)
+        bx, br = self.doubled(b)
+        ang = math.degrees(math.atan2(-(br - ar) * math.sqrt(3), bx - ax)) % 360
+        return min(ANGLE, key=lambda d: min(abs(ANGLE[d] - ang), 360 - abs(ANGLE[d] - ang)))
+
+    # ---------------------------------------------------------------- sections
+    def sections(self, h: Hex, edge: str) -> frozenset[str]:
+        """The sections of ``h`` for the player sitting at ``edge`` (his left is the board's
+        left when he sits at the south edge, the board's right at the north edge)."""
+        return self._sections[(h, edge)]
+
+    # ---------------------------------------------------------------- line of sight
+    def between(self, a: Hex, b: Hex) -> tuple[Hex, ...]:
+        """The hexes the line from centre to centre crosses, ends excluded (a line along a
+        hexside counts the hexes on both sides: a blocked one blocks)."""
+        key = (a, b)
+        got = self._between.get(key)
+        if got is None:
+            got = _line(self, a, b)
+            self._between[key] = got
+        return got
+
+    def los_blocked_by_terrain(self, a: Hex, b: Hex) -> bool:
+        """Terrain blocks line of sight from ``a`` to ``b``: a tile that blocks (Forest, Hill,
+        Village) on a hex between, or a Stockade between two hexes neither of which is a
+        Stockade (Genpei pack, Stockade)."""
+        between = self.between(a, b)
+        if not any(h in self._blocks for h in between):
+            return False
+        end_kinds = {t.id for t in self.terrain(a)} | {t.id for t in self.terrain(b)}
+        for h in between:
+            for t in self.terrain(h):
+                if t.blocks_los == "yes":
+                    return True
+                if t.blocks_los == "between_other_hexes" and t.id not in end_kinds:
+                    return True
+        return False
+
+
+@cache
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dx = abs(a[0] - b[0])
+    dr = abs(a[1] - b[1])
+    return dr + max(0, (dx - dr) // 2)
+
+
+def _line(board: Board, a: Hex, b: Hex) -> tuple[Hex, ...]:
+    n = board.distance(a, b)
+    if n <= 1:
+        return ()
+    ax, ar = board.doubled(a)
+    bx, br = board.doubled(b)
+    out: list[Hex] = []
+    for eps in (1e-6, -1e-6):
+        for i in range(1, n):
+            f = i / n
+            x = ax + (bx - ax) * f + eps
+            r = ar + (br - ar) * f + eps
+            h = _nearest(board, x, r)
+            if h is not None and h not in (a, b) and h not in out:
+                out.append(h)
+    return tuple(out)
+
+
+def _nearest(board: Board, x: float, r: float) -> Hex | None:
+    best = None
+    bd = 1e9
+    for row in (math.floor(r), math.ceil(r)):
+        if row < 1 or row > board.geometry.rows:
+            continue
+        shift = 1 if board.geometry.is_short_row(row) else 0
+        col = round((x - shift) / 2) + 1
+        for c in (col - 1, col, col + 1):
+            h = (c, row)
+            if not board.contains(h):
+                continue
+            hx, hr = board.doubled(h)
+            d = ((hx - x) / 2) ** 2 + ((hr - r) * math.sqrt(3) / 2) ** 2
+            if d < bd:
+                bd, best = d, h
+    return best

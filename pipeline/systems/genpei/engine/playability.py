@@ -1,0 +1,141 @@
+"""Playability of Genpei scenarios: seeded games under each policy, judged by the scenario's
+thresholds (``playability:`` in the scenario file, :class:`~pipeline.systems.genpei.model.Playability`).
+
+A scenario is unplayable when, under a policy, more games are cut off by the turn cap than
+``max_cut_off_share`` allows (rule ``games-end``), or when a side's win rate over the games of
+every policy is at or below ``min_win_rate`` (rule ``both-sides-win``).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from pipeline.play import PlayabilityReport, run_playability
+from pipeline.systems.genpei.engine.policies import POLICIES
+from pipeline.systems.genpei.engine.state import GenpeiState
+from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
+from pipeline.systems.genpei.model import Scenario
+from pipeline.systems.genpei.verify import Finding
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    turn_cap: int
+    max_cut_off_share: float
+    min_win_rate: float
+
+
+def thresholds_for(sc: Scenario, policy: str) -> Thresholds:
+    """The thresholds of ``sc`` for ``policy`` (scenario data, else the schema's defaults)."""
+    pl = sc.playability
+    share = pl.max_cut_off_share.get(policy, 1.0 if policy == "random" else 0.2)  # type: ignore[call-overload]
+    cap = pl.turn_cap.get(policy, 60 if policy == "random" else 100)  # type: ignore[call-overload]
+    return Thresholds(cap, share, pl.min_win_rate)
+
+
+# Module-level so that worker processes can pickle the factory.
+_DATA: dict[str, GenpeiData] = {}
+
+
+def _factory(data_key: str, scenario_index: int) -> GenpeiState:
+    data = _DATA[data_key]
+    return GenpeiState(data, data.scenarios[scenario_index].scenario)
+
+
+def _state_factory(data: GenpeiData, index: int):
+    key = str(data.root.resolve()) + f"#{id(data)}"
+    _DATA[key] = data
+    return functools.partial(_factory, key, index)
+
+
+@dataclass
+class ScenarioPlay:
+    """Every report of one scenario and the findings drawn from them."""
+
+    loaded: LoadedScenario
+    reports: dict[str, PlayabilityReport]
+    findings: list[Finding]
+
+
+def play_scenario(data: GenpeiData, loaded: LoadedScenario, games: int, *, seed: int = 1,
+                  workers: int = 1) -> ScenarioPlay:
+    """Play ``games`` seeded games of ``loaded`` under each policy of :data:`POLICIES`."""
+    sc = loaded.scenario
+    index = data.scenarios.index(loaded)
+    reports: dict[str, PlayabilityReport] = {}
+    names = [s.name for s in sc.sides]
+    if workers > 1:
+        # Warm the odds caches here, before the worker processes fork, so that each worker
+        # does not compute the same dice distributions again (not counted in the report).
+        import random as _random
+
+        from pipeline.play import play_game
+
+        for k in range(2):
+            play_game(lambda: GenpeiState(data, sc), POLICIES["greedy"], _random.Random(f"warm:{k}"), 60)
+    for name, policy in POLICIES.items():
+        th = thresholds_for(sc, name)
+        factory = _state_factory(data, index) if workers > 1 else (lambda sc=sc: GenpeiState(data, sc))
+        reports[name] = run_playability(factory, policy, games=games, seed=seed, turn_cap=th.turn_cap,
+                                        side_names=names, label=f"{sc.code} / {name}", workers=workers)
+    return ScenarioPlay(loaded, reports, judge(loaded, reports))
+
+
+def judge(loaded: LoadedScenario, reports: dict[str, PlayabilityReport]) -> list[Finding]:
+    """Findings of rules ``games-end`` and ``both-sides-win`` from the reports."""
+    sc = loaded.scenario
+    doc = loaded.doc
+    line = doc.line_of(("playability",)) or doc.line_of(("victory", "banners"))
+    out: list[Finding] = []
+    for name, rep in reports.items():
+        th = thresholds_for(sc, name)
+        if rep.cut_off_share > th.max_cut_off_share:
+            out.append(Finding(loaded.path, line, sc.code, None, "games-end",
+                               f"under the {name} policy {rep.cut_off_share:.1%} of {rep.games} games were cut off by the turn cap of {th.turn_cap} turns (at most {th.max_cut_off_share:.0%} allowed)"))
+    total = sum(r.games for r in reports.values())
+    for i, side in enumerate(sc.sides):
+        wins = sum(r.sides[i].wins for r in reports.values())
+        rate = wins / total if total else 0.0
+        th = thresholds_for(sc, "greedy")
+        if rate <= th.min_win_rate:
+            out.append(Finding(loaded.path, line, sc.code, None, "both-sides-win",
+                               f"{side.name} won {wins} of {total} games ({rate:.1%}; at least above {th.min_win_rate:.0%} needed)"))
+    return out
+
+
+def play_command(data_root, scenario_files, games: int, *, seed: int = 1, workers: int = 1,
+                 out_dir=None) -> tuple[list[str], list[Finding], object]:
+    """What ``gunbai verify --play N`` does for the Genpei system: play every scenario (or the
+    given files) under each policy, return the report lines, the findings and the chart path
+    (``OUT/genpei/playability.png``)."""
+    import time
+    from pathlib import Path
+
+    from pipeline.play.chart import write_chart
+    from pipeline.systems.genpei.load import load
+
+    root = Path(data_root) / "genpei" if (Path(data_root) / "genpei").is_dir() else Path(data_root)
+    data = load(root, scenario_files=list(scenario_files) if scenario_files else None)
+    lines: list[str] = []
+    findings: list[Finding] = []
+    reports: list[PlayabilityReport] = []
+    seen: set[str] = set()
+    for loaded in data.scenarios:
+        for note in GenpeiState(data, loaded.scenario).notes:
+            if note not in seen:
+                seen.add(note)
+                lines.append(f"engine note: {note}")
+    for loaded in data.scenarios:
+        t0 = time.perf_counter()
+        sp = play_scenario(data, loaded, games, seed=seed, workers=workers)
+        for rep in sp.reports.values():
+            lines.extend(rep.lines())
+            reports.append(rep)
+        lines.append(f"  ({loaded.scenario.code}: {time.perf_counter() - t0:.1f} s)")
+        findings.extend(sp.findings)
+    chart = None
+    if out_dir is not None and reports:
+        chart = write_chart(reports, Path(out_dir) / "genpei" / "playability.png",
+                            title=f"Genpei playability: {games} seeded games per policy (seed {seed})")
+    return lines, findings, chart

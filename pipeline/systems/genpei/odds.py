@@ -1,0 +1,313 @@
+"""Exact odds of a Genpei battle roll, computed with the ``icepool`` dice library (no simulation).
+
+A die is the battle die of ``system.yaml`` (its six faces); each face is a vector
+``(symbol hits, swords, flags, H&F)`` for a given target standard. A roll of ``n`` dice is the
+icepool sum ``n @ die``; Sohei rerolls are icepool's ``explode`` on the H&F face; an Inspired
+roll cancels its first H&F (and a Sohei does not reroll it). The distribution of hits, retreat
+hexes and H&F tokens is then the exact map of that sum through the rules of
+:func:`pipeline.systems.genpei.engine.combat.score`.
+
+Exactness: probabilities are fractions. The only truncation is the Sohei reroll chain, cut
+after ``REROLL_DEPTH`` H&F in a row on one die (probability ``6**-REROLL_DEPTH`` per die, about
+6e-8); it shortens only the H&F token count, symbols, swords and flags stay exact.
+
+Example::
+
+    >>> data = load(Path("source_data/genpei"))                          # doctest: +SKIP
+    >>> d = battle_odds(data, close_setup(Fighter(si), Fighter(asp)))    # doctest: +SKIP
+    >>> d[(1, 0, 0)]                                                      # doctest: +SKIP
+    Fraction(...)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from icepool import Die, Vector
+
+from pipeline.systems.genpei.engine.combat import Fighter, Setup, close_setup, ranged_setup, score
+from pipeline.systems.genpei.load import GenpeiData
+
+#: Rerolls of a Sohei H&F chain computed exactly before it is cut (see the module docstring).
+REROLL_DEPTH = 8
+
+_ZERO = Vector((0, 0, 0, 0))
+_HF = Vector((0, 0, 0, 1))
+
+
+def faces_of(data: GenpeiData) -> tuple[str, ...]:
+    """The symbols of the battle die's faces, from ``system.yaml``."""
+    got = _FACES.get(id(data.system))
+    if got is None or got[0] is not data.system:
+        got = _FACES[id(data.system)] = (data.system, tuple(f.symbol for f in data.system.battle_die.faces))
+    return got[1]
+
+
+_FACES: dict[int, tuple] = {}
+
+
+@lru_cache(maxsize=64)
+def _die(faces: tuple[str, ...], target: str | None) -> Die:
+    def vec(sym: str) -> Vector:
+        if sym == target:
+            return Vector((1, 0, 0, 0))
+        return {"sword": Vector((0, 1, 0, 0)), "flag": Vector((0, 0, 1, 0)), "honour_fortune": _HF}.get(sym, _ZERO)
+
+    return Die([vec(s) for s in faces])
+
+
+@lru_cache(maxsize=64)
+def _reroll_parts(faces: tuple[str, ...], target: str | None) -> tuple[Die, Die]:
+    """A rerolling die split in two independent parts: the face it finally shows that is not
+    H&F, and the H&F tokens it earned on the way (a geometric number; the chain is cut after
+    ``REROLL_DEPTH`` rerolls)."""
+    base = _die(faces, target)
+    non_hf = Die([v for v in base.outcomes() for _ in range(base.quantity(v)) if v != _HF])
+    p_hf = Fraction(base.quantity(_HF) if _HF in base.outcomes() else 0, base.denominator())
+    weights: dict[Vector, int] = {}
+    if p_hf == 0 or p_hf == 1:
+        tokens = Die([_ZERO])
+    else:
+        # P(k tokens) = p^k (1-p) for k < depth, and p^depth for the cut-off chain.
+        num, den = p_hf.numerator, p_hf.denominator
+        for k in range(REROLL_DEPTH):
+            weights[Vector((0, 0, 0, k))] = num**k * (den - num) * den ** (REROLL_DEPTH - k - 1)
+        weights[Vector((0, 0, 0, REROLL_DEPTH))] = num**REROLL_DEPTH
+        tokens = Die(weights)
+    return non_hf, tokens
+
+
+@lru_cache(maxsize=4096)
+def raw_roll(faces: tuple[str, ...], dice: int, target: str | None, reroll: bool, inspired: bool) -> Die:
+    """The exact distribution of ``(symbol hits, swords, flags, H&F tokens)`` of one roll.
+
+    Args:
+        faces: the die faces (:func:`faces_of`).
+        dice: dice rolled.
+        target: the standard that hits (``None``: none does).
+        reroll: every H&F is rerolled for an extra result (Sohei).
+        inspired: the first H&F is cancelled (no token, no reroll).
+
+    A rerolling die ends on a face other than H&F after a geometric number of H&F, the two
+    independent: ``m`` rerolled dice are ``m @ face + m @ tokens``, which keeps symbols, swords
+    and flags exact whatever the cut of the reroll chain.
+    """
+    if dice <= 0:
+        return Die([_ZERO])
+    base = _die(faces, target)
+    if reroll:
+        face, tokens = _reroll_parts(faces, target)
+        if not inspired:
+            return (dice @ face) + (dice @ tokens)
+    elif not inspired:
+        return dice @ base
+    first = dice @ base
+
+    def after(v: Vector) -> Die | Vector:
+        cancel = 1 if v[3] > 0 else 0
+        kept = v - Vector((0, 0, 0, cancel))
+        extra = v[3] - cancel
+        if reroll and extra > 0:
+            return kept + (extra @ face) + (extra @ tokens)
+        return kept
+
+    return first.map(after)
+
+
+def roll_outcomes(data: GenpeiData, setup: Setup) -> list[tuple[tuple[int, int, int, int], Fraction]]:
+    """The raw outcomes ``(symbols, swords, flags, H&F tokens)`` of ``setup`` with their exact
+    probabilities (tokens already 0 when the roll earns none)."""
+    return _outcomes(faces_of(data), setup.dice, setup.target_standard, setup.reroll_hf, setup.inspired, setup.hf_gain)
+
+
+def chance_list(data: GenpeiData, setup: Setup) -> list[tuple[tuple, float]]:
+    """:func:`roll_outcomes` as the engine's chance outcomes ``(("roll", s, w, f, h), float)``."""
+    return _chance_list(faces_of(data), setup.dice, setup.target_standard, setup.reroll_hf, setup.inspired, setup.hf_gain)
+
+
+@lru_cache(maxsize=4096)
+def _chance_list(faces, dice, target, reroll, inspired, hf_gain):
+    return [(("roll",) + k, float(p)) for k, p in _outcomes(faces, dice, target, reroll, inspired, hf_gain)]
+
+
+@lru_cache(maxsize=4096)
+def _outcomes(faces, dice, target, reroll, inspired, hf_gain):
+    die = raw_roll(faces, dice, target, reroll, inspired)
+    out: dict[tuple[int, int, int, int], Fraction] = {}
+    for v, p in zip(die.outcomes(), die.probabilities(), strict=True):
+        k = (int(v[0]), int(v[1]), int(v[2]), int(v[3]) if hf_gain else 0)
+        out[k] = out.get(k, Fraction(0)) + Fraction(p)
+    return sorted(out.items())
+
+
+def battle_odds(data: GenpeiData, setup: Setup, *, grapple: bool = False) -> dict[tuple[int, int, int], Fraction]:
+    """Exact distribution of ``(hits, retreat hexes, H&F tokens)`` of one roll.
+
+    ``grapple`` spends a sword on a grapple whenever one is rolled.
+    """
+    out: dict[tuple[int, int, int], Fraction] = {}
+    for (sym, swords, flags, hf), p in roll_outcomes(data, setup):
+        hits, retreat = score(setup, sym, swords, flags, grapple=grapple)
+        k = (hits, retreat, hf)
+        out[k] = out.get(k, Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+def marginals(dist: dict[tuple[int, int, int], Fraction]) -> dict[str, dict[int, Fraction]]:
+    """``{"hits": {k: P}, "flags": {k: P}, "hf": {k: P}}`` of a :func:`battle_odds` result."""
+    m: dict[str, dict[int, Fraction]] = {"hits": {}, "flags": {}, "hf": {}}
+    for (h, f, t), p in dist.items():
+        for name, k in (("hits", h), ("flags", f), ("hf", t)):
+            m[name][k] = m[name].get(k, Fraction(0)) + p
+    return {n: dict(sorted(v.items())) for n, v in m.items()}
+
+
+def expectation(dist: dict[int, Fraction]) -> Fraction:
+    return sum((k * p for k, p in dist.items()), Fraction(0))
+
+
+@lru_cache(maxsize=65536)
+def _kill(faces, key, figures: int) -> tuple[float, float]:
+    setup = Setup(*key)
+    p_kill = 0.0
+    e_hits = 0.0
+    for (sym, swords, flags, _hf), p in _outcomes(faces, setup.dice, setup.target_standard, setup.reroll_hf, setup.inspired, setup.hf_gain):
+        hits, _ = score(setup, sym, swords, flags)
+        e_hits += float(p) * min(hits, figures)
+        if hits >= figures:
+            p_kill += float(p)
+    return p_kill, e_hits
+
+
+def kill_odds(data: GenpeiData, setup: Setup, figures: int) -> tuple[float, float]:
+    """``(P(the target with figures left is eliminated), E[figures removed])`` of one roll,
+    exact (as floats; retreats into blocked hexes not counted). The greedy policy's value."""
+    return _kill(faces_of(data), setup.key, figures)
+
+
+def matchup(data: GenpeiData, attacker: str, defender: str, *, terrain: str | None = None,
+            attacker_terrain: str | None = None, leader: bool = False, ranged: bool = False,
+            moved: bool = False, flat: bool = False, at_sea: bool = False) -> Setup:
+    """The :class:`Setup` of unit type ``attacker`` against ``defender`` (ids of units.yaml),
+    with the defender on ``terrain`` and the attacker on ``attacker_terrain``.
+
+    ``leader`` attaches the attacker's natural leader (cavalry leader to a mounted unit,
+    infantry leader otherwise) and spends H&F for Inspiration; ``at_sea`` makes both naval.
+    """
+    if attacker not in data.units:
+        raise KeyError(f"unknown unit {attacker!r} (units: {', '.join(data.units)})")
+    if defender not in data.units:
+        raise KeyError(f"unknown unit {defender!r} (units: {', '.join(data.units)})")
+
+    def tiles(tid: str | None) -> tuple:
+        if tid is None:
+            return ()
+        if tid not in data.terrain:
+            raise KeyError(f"unknown terrain {tid!r} (terrain: {', '.join(data.terrain)})")
+        t = data.terrain[tid]
+        if t.overlay and t.requires:
+            return (data.terrain[t.requires[-1]], t)
+        return (t,)
+
+    au = data.units[attacker]
+    ldr = None
+    if leader:
+        ldr = data.leaders.get("cavalry_leader" if au.mounted else "infantry_leader")
+    naval_def = at_sea or (terrain is not None and data.terrain[terrain].naval)
+    att = Fighter(au, tiles(attacker_terrain), naval=at_sea, moved=moved, leader=ldr)
+    dfn = Fighter(data.units[defender], () if naval_def and terrain is None else tiles(terrain), naval=naval_def, lying_flat=flat)
+    if ranged:
+        if au.ranged is None:
+            raise KeyError(f"{au.name} has no ranged combat")
+        return ranged_setup(att, dfn, att.stats.min_range, inspired=leader)
+    return close_setup(att, dfn, covered=True, inspired=leader)
+
+
+def odds_table(data: GenpeiData, attacker_id: str) -> list[dict[str, object]]:
+    """One row per defender unit type for reference cards: the close combat (and ranged, when
+    the attacker has it) odds of ``attacker_id`` on open ground, exact, as floats.
+
+    Each row: ``defender`` (id), ``name``, ``kind`` (``close``/``ranged``), ``dice``,
+    ``p_hit`` (P(at least 1 hit)), ``expected_hits``, ``p_flag`` (P(at least 1 retreat)),
+    ``expected_hf``.
+    """
+    rows: list[dict[str, object]] = []
+    kinds = ["close"] + (["ranged"] if data.units[attacker_id].ranged is not None else [])
+    for kind in kinds:
+        for did, du in data.units.items():
+            setup = matchup(data, attacker_id, did, ranged=kind == "ranged")
+            m = marginals(battle_odds(data, setup))
+            rows.append({
+                "defender": did, "name": du.name, "kind": kind, "dice": setup.dice,
+                "p_hit": float(1 - m["hits"].get(0, Fraction(0))),
+                "expected_hits": float(expectation(m["hits"])),
+                "p_flag": float(1 - m["flags"].get(0, Fraction(0))),
+                "expected_hf": float(expectation(m["hf"])),
+            })
+    return rows
+
+
+def format_odds(data: GenpeiData, setup: Setup, title: str) -> str:
+    """The text ``gunbai odds`` prints: the roll's set-up, then the exact distribution of hits,
+    retreat hexes and H&F tokens (probability as a fraction and a percentage)."""
+    dist = battle_odds(data, setup)
+    m = marginals(dist)
+    lines = [title, f"  {setup.kind} combat, {setup.dice} dice; target ignores {setup.sword_ignores} sword(s) and {setup.flag_ignores} flag(s)"
+             + ("; flags count as hits" if setup.flags_are_hits else "")]
+    lines += [f"  - {n}" for n in setup.notes]
+    names = {"hits": "hits", "flags": "retreat hexes (flags not ignored)", "hf": "H&F tokens gained"}
+    for key in ("hits", "flags", "hf"):
+        lines.append(f"  {names[key]}: expected {float(expectation(m[key])):.4f}")
+        for k, p in m[key].items():
+            at_least = sum((q for j, q in m[key].items() if j >= k), Fraction(0))
+            if at_least < Fraction(1, 10**6):
+                lines.append(f"    {k:>2}+: {float(at_least) * 100:.2e}% in all (longer Sohei reroll chains)")
+                break
+            lines.append(f"    {k:>2}: {str(p):>24}  {float(p) * 100:8.4f}%   at least {k}: {float(at_least) * 100:8.4f}%")
+    return "\n".join(lines)
+
+
+__all__ = ["REROLL_DEPTH", "battle_odds", "faces_of", "format_odds", "kill_odds", "marginals",
+           "matchup", "odds_table", "raw_roll", "roll_outcomes"]
+
+
+def run_cli(args: list[str], data_root: str = "source_data") -> int:
+    """``gunbai odds ATTACKER DEFENDER [--terrain T] [--from T] [--leader] [--ranged] [--moved]
+    [--flat] [--at-sea] [--data DIR]``: print the exact odds of one battle roll. Returns the exit
+    code (2 for bad arguments or unknown ids)."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    from pipeline.errors import GunbaiError
+    from pipeline.systems.genpei.load import load
+
+    ap = argparse.ArgumentParser(prog="gunbai odds", description="Exact odds of one Genpei battle roll (icepool).")
+    ap.add_argument("attacker", help="attacking unit type id (units.yaml)")
+    ap.add_argument("defender", help="defending unit type id")
+    ap.add_argument("--terrain", help="terrain id of the defender's hex (arrow_tower implies its Stockade)")
+    ap.add_argument("--from", dest="attacker_terrain", help="terrain id of the attacker's hex")
+    ap.add_argument("--leader", action="store_true", help="the attacker has a leader and spends H&F on Inspiration")
+    ap.add_argument("--ranged", action="store_true", help="ranged combat at minimum range (default: close combat)")
+    ap.add_argument("--moved", action="store_true", help="the attacker moved this turn")
+    ap.add_argument("--flat", action="store_true", help="the defender is lying flat (embarking/disembarking)")
+    ap.add_argument("--at-sea", action="store_true", help="both units are naval units")
+    ap.add_argument("--data", default=data_root, help="the data folder (default source_data)")
+    try:
+        ns = ap.parse_args(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    root = Path(ns.data)
+    root = root / "genpei" if (root / "genpei").is_dir() else root
+    try:
+        data = load(root, scenario_files=[])
+        setup = matchup(data, ns.attacker, ns.defender, terrain=ns.terrain, attacker_terrain=ns.attacker_terrain,
+                        leader=ns.leader, ranged=ns.ranged, moved=ns.moved, flat=ns.flat, at_sea=ns.at_sea)
+    except (KeyError, GunbaiError) as exc:
+        print(f"gunbai odds: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
+        return 2
+    where = f" on {data.terrain[ns.terrain].name}" if ns.terrain else ""
+    title = f"{data.units[ns.attacker].name} against {data.units[ns.defender].name}{where}" + (" (inspired)" if ns.leader else "")
+    print(format_odds(data, setup, title))
+    return 0

@@ -1,0 +1,420 @@
+"""Genpei print outputs: counter sheets, reference cards and scenario sheets, as PDF (and the
+scenario sheets also as PNG for VASSAL's chart window).
+
+Everything is drawn by the same templates as the VASSAL images (:mod:`pipeline.systems.genpei.art`),
+at print resolution, through the content-hash :class:`~pipeline.render.cache.RenderCache`, and
+laid out by :mod:`pipeline.render.sheets`.
+
+Outputs (under ``build/genpei/``)::
+
+    print/counters_a4.pdf       every counter, `copies` of each (units and leaders in every
+    print/counters_letter.pdf   army colour the scenarios use): fronts, then the mirrored backs
+    print/cards.pdf             unit cards (63 × 88 mm, cut marks), terrain chart, naval summary
+    print/scenario_<id>.pdf     one A4 landscape sheet per scenario
+    cards/scenario_<id>.png     the same sheet for VASSAL's chart window
+
+**Backs.** A unit's back is its army colour with its standard, abbreviation and Japanese name
+and *no* figure count (Commands & Colours tracks losses by removing figures, so there is no
+reduced side); a leader's back is the same on a disc. Terrain tiles and markers print the same
+picture on both sides. The back pages mirror the front pages left to right, so duplex printing
+flipped on the long edge puts every back behind its front.
+
+**Sizes.** ``counter_mm`` is the width of a unit counter; leaders, markers and terrain tiles keep
+their VASSAL proportions to it (:data:`art.UNIT_FRACTION` …), so a terrain hex is
+``counter_mm / 0.66`` wide.
+
+**Scenario sheets** place exactly what the VASSAL setup places: the map picture is the board with
+every piece of :func:`pipeline.systems.genpei.module.placements` pasted on its hex.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from pipeline.render.cache import RenderCache, RenderJob
+from pipeline.render.sheets import (
+    Page,
+    SheetItem,
+    SheetSpec,
+    draw_pages,
+    mirrored,
+    new_pdf,
+    pack,
+    pdf_bytes,
+)
+from pipeline.systems.genpei import art
+from pipeline.systems.genpei.layout import HexLayout
+from pipeline.systems.genpei.module import (
+    armies_used,
+    leader_key,
+    marker_key,
+    palisade_sets,
+    placements,
+    unit_key,
+)
+
+#: Default width of a printed unit counter, in mm (about an inch).
+COUNTER_MM = 25.0
+#: Printed unit card size (poker card), mm.
+UNIT_CARD_MM = (63.0, 88.0)
+#: Scenario sheet (A4 landscape), mm.
+SCENARIO_SHEET_MM = (297.0, 210.0)
+#: Pixels per mm of the scenario sheet PNG for VASSAL's chart window (297 mm → 1485 px).
+SCENARIO_PNG_PX_PER_MM = 5.0
+#: Names of the system on sheets.
+SYSTEM_NAME_JA = "源平合戦"
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Print settings: unit counter width, bleed, page margin, cut mark length, resolution."""
+
+    counter_mm: float = COUNTER_MM
+    bleed_mm: float = 1.5
+    margin_mm: float = 10.0
+    mark_mm: float = 4.0
+    dpi: int = 300
+
+    def spec(self, paper: str) -> SheetSpec:
+        return SheetSpec(paper=paper, margin_mm=self.margin_mm, bleed_mm=self.bleed_mm, mark_mm=self.mark_mm, dpi=self.dpi)
+
+
+# ---------------------------------------------------------------------------------------------
+# counter sheets
+
+
+def _back_context(piece: Any, colours: Any, shape: str) -> dict[str, Any]:
+    std = getattr(piece, "standard", None)
+    return {
+        "piece": {"name": piece.name, "name_ja": piece.name_ja, "abbreviation": piece.abbreviation, "standard": std, "colour_hex": art.STANDARD_HEX[piece.colour] if std else None},
+        "shape": shape,
+        "army": art._army(colours),
+    }
+
+
+def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = PrintOptions()) -> tuple[list[SheetItem], dict[str, RenderJob]]:
+    """The pieces of the counter sheets in print order (every copy) and the render job of every
+    front and back image they name (print resolution).
+
+    Order: for each army the scenarios use, its units then its leaders; then terrain tiles
+    (a hexside terrain's copies spread over the Palisade hexside sets the scenarios use); then
+    markers (an arrow marker pointing east)."""
+    spec = opts.spec("a4")
+    unit_mm = opts.counter_mm
+    k = unit_mm / (layout.hex_width * art.UNIT_FRACTION)  # mm per layout pixel
+    leader_mm = layout.hex_width * art.LEADER_FRACTION * k
+    marker_mm = layout.hex_width * art.MARKER_FRACTION * k
+    tile_w, tile_h = layout.hex_width * k, (layout.hex_height + 0.5) // 1 * k
+    px_per_layout_px = spec.px(unit_mm) / (layout.hex_width * art.UNIT_FRACTION)
+    jobs: dict[str, RenderJob] = {}
+    items: list[SheetItem] = []
+
+    for army in armies_used(data):
+        colours = art._army_colours(data, army)
+        for u in data.units.values():
+            front, back = art.unit_image_name(u.id, army), "back_" + art.unit_image_name(u.id, army)
+            jobs[front] = art.unit_job(u, colours, spec.px(unit_mm))
+            jobs[back] = RenderJob("genpei/counter_back.yaml.j2", _back_context(u, colours, "square"), size=(spec.px(unit_mm),) * 2)
+            items += [SheetItem(front, unit_mm, unit_mm, back)] * u.copies
+        for ld in data.leaders.values():
+            front, back = art.leader_image_name(ld.id, army), "back_" + art.leader_image_name(ld.id, army)
+            jobs[front] = art.leader_job(ld, colours, spec.px(leader_mm))
+            jobs[back] = RenderJob("genpei/counter_back.yaml.j2", _back_context(ld, colours, "round"), size=(spec.px(leader_mm),) * 2)
+            items += [SheetItem(front, leader_mm, leader_mm, back)] * ld.copies
+    ground = art.ground_colour(data)
+    sets = palisade_sets(data)
+    for t in data.terrain.values():
+        variants = [tuple(s) for s in sets] if t.hexsides else [()]
+        for i in range(t.copies):
+            sides = variants[i % len(variants)]
+            name = art.terrain_image_name(t.id, sides)
+            if name not in jobs:
+                jobs[name] = art.terrain_job(t, layout, sides, px_per_layout_px, ground)
+            items.append(SheetItem(name, tile_w, tile_h, name))
+    for m in data.markers.values():
+        name = art.marker_image_name(m.id, "E" if m.symbol == "arrow" else None)
+        jobs[name] = art.marker_job(m, spec.px(marker_mm), "E" if m.symbol == "arrow" else None)
+        items += [SheetItem(name, marker_mm, marker_mm, name)] * m.copies
+    return items, jobs
+
+
+def _digest(*parts: Any) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else json.dumps(p, sort_keys=True, default=str).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _decode(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
+    return {n: Image.open(io.BytesIO(b)).convert("RGBA") for n, b in pngs.items()}
+
+
+def counter_pages(items: list[SheetItem], spec: SheetSpec) -> tuple[list[Page], list[Page]]:
+    """Front pages and mirrored back pages of ``items``."""
+    fronts = pack(items, spec=spec)
+    backs = mirrored(fronts, spec, {it.name: it.back for it in items})
+    for i, pg in enumerate(fronts):
+        pg.title = f"Genpei {SYSTEM_NAME_JA} counters: front {i + 1}/{len(fronts)}"
+    for i, pg in enumerate(backs):
+        pg.title = f"Genpei {SYSTEM_NAME_JA} counters: back {i + 1}/{len(backs)} (print duplex, flip on long edge)"
+    return fronts, backs
+
+
+def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = PrintOptions()) -> bytes:
+    """The counter sheet PDF on ``paper`` (``a4`` or ``letter``): front pages then back pages."""
+    spec = opts.spec(paper)
+    items, jobs = counter_sheet(data, layout, opts)
+    pngs = cache.render_all(jobs)
+    fronts, backs = counter_pages(items, spec)
+    footer = f"{paper.upper()} · unit counter {opts.counter_mm:g} mm · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
+    key = _digest("counters-pdf", asdict(opts), paper, [asdict(p) for pg in fronts + backs for p in pg.pieces], {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
+
+    def make() -> bytes:
+        images = _decode(pngs)
+        pdf = new_pdf("P", paper, title="Genpei counters")
+        draw_pages(pdf, fronts, images, spec, footer=footer)
+        draw_pages(pdf, backs, images, spec, footer=footer)
+        return pdf_bytes(pdf)
+
+    return cache.blob(f"counters_{paper}.pdf", key, make, ext="pdf")
+
+
+# ---------------------------------------------------------------------------------------------
+# cards
+
+
+def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = PrintOptions()) -> bytes:
+    """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
+    chart and the naval summary, each on its own page fitted to the printable area."""
+    spec = opts.spec(paper)
+    card_px = spec.px(UNIT_CARD_MM[0])
+    unit_scale = card_px / art.UNIT_CARD_SIZE[0]
+    x0, y0, x1, y1 = spec.margin_mm, spec.margin_mm + spec.header_mm, spec.size[0] - spec.margin_mm, spec.size[1] - spec.margin_mm
+    chart_scale = spec.px(x1 - x0) / art.TERRAIN_CHART_WIDTH
+    naval_scale = spec.px(x1 - x0) / art.NAVAL_CARD_SIZE[0]
+    unit_jobs = {n: j for n, j in art.card_jobs(data, scale=unit_scale).items() if n.startswith("card_unit_")}
+    charts = {n: j for n, j in art.card_jobs(data, scale=chart_scale).items() if n == art.card_image_name("terrain", "effects")}
+    charts.update({n: j for n, j in art.card_jobs(data, scale=naval_scale).items() if n == art.card_image_name("naval", "summary")})
+    pngs = cache.render_all({**unit_jobs, **charts})
+    items = [SheetItem(n, *UNIT_CARD_MM) for n in unit_jobs]
+    pages = pack(items, spec=spec)
+    for i, pg in enumerate(pages):
+        pg.title = f"Genpei {SYSTEM_NAME_JA} unit cards {i + 1}/{len(pages)}"
+    key = _digest("cards-pdf", asdict(opts), paper, {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
+
+    def make() -> bytes:
+        images = _decode(pngs)
+        pdf = new_pdf("P", paper, title="Genpei reference cards")
+        draw_pages(pdf, pages, images, spec, footer=f"{paper.upper()} · cards {UNIT_CARD_MM[0]:g} × {UNIT_CARD_MM[1]:g} mm")
+        for name in charts:
+            img = images[name]
+            w = x1 - x0
+            h = w * img.height / img.width
+            if h > y1 - y0:
+                h = y1 - y0
+                w = h * img.width / img.height
+            pdf.add_page()
+            pdf.set_font("noto", "B", 10)
+            pdf.text(x0, spec.margin_mm + 4, "Genpei " + SYSTEM_NAME_JA + " · " + name.removesuffix(".png").removeprefix("card_").replace("_", " "))
+            pdf.image(img.convert("RGB"), x=x0, y=y0, w=w, h=h)
+        return pdf_bytes(pdf)
+
+    return cache.blob(f"cards_{paper}.pdf", key, make, ext="pdf")
+
+
+# ---------------------------------------------------------------------------------------------
+# scenario sheets
+
+
+def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any]:
+    """Context of ``genpei/scenario_sheet.yaml.j2`` (millimetre units, A4 landscape)."""
+    sc = loaded.scenario
+    W, H = SCENARIO_SHEET_MM
+    bw, bh = layout.size
+    map_w = 168.0
+    map_h = map_w * bh / bw
+    sides = []
+    for side in sc.sides:
+        forces: dict[str, int] = {}
+        leaders: dict[str, int] = {}
+        for up in sc.units:
+            if up.side == side.id:
+                forces[up.unit] = forces.get(up.unit, 0) + 1
+                if up.leader:
+                    leaders[up.leader] = leaders.get(up.leader, 0) + 1
+        for lp in sc.leaders:
+            if lp.side == side.id:
+                leaders[lp.leader] = leaders.get(lp.leader, 0) + 1
+        sides.append({
+            "id": side.id, "name": side.name, "army": art._army(art._army_colours(data, side.army)), "edge": side.edge,
+            "command_cards": side.command_cards, "dragon_cards": side.dragon_cards, "honour_fortune": side.honour_fortune,
+            "first": side.id == sc.first_player,
+            "forces": [{"abbreviation": data.units[u].abbreviation, "name": data.units[u].name, "name_ja": data.units[u].name_ja, "count": n} for u, n in forces.items()],
+            "leaders": [{"name": data.leaders[ld].name, "count": n} for ld, n in leaders.items()],
+        })
+    wind = None
+    if sc.wind_tide is not None:
+        wind = "Wind and tide push " + ", ".join(sc.wind_tide.directions) + " (arrow on the map)."
+    return {
+        "sheet": {"width": W, "height": H},
+        "map": {"x": 8.0, "y": 27.0, "w": map_w, "h": round(map_h, 4)},
+        "scenario": {
+            "code": sc.code, "name": sc.name, "date": sc.date, "summary": " ".join(sc.summary.split()),
+            "first_player": sc.first_player, "naval": sc.naval, "wind_tide": wind, "banners": sc.victory.banners,
+            "victory_rules": [" ".join(r.summary.split()) for r in sc.victory.rules],
+            "special_rules": [" ".join(r.summary.split()) for r in sc.special_rules],
+            "map_known": sc.reconstruction.map_known, "reconstruction": " ".join(sc.reconstruction.note.split()),
+        },
+        "sides": sides,
+        "system": {"name": data.system.name, "name_ja": SYSTEM_NAME_JA},
+    }
+
+
+#: Offsets (in hex widths) of stacked pieces on the scenario map, so a leader or marker on a
+#: unit's hex stays visible: leaders to the lower right, markers to the upper left.
+STACK_OFFSET = {"leader": (0.24, 0.24), "marker": (-0.24, -0.26)}
+
+
+def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str, float, float]]:
+    """``(image name, placement key, x, y)`` of every piece on the scenario map at scale 1 (layout
+    pixels), from :func:`~pipeline.systems.genpei.module.placements`, in drawing order: the
+    centre of the image, with stacked leaders and markers offset."""
+    names: dict[str, str] = {}
+    for army in data.system.armies:
+        for u in data.units.values():
+            names[unit_key(u.id, army)] = art.unit_image_name(u.id, army)
+        for ld in data.leaders.values():
+            names[leader_key(ld.id, army)] = art.leader_image_name(ld.id, army)
+    for m in data.markers.values():
+        names[marker_key(m.id)] = art.marker_image_name(m.id)
+    out = []
+    for p in placements(data, layout, loaded):
+        kind = p.key.split(":")[0]
+        if kind == "terrain":
+            parts = p.key.split(":")
+            sides = tuple(parts[2].split("-")) if len(parts) > 2 else ()
+            name = art.terrain_image_name(parts[1], sides)
+        elif kind == "marker" and p.layer_value is not None:
+            from pipeline.systems.genpei.layout import DIRECTIONS
+
+            name = art.marker_image_name(p.key.split(":")[1], DIRECTIONS[p.layer_value - 1])
+        else:
+            name = names[p.key]
+        dx, dy = STACK_OFFSET.get(kind, (0.0, 0.0))
+        out.append((name, p.key, p.x + dx * layout.hex_width, p.y + dy * layout.hex_width))
+    return out
+
+
+def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
+    """The render jobs of the scenario map picture ``width_px`` wide (the board and each image a
+    placement uses, at the same scale), the pieces (:func:`map_pieces`) and the scale."""
+    scale = width_px / layout.size[0]
+    w, h = layout.size
+    board_name = art.board_image_name(data.board.id)
+    jobs = {board_name: RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))}
+    pieces = map_pieces(data, layout, loaded)
+    needed = {n for n, *_ in pieces}
+    counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
+    jobs.update({n: j for n, j in counters.items() if n in needed})
+    return jobs, pieces, scale
+
+
+def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache) -> Image.Image:
+    """The scenario's map picture, ``width_px`` wide: the board and every placed piece drawn at
+    the same scale, each piece centred on its hex as in the VASSAL setup."""
+    jobs, pieces, scale = map_jobs(data, layout, loaded, width_px)
+    images = _decode(cache.render_all(jobs))
+    canvas = images[art.board_image_name(data.board.id)].copy()
+    for name, _key, x, y in pieces:
+        im = images[name]
+        canvas.alpha_composite(im, (round(x * scale - im.width / 2), round(y * scale - im.height / 2)))
+    return canvas
+
+
+def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> bytes:
+    """The scenario sheet as PNG at ``px_per_mm``: the template drawing with the map pasted in."""
+    ctx = scenario_context(data, layout, loaded)
+    W, H = SCENARIO_SHEET_MM
+    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
+    box = ctx["map"]
+    map_w = round(box["w"] * px_per_mm)
+    jobs, pieces, _ = map_jobs(data, layout, loaded, map_w)
+    key = _digest("scenario-sheet", cache.key(job), [(n, k, round(x, 3), round(y, 3)) for n, k, x, y in pieces], {n: cache.key(j) for n, j in sorted(jobs.items())})
+
+    def make() -> bytes:
+        from pipeline.render.png import png_bytes
+
+        sheet = Image.open(io.BytesIO(cache.png(f"scenario_{loaded.scenario.id}_base", job))).convert("RGBA")
+        picture = scenario_map(data, layout, loaded, map_w, cache)
+        sheet.alpha_composite(picture, (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
+        return png_bytes(sheet)
+
+    return cache.blob(f"scenario_{loaded.scenario.id}.png", key, make, ext="png")
+
+
+def scenario_png_name(loaded: Any) -> str:
+    """Image name of a scenario sheet in the chart window: ``scenario_<id>.png``."""
+    return f"scenario_{loaded.scenario.id}.png"
+
+
+def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> bytes:
+    """The scenario sheet as a one-page A4 landscape PDF: the sheet at ``opts.dpi`` filling the
+    page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it."""
+    px_per_mm = opts.dpi / 25.4
+    png = scenario_sheet(data, layout, loaded, px_per_mm, cache)
+    sc = loaded.scenario
+    key = _digest("scenario-pdf", hashlib.sha256(png).hexdigest())
+
+    def make() -> bytes:
+        pdf = new_pdf("L", "a4", title=f"{sc.code} {sc.name}")
+        pdf.add_page()
+        W, H = SCENARIO_SHEET_MM
+        pdf.set_font("noto", "B", 9)
+        pdf.set_text_color(246, 240, 220)
+        pdf.text(10, 15.5, f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
+        pdf.image(Image.open(io.BytesIO(png)).convert("RGB"), x=0, y=0, w=W, h=H)
+        return pdf_bytes(pdf)
+
+    return cache.blob(f"scenario_{sc.id}.pdf", key, make, ext="pdf")
+
+
+# ---------------------------------------------------------------------------------------------
+# everything
+
+
+def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str, bytes]:
+    """Every scenario sheet PNG for the chart window, by image name."""
+    return {scenario_png_name(s): scenario_sheet(data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios}
+
+
+def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> dict[str, bytes]:
+    """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``, ``cards.pdf``,
+    ``scenario_<id>.pdf``)."""
+    out = {f"counters_{paper}.pdf": counters_pdf(data, layout, cache, paper, opts) for paper in ("a4", "letter")}
+    out["cards.pdf"] = cards_pdf(data, cache, "a4", opts)
+    for s in data.scenarios:
+        out[f"scenario_{s.scenario.id}.pdf"] = scenario_pdf(data, layout, s, cache, opts)
+    return out
+
+
+def write_print(data: Any, layout: HexLayout, out_dir: Path, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> list[Path]:
+    """Write :func:`print_files` into ``out_dir/print`` (unchanged files are left alone); returns
+    the paths."""
+    from pipeline.output import write_bytes_atomic
+
+    folder = out_dir / "print"
+    written = []
+    for name, data_ in print_files(data, layout, cache, opts).items():
+        path = folder / name
+        if not (path.is_file() and path.read_bytes() == data_):
+            write_bytes_atomic(path, data_)
+        written.append(path)
+    return written

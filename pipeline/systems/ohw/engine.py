@@ -1,0 +1,430 @@
+"""OHW Samurai rules engine on a measured table, to the state protocol of :mod:`pipeline.play`.
+
+A game is 15 turns of two player turns; each player turn runs the seed's sequence: movement
+(an orders roll per unit, erratum ``orders_roll_per_unit``), shooting, hand-to-hand (one-sided:
+only the phasing player's units inflict hits), eliminating units (15 hits). A General may re-roll
+any die of his unit and must keep the re-roll (a decision node after the roll).
+
+Decision nodes (``current_player()`` 0 or 1 = the scenario's sides in order) and their actions:
+
+* movement of a unit out of contact: ``("hold",)``, ``("advance", target)`` toward the nearest
+  enemy (``"enemy"``) or an objective id (turn on the centre at the start, move straight, stop
+  before contact), ``("charge", enemy_id)`` (turn at most 45 degrees at the start, straight into
+  contact with the face it is on, one attacker per face), ``("face", enemy_id)`` (pivot to face);
+* movement of a unit in contact: ``("stay",)``, ``("turn_to_face",)`` (only when not engaged
+  frontally), ``("retire",)`` (a full move directly away, engaging no one);
+* shooting: ``("shoot", enemy_id)``; hand-to-hand: ``("fight", enemy_id)``;
+* after a roll of the General's unit: ``("accept",)`` or ``("reroll",)``.
+
+Chance nodes are single D6 rolls, outcomes 1-6. Geometry comes from
+:mod:`pipeline.measured`. Abstractions of the engine (not rules): a move is one straight line
+(with the allowed pivots); a charging unit conforms flush and centred to the face it contacts;
+roads give their bonus only to a move that starts and ends on the road; woods block shooting on
+the line between centres; units in contact with an enemy do not shoot and are not shot at.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from pipeline.measured.geometry import (
+    Base,
+    Rect,
+    angle_between,
+    bearing,
+    contact_position,
+    polygons_overlap,
+    swept,
+)
+from pipeline.measured.movement import furthest
+from pipeline.systems.ohw.load import OhwData
+from pipeline.systems.ohw.model import Scenario, UnitType
+
+D6 = [(f, 1 / 6) for f in range(1, 7)]
+
+
+@dataclass
+class Unit:
+    id: str
+    side: int
+    type: UnitType
+    base: Base
+    arrives: int
+    general: bool = False
+    defences: set[str] = field(default_factory=set)
+    hits: int = 0
+    alive: bool = True
+    on_table: bool = False
+
+
+@dataclass
+class _Roll:
+    kind: str  # orders | shoot | melee
+    unit: str
+    target: str | None = None
+    value: int | None = None
+    rerolled: bool = False
+
+
+class OhwState:
+    """A game of one scenario. ``OhwState(data, scenario)`` is the start of turn 1."""
+
+    def __init__(self, data: OhwData, scenario: Scenario):
+        self.data = data
+        self.sc = scenario
+        self.rules = data.system
+        self.sides = [s.id for s in scenario.sides]
+        first = self.sides.index(scenario.first_side)
+        self.order = [first, 1 - first]
+        self.table = data.system.table.rect()
+        self.terrain = [(data.terrain[t.terrain], t.area.rect()) for t in scenario.terrain]
+        self.blocked = [r for t, r in self.terrain if not t.passable]
+        self.open = [r for t, r in self.terrain if t.crossing]
+        self.roads = [r for t, r in self.terrain if t.road]
+        self.objectives = {o.id: o for o in scenario.objectives}
+        deps = {d.id: d for d in scenario.deployments}
+        self.units: dict[str, Unit] = {}
+        for up in scenario.units:
+            ut = data.units[up.unit]
+            self.units[up.id] = Unit(up.id, self.sides.index(up.side), ut, Base(up.x, up.y, up.facing, ut.base.width, ut.base.depth),
+                                     deps[up.deployment].arrives, up.general is not None, set(up.defences))
+        self.turn = 1
+        self.player_turn = 0  # index into self.order
+        self.turns_begun = 0
+        self.phase = "start"
+        self.queue: list[str] = []
+        self.roll: _Roll | None = None
+        self.allowance = 0.0
+        self._winner: int | None = None
+        self.done = False
+        self.history: list = []
+        self._memo: dict = {}
+        self._begin_player_turn()
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def active(self) -> int:
+        return self.order[self.player_turn]
+
+    def current_player(self) -> int:
+        if self.done or self.is_chance_node():
+            return -1
+        return self.active
+
+    def is_chance_node(self) -> bool:
+        return not self.done and self.roll is not None and self.roll.value is None
+
+    def chance_outcomes(self):
+        return D6
+
+    def is_terminal(self) -> bool:
+        return self.done
+
+    def winner(self) -> int | None:
+        return self._winner
+
+    def returns(self) -> list[float]:
+        if self._winner is None:
+            return [0.0, 0.0]
+        return [1.0 if i == self._winner else -1.0 for i in range(2)]
+
+    def turn_count(self) -> int:
+        return self.turns_begun
+
+    def legal_actions(self) -> list[tuple]:
+        if self.done or self.is_chance_node():
+            return []
+        if self.roll is not None:
+            return [("accept",), ("reroll",)]
+        u = self.units[self.queue[0]]
+        if self.phase == "movement":
+            return self._move_options(u)
+        if self.phase == "shooting":
+            return [("shoot", t.id) for t in self._shoot_targets(u)]
+        return [("fight", t.id) for t in self._contacts(u)]
+
+    def apply_action(self, action) -> None:
+        self.history.append(action)
+        self._memo.clear()
+        if self.is_chance_node():
+            self.roll.value = int(action)
+            if not (self.units[self.roll.unit].general and not self.roll.rerolled and self.rules.general.reroll_any_die):
+                self._resolve_roll()
+            return
+        if self.roll is not None:
+            if action[0] == "reroll":
+                self.roll = replace(self.roll, value=None, rerolled=True)
+            else:
+                self._resolve_roll()
+            return
+        u = self.units[self.queue[0]]
+        if self.phase == "movement":
+            self._do_move(u, action)
+        elif self.phase == "shooting":
+            self.roll = _Roll("shoot", u.id, action[1])
+            return
+        else:
+            self.roll = _Roll("melee", u.id, action[1])
+            return
+        self._next()
+
+    # ------------------------------------------------------------------ flow
+    def _begin_player_turn(self) -> None:
+        self.turns_begun += 1
+        for u in self.units.values():
+            if u.alive and not u.on_table and u.side == self.active and u.arrives <= self.turn:
+                if not any(o.on_table and o.alive and o.base.overlaps(u.base) for o in self.units.values()):
+                    u.on_table = True
+        self._enter("movement")
+
+    def _enter(self, phase: str) -> None:
+        self.phase = phase
+        mine = [u for u in self.units.values() if u.alive and u.on_table and u.side == self.active]
+        if phase == "movement":
+            self.queue = [u.id for u in mine]
+        elif phase == "shooting":
+            self.queue = [u.id for u in mine if u.type.shooting and not self._contacts(u) and self._shoot_targets(u)]
+        elif phase == "hand_to_hand":
+            self.queue = [u.id for u in mine if self._contacts(u)]
+        self._advance_queue()
+
+    def _advance_queue(self) -> None:
+        while True:
+            if self.done:
+                return
+            if self.queue:
+                u = self.units[self.queue[0]]
+                if not u.alive or (self.phase == "shooting" and not self._shoot_targets(u)) or (self.phase == "hand_to_hand" and not self._contacts(u)):
+                    self.queue.pop(0)
+                    continue
+                if self.phase == "movement" and self.roll is None:
+                    self.roll = _Roll("orders", u.id)
+                return
+            if self.phase == "movement":
+                self._enter_phase("shooting")
+                return
+            if self.phase == "shooting":
+                self._enter_phase("hand_to_hand")
+                return
+            self._eliminate()
+            if self.done:
+                return
+            if self.player_turn == 0:
+                self.player_turn = 1
+            else:
+                self.player_turn = 0
+                self.turn += 1
+                if self.turn > self.sc.turns:
+                    self._end_game()
+                    return
+            self._begin_player_turn()
+            return
+
+    def _enter_phase(self, phase: str) -> None:
+        self._enter(phase)
+
+    def _next(self) -> None:
+        self.queue.pop(0)
+        self._advance_queue()
+
+    def _resolve_roll(self) -> None:
+        r = self.roll
+        self.roll = None
+        u = self.units[r.unit]
+        if r.kind == "orders":
+            o = self.rules.orders
+            need = o.damaged_full_move_on if u.hits >= o.damaged_at_hits else o.full_move_on
+            self.allowance = u.type.move.inches - (0 if r.value >= need else o.reduced_by_inches)
+            return  # the unit's movement decision follows
+        target = self.units[r.target]
+        if r.kind == "shoot":
+            hits = max(0, r.value + u.type.shooting.modifier)
+            if self._in_cover(target):
+                hits = -(-hits // self.rules.shooting.cover_divisor)
+        else:
+            hits = max(0, r.value + u.type.melee.modifier)
+            face = target.base.face_towards(u.base.centre)
+            halved = (target.type.melee.halved_if_attacked_frontally and face == "front") or self._defends_terrain(target) or "bamboo_palisade" in target.defences
+            if halved:
+                hits = -(-hits // self.rules.hand_to_hand.halving_divisor)
+            if face != "front":
+                hits *= self.rules.hand_to_hand.flank_rear_multiplier
+        target.hits += hits
+        self._next()
+
+    def _eliminate(self) -> None:
+        for u in self.units.values():
+            if u.alive and u.hits >= self.rules.elimination.hits:
+                u.alive = False
+                u.on_table = False
+        for side in (0, 1):
+            if not any(u.alive and u.side == side for u in self.units.values()):
+                self.done = True
+                self._winner = 1 - side
+                return
+
+    def _end_game(self) -> None:
+        self.done = True
+        holders = []
+        for ob in self.sc.objectives:
+            if ob.kind == "survive":
+                side = self.sides.index(ob.side)
+                alive = any(u.alive and u.side == side for u in self.units.values())
+                holders.append(side if alive else 1 - side)
+            else:
+                area = ob.area.rect()
+                present = {u.side for u in self.units.values() if u.alive and u.on_table and area.overlaps(u.base)}
+                holders.append(next(iter(present)) if len(present) == 1 else None)
+        self._winner = holders[0] if holders and all(h == holders[0] for h in holders) else None
+
+    # ------------------------------------------------------------------ geometry
+    def _others(self, u: Unit) -> list[Unit]:
+        return [o for o in self.units.values() if o is not u and o.alive and o.on_table]
+
+    def _enemies(self, u: Unit) -> list[Unit]:
+        return [o for o in self._others(u) if o.side != u.side]
+
+    def _contacts(self, u: Unit) -> list[Unit]:
+        key = ("contacts", u.id, u.base)
+        if key not in self._memo:
+            self._memo[key] = [o for o in self._enemies(u) if u.base.touches(o.base)]
+        return self._memo[key]
+
+    def _in_cover(self, u: Unit) -> bool:
+        return "tate" in u.defences or any(t.shooting_cover and r.overlaps(u.base) for t, r in self.terrain)
+
+    def _defends_terrain(self, u: Unit) -> bool:
+        return any(t.melee_halved and r.overlaps(u.base) for t, r in self.terrain)
+
+    def _sight_blocked(self, a: Base, b: Base) -> bool:
+        line = [a.centre, b.centre]
+        return any(t.blocks_sight and polygons_overlap(line, r.corners(), eps=0.0) for t, r in self.terrain)
+
+    def _shoot_targets(self, u: Unit) -> list[Unit]:
+        key = ("targets", u.id, u.base)
+        if key not in self._memo:
+            self._memo[key] = self._find_targets(u)
+        return self._memo[key]
+
+    def _find_targets(self, u: Unit) -> list[Unit]:
+        s = u.type.shooting
+        if s is None or self._contacts(u):
+            return []
+        out = []
+        for e in self._enemies(u):
+            if self._contacts(e):
+                continue
+            if u.base.within(e.base, s.range_inches) and u.base.sees(e.base, self.rules.shooting.arc_half_angle_degrees) and not self._sight_blocked(u.base, e.base):
+                out.append(e)
+        return out
+
+    def _nearest_enemy(self, u: Unit) -> Unit | None:
+        es = self._enemies(u)
+        return min(es, key=lambda e: math.dist(u.base.centre, e.base.centre)) if es else None
+
+    def _passable(self, u: Unit):
+        skirmish = {x.base for x in self.units.values() if x.alive and x.on_table and x.type.skirmisher}
+
+        def ok(o: Base) -> bool:
+            return u.type.skirmisher or o in skirmish
+
+        return ok
+
+    def _straight(self, u: Unit, facing: float, distance: float, *, keep_off: bool = True) -> Base:
+        start = u.base.turned(facing)
+        others = [o.base for o in self._others(u)]
+        enemies = [o.base for o in self._enemies(u)] if keep_off else []
+        return furthest(start, facing, distance, table=self.table, blocked=self.blocked, open_=self.open, others=others, passable=self._passable(u), keep_off=enemies)
+
+    def _move_options(self, u: Unit) -> list[tuple]:
+        contacts = self._contacts(u)
+        if contacts:
+            opts: list[tuple] = [("stay",), ("retire",)]
+            faces = {u.base.face_towards(e.base.centre) for e in contacts}
+            if "front" not in faces and self.rules.hand_to_hand.turn_to_face_if_not_frontally_engaged:
+                opts.append(("turn_to_face",))
+            return opts
+        opts = [("hold",)]
+        if self._enemies(u):
+            opts.append(("advance", "enemy"))
+        for ob in self.sc.objectives:
+            if ob.area is not None and not ob.area.rect().overlaps(u.base):
+                opts.append(("advance", ob.id))
+        for e in self._enemies(u):
+            if self._charge_to(u, e) is not None:
+                opts.append(("charge", e.id))
+        near = self._nearest_enemy(u)
+        if near is not None and angle_between(u.base.facing, bearing(u.base.centre, near.base.centre)) > 45:
+            opts.append(("face", near.id))
+        return opts
+
+    def _charge_to(self, u: Unit, e: Unit) -> Base | None:
+        face = e.base.face_towards(u.base.centre)
+        if self.rules.charge.one_attacker_per_face and any(o.side == u.side and e.base.face_towards(o.base.centre) == face for o in self._contacts(e)):
+            return None
+        end = contact_position(u.base, e.base, face)
+        dist = math.dist(u.base.centre, end.centre)
+        if dist > self.allowance + 1e-9 or dist < 1e-6:
+            return None
+        course = bearing(u.base.centre, end.centre)
+        if angle_between(u.base.facing, course) > self.rules.charge.max_turn_degrees + 1e-9:
+            return None
+        if not self.table.contains(end):
+            return None
+        start = u.base.turned(course)
+        path = swept(start, end.turned(course))
+        if any(polygons_overlap(path, r.corners()) for r in self.blocked) and not self.open:
+            return None
+        for o in self._others(u):
+            if o is e:
+                continue
+            if end.overlaps(o.base) or (polygons_overlap(path, o.base.corners()) and not self._passable(u)(o.base)):
+                return None
+        return end
+
+    def _do_move(self, u: Unit, action: tuple) -> None:
+        before = u.base
+        kind = action[0]
+        if kind == "advance":
+            if action[1] == "enemy":
+                goal = self._nearest_enemy(u).base.centre
+            else:
+                goal = self.objectives[action[1]].area.rect().centre()
+            course = bearing(u.base.centre, goal)
+            dist = min(self.allowance + self._road_bonus(u, course), math.dist(u.base.centre, goal))
+            u.base = self._straight(u, course, dist)
+        elif kind == "charge":
+            end = self._charge_to(u, self.units[action[1]])
+            if end is not None:
+                u.base = end
+        elif kind == "face":
+            u.base = u.base.turned(bearing(u.base.centre, self.units[action[1]].base.centre))
+        elif kind == "retire":
+            enemy = self._contacts(u)[0]
+            away = bearing(enemy.base.centre, u.base.centre)
+            moved = furthest(u.base, away, u.type.move.inches, table=self.table, blocked=self.blocked, open_=self.open,
+                             others=[o.base for o in self._others(u) if o is not enemy], passable=self._passable(u),
+                             keep_off=[o.base for o in self._enemies(u)], gap=0.1)
+            u.base = moved
+        elif kind == "turn_to_face":
+            attacker = self._contacts(u)[0]
+            placed = contact_position(u.base, attacker.base, "front")
+            if self.table.contains(placed) and not any(placed.overlaps(o.base) for o in self._others(u)):
+                u.base = placed
+        if u.base.centre != before.centre:
+            u.defences -= {d for d in u.defences if self.data.defences[d].removed_if_unit_moves}
+
+    def _road_bonus(self, u: Unit, course: float) -> float:
+        if not self.roads:
+            return 0.0
+        end = u.base.moved(self.allowance + self.rules.road.bonus_inches, course)
+        on = any(r.contains_point(u.base.centre) for r in self.roads) and any(r.contains_point(end.centre) for r in self.roads)
+        return self.rules.road.bonus_inches if on else 0.0
+
+
+def new_game(data: OhwData, scenario: Scenario) -> OhwState:
+    return OhwState(data, scenario)
+
+
+__all__ = ["OhwState", "Rect", "Unit", "new_game"]

@@ -1,0 +1,50 @@
+"""Load ``source_data/ohw/`` into :class:`OhwData`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.data.common import Sources
+from pipeline.measured.data import Loaded, catalogue, load_folder
+from pipeline.systems.ohw.model import (
+    DefenceType,
+    Scenario,
+    SystemInfo,
+    TerrainFile,
+    TerrainType,
+    UnitsFile,
+    UnitType,
+)
+
+FILES = {"system.yaml": SystemInfo, "sources.yaml": Sources, "units.yaml": UnitsFile, "terrain.yaml": TerrainFile}
+
+
+@dataclass
+class OhwData:
+    root: Path
+    system: SystemInfo
+    sources: Sources
+    units: dict[str, UnitType]
+    terrain: dict[str, TerrainType]
+    defences: dict[str, DefenceType]
+    scenarios: list[Loaded] = field(default_factory=list)
+
+
+def load(root: Path, *, scenario_files: list[Path] | None = None) -> OhwData:
+    """Read and validate ``root``.
+
+    Raises:
+        DataError: a file is missing or invalid, an id repeats, a citation is unknown.
+    """
+    f = load_folder(root, FILES, Scenario, scenario_files)
+    terrain: TerrainFile = f.files["terrain.yaml"]
+    return OhwData(
+        root=root,
+        system=f.files["system.yaml"],
+        sources=f.files["sources.yaml"],
+        units=catalogue(f.files["units.yaml"].units, f.docs["units.yaml"], "units"),
+        terrain=catalogue(terrain.terrain, f.docs["terrain.yaml"], "terrain"),
+        defences=catalogue(terrain.defences, f.docs["terrain.yaml"], "defences"),
+        scenarios=f.scenarios,
+    )

@@ -1,0 +1,166 @@
+"""The Ronin build: load → verify the games → render → package → lint, into ``build/ronin/``.
+
+Outputs (paths under the output folder)::
+
+    ronin.vmod         the VASSAL module, every game (scenario + two Buntai) a predefined setup
+    images/*.png       the tables, every model counter, marker and deployment zone
+    cards/*.png        the reference sheet and a roster card per Buntai
+    battlescribe/      Ronin.gst and a .cat per faction (BattleScribe data format)
+
+The registry (:func:`pipeline.build._systems`) calls :func:`build`, :func:`verify` and
+:func:`render`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from pipeline.build import BuildRefused, BuildResult
+from pipeline.errors import GunbaiError
+from pipeline.output import write_bytes_atomic
+from pipeline.systems.ronin.load import RoninData, load
+from pipeline.systems.ronin.verify import classify, verify_all, verify_game
+
+MODULE_FILE = "ronin.vmod"
+
+
+def verify(data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
+    """Findings of the games of ``data_dir`` (or of ``files``: game files are checked as games,
+    other files as rosters) and how many were checked."""
+    if not files:
+        data = load(data_dir)
+        return verify_all(data), len(data.games)
+    from pipeline.systems.ronin.roster import check_roster
+
+    rosters, games = classify(files)
+    data = load(data_dir, roster_files=None, game_files=games)
+    from pipeline.systems.ronin.load import load_roster
+
+    findings: list = []
+    for p in rosters:
+        findings += check_roster(data, load_roster(p)).findings
+    for lg in data.games:
+        findings += verify_game(data, lg)
+    return findings, len(rosters) + len(games)
+
+
+def _date_ms(data: RoninData) -> int:
+    env = os.environ.get("SOURCE_DATE_EPOCH")
+    if env:
+        try:
+            return int(env) * 1000
+        except ValueError as exc:
+            raise GunbaiError(f"SOURCE_DATE_EPOCH={env!r} is not a whole number of seconds") from exc
+    return data.system.vassal.date_saved_ms
+
+
+#: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
+CACHE_DIR = ".cache"
+
+
+def _images(data: RoninData, cache: Path | None) -> dict[str, bytes]:
+    from pipeline.systems.ronin import art
+
+    return art.render_pngs({**art.counter_jobs(data), **art.table_jobs(data), **art.zone_jobs(data)}, cache)
+
+
+def _cards(data: RoninData, cache: Path | None) -> dict[str, bytes]:
+    from pipeline.systems.ronin import art
+    from pipeline.systems.ronin.roster import check_roster
+
+    jobs = art.reference_jobs(data)
+    for rid, lr in data.rosters.items():
+        jobs[art.card_image_name("roster", rid)] = art.roster_job(data, check_roster(data, lr))
+    return art.render_pngs(jobs, cache)
+
+
+def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
+    """Render ``counters`` (tables, models, markers, zones) or ``cards`` as PNG."""
+    data = load(data_dir)
+    if what == "counters":
+        return _write_pngs(out_dir / "images", _images(data, out_dir / CACHE_DIR))
+    return _write_pngs(out_dir / "cards", _cards(data, out_dir / CACHE_DIR))
+
+
+def _write_pngs(folder: Path, images: dict) -> list[Path]:
+    from pipeline.render.png import png_bytes
+
+    written = [write_bytes_atomic(folder / name, img if isinstance(img, bytes) else png_bytes(img)) for name, img in sorted(images.items())]
+    if folder.is_dir():
+        for old in folder.glob("*.png"):
+            if old.name not in images:
+                old.unlink()
+    return written
+
+
+def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResult:
+    """Build the Ronin module, images and cards from ``data_dir`` into ``out_dir``.
+
+    Raises:
+        DataError: a data file is invalid (nothing is written).
+        BuildRefused: a game (scenario with two rosters) is not legal (nothing is written).
+        GunbaiError: the written module fails lint.
+    """
+    from pipeline.systems.ronin.module import (
+        MAP_NAME,
+        board_name,
+        build_module,
+        placements,
+        setup_file_name,
+    )
+    from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
+    from pipeline.vassal.buildfile import write_buildfile, write_moduledata
+    from pipeline.vassal.lint import lint
+    from pipeline.vassal.save import PlacedPiece, SaveGame
+
+    result = BuildResult("ronin")
+    t0 = time.perf_counter()
+    data = load(data_dir)
+    result.seconds["load"] = time.perf_counter() - t0
+    findings = verify_all(data)
+    if findings:
+        raise BuildRefused("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+    t = time.perf_counter()
+    pngs = _images(data, out_dir / CACHE_DIR)
+    card_pngs = _cards(data, out_dir / CACHE_DIR)
+    result.seconds["render"] = time.perf_counter() - t
+    t = time.perf_counter()
+    module, pal = build_module(data, sorted(card_pngs))
+    built = write_buildfile(module)
+    date_ms = _date_ms(data)
+    moduledata = write_moduledata(module, date_ms)
+    entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
+    for name, png in {**pngs, **card_pngs}.items():
+        entries[f"images/{name}"] = png
+    epoch = resolve_epoch(date_ms // 1000)
+    pieces = {p.key: p.piece for _n, ps in pal for p in ps}
+    for lg in data.games:
+        g = lg.value
+        placed = [
+            PlacedPiece(str(1000 + i), pieces[p.key], MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=p.stacked)
+            for i, p in enumerate(placements(data, g))
+        ]
+        save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(board_name(g.table_side_in), 0, 0)]}, description=g.name)
+        entries[setup_file_name(g)] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
+    result.seconds["pack"] = time.perf_counter() - t
+    t = time.perf_counter()
+    result.files += _write_pngs(out_dir / "images", pngs)
+    result.files += _write_pngs(out_dir / "cards", card_pngs)
+    from pipeline.systems.ronin.battlescribe import write_battlescribe
+
+    result.files += write_battlescribe(data, out_dir / "battlescribe")
+    module_path = out_dir / MODULE_FILE
+    write_archive_atomic(module_path, entries, epoch)
+    result.files.append(module_path)
+    result.seconds["write"] = time.perf_counter() - t
+    errors = [f for f in lint(module_path) if f.severity == "error"]
+    if errors:
+        raise GunbaiError("\n".join(f"{module_path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + "\nthe module written fails lint")
+    result.module = module_path
+    result.module_entries = len(entries)
+    result.module_bytes = module_path.stat().st_size
+    result.scenarios = len(data.games)
+    result.files = [p.relative_to(out_dir.parent) if p.is_relative_to(out_dir.parent) else p for p in result.files]
+    return result

@@ -1,0 +1,283 @@
+"""Load the Ronin data folder (``source_data/ronin/``) into one :class:`RoninData`.
+
+Example::
+
+    >>> data = load(Path("source_data/ronin"))              # doctest: +SKIP
+    >>> data.factions["bushi"].models[0].points               # doctest: +SKIP
+    18
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+
+from pipeline.data.common import Source, Sources
+from pipeline.data.yamlfile import (
+    MAX_DATA_FILE_BYTES,
+    YamlDocument,
+    _duplicate_keys,
+    format_location,
+)
+from pipeline.errors import DataError, DataProblem
+from pipeline.systems.ronin.model import (
+    Attribute,
+    AttributesFile,
+    Faction,
+    Game,
+    ModelType,
+    RangeBand,
+    Roster,
+    RulesFile,
+    Scenario,
+    SystemInfo,
+    Weapon,
+    WeaponsFile,
+)
+
+FILES: dict[str, type[BaseModel]] = {
+    "system.yaml": SystemInfo,
+    "sources.yaml": Sources,
+    "rules.yaml": RulesFile,
+    "weapons.yaml": WeaponsFile,
+    "attributes.yaml": AttributesFile,
+}
+
+#: The faction holding the Swords-for-Hire.
+HIRED = "swords_for_hire"
+
+
+@dataclass
+class Loaded:
+    """A validated document with the file it came from (for line numbers)."""
+
+    value: Any
+    doc: YamlDocument
+
+    @property
+    def path(self) -> Path:
+        return self.doc.path
+
+
+@dataclass
+class RoninData:
+    """Everything in a Ronin data folder, validated.
+
+    Attributes:
+        factions: by id, in file-name order (``swords_for_hire`` included).
+        scenarios: by id.
+        rosters: the rosters of ``rosters/`` by id.
+        games: the games of ``games/`` (scenario + two rosters).
+    """
+
+    root: Path
+    system: SystemInfo
+    sources: Sources
+    rules: RulesFile
+    weapons: dict[str, Weapon]
+    range_bands: list[RangeBand]
+    attributes: dict[str, Attribute]
+    attribute_cost: int
+    factions: dict[str, Faction]
+    scenarios: dict[str, Scenario]
+    rosters: dict[str, Loaded] = field(default_factory=dict)
+    games: list[Loaded] = field(default_factory=list)
+    docs: dict[str, YamlDocument] = field(default_factory=dict)
+
+    def model(self, faction: str, model_id: str) -> tuple[ModelType, bool] | None:
+        """The model type ``model_id`` of ``faction`` (or of the Swords-for-Hire), and whether
+        it is hired."""
+        f = self.factions.get(faction)
+        if f is not None:
+            for m in f.models:
+                if m.id == model_id:
+                    return m, f.hired_only
+        for m in self.factions[HIRED].models:
+            if m.id == model_id:
+                return m, True
+        return None
+
+    def weapons_bands(self) -> list[RangeBand]:
+        """The shooting range bands, nearest first."""
+        return sorted(self.range_bands, key=lambda b: b.from_in)
+
+    def base_weapon(self, weapon_id: str) -> str:
+        """The weapon a Korean/Ming name stands for (``bow`` → ``yumi``)."""
+        w = self.weapons.get(weapon_id)
+        return w.same_as if w is not None and w.same_as else weapon_id
+
+
+def read_yaml(path: Path) -> YamlDocument:
+    """:meth:`YamlDocument.load` through libyaml when PyYAML has it (the Ronin data is read
+    often: every roster check, odds query and build). Any problem (missing file, too large, not
+    UTF-8, bad YAML, a repeated key) is left to :meth:`YamlDocument.load`, so the messages are
+    the same.
+
+    Raises:
+        DataError: as :meth:`YamlDocument.load`.
+    """
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None:
+        return YamlDocument.load(path)
+    try:
+        if path.stat().st_size > MAX_DATA_FILE_BYTES:
+            return YamlDocument.load(path)
+        text = path.read_text(encoding="utf-8")
+        root = yaml.compose(text, Loader=loader)
+        value = yaml.load(text, Loader=loader)  # noqa: S506 - CSafeLoader is the safe loader
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return YamlDocument.load(path)
+    if next(_duplicate_keys(root, ()), None) is not None:
+        return YamlDocument.load(path)
+    return YamlDocument(path, value, root)
+
+
+def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list[Path] | None = None) -> RoninData:
+    """Read and validate ``root``.
+
+    Raises:
+        DataError: any file is missing or invalid, an id is repeated, a citation names an
+            unknown document, or a model names an unknown weapon or attribute.
+    """
+    problems: list[DataProblem] = []
+    models: dict[str, Any] = {}
+    docs: dict[str, YamlDocument] = {}
+    for name, model in FILES.items():
+        try:
+            doc = read_yaml(root / name)
+            docs[name] = doc
+            models[name] = doc.validate(model)
+        except DataError as exc:
+            problems.extend(exc.problems)
+    factions: dict[str, Faction] = {}
+    for path in sorted((root / "factions").glob("*.yaml")):
+        try:
+            doc = read_yaml(path)
+            f = doc.validate(Faction)
+        except DataError as exc:
+            problems.extend(exc.problems)
+            continue
+        key = f"factions/{path.name}"
+        docs[key] = doc
+        models[key] = f
+        if f.id in factions:
+            problems.append(DataProblem(path, doc.line_of(("id",)), "id", repr(f.id), "a faction id no other file uses"))
+        factions[f.id] = f
+    scenarios: dict[str, Scenario] = {}
+    for path in sorted((root / "scenarios").glob("*.yaml")):
+        try:
+            doc = read_yaml(path)
+            s = doc.validate(Scenario)
+        except DataError as exc:
+            problems.extend(exc.problems)
+            continue
+        key = f"scenarios/{path.name}"
+        docs[key] = doc
+        models[key] = s
+        scenarios[s.id] = s
+    if problems:
+        raise DataError(problems)
+    if HIRED not in factions:
+        raise DataError([DataProblem(root / "factions", None, "", "no swords_for_hire.yaml", "the Swords-for-Hire faction file")])
+
+    data = RoninData(
+        root=root,
+        system=models["system.yaml"],
+        sources=models["sources.yaml"],
+        rules=models["rules.yaml"],
+        weapons={w.id: w for w in models["weapons.yaml"].weapons},
+        range_bands=list(models["weapons.yaml"].range_bands),
+        attributes={a.id: a for a in models["attributes.yaml"].attributes},
+        attribute_cost=models["attributes.yaml"].attribute_cost,
+        factions=factions,
+        scenarios=scenarios,
+        docs=docs,
+    )
+    problems += _cross_check(data, docs, models)
+    rfiles = sorted((root / "rosters").glob("*.yaml")) if roster_files is None else roster_files
+    for path in rfiles:
+        try:
+            loaded = load_roster(path)
+        except DataError as exc:
+            problems.extend(exc.problems)
+            continue
+        data.rosters[loaded.value.id] = loaded
+    gfiles = sorted((root / "games").glob("*.yaml")) if game_files is None else game_files
+    for path in gfiles:
+        try:
+            doc = read_yaml(path)
+            data.games.append(Loaded(doc.validate(Game), doc))
+        except DataError as exc:
+            problems.extend(exc.problems)
+    known_docs = {d.id for d in data.sources.documents}
+    for key, doc in docs.items():
+        for loc, src in _citations(models.get(key), ()):
+            if src.doc not in known_docs:
+                problems.append(DataProblem(doc.path, doc.line_of(loc + ("doc",)), format_location(loc + ("doc",)), repr(src.doc), f"a document id of sources.yaml ({', '.join(sorted(known_docs))})"))
+            if src.confidence == "L" and not src.note:
+                problems.append(DataProblem(doc.path, doc.line_of(loc), format_location(loc), "confidence L without a note", "a note saying what was inferred and from what"))
+    for i, e in enumerate(data.sources.errata):
+        if e.chosen >= len(e.readings):
+            problems.append(DataProblem(docs["sources.yaml"].path, docs["sources.yaml"].line_of(("errata", i, "chosen")), f"errata[{i}].chosen", str(e.chosen), f"an index below {len(e.readings)}"))
+    if problems:
+        raise DataError(problems)
+    return data
+
+
+def load_roster(path: Path) -> Loaded:
+    """Read and validate one roster file.
+
+    Raises:
+        DataError: the file is missing or does not match :class:`Roster`.
+    """
+    doc = read_yaml(path)
+    return Loaded(doc.validate(Roster), doc)
+
+
+def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[str, Any]) -> list[DataProblem]:
+    """Every weapon, attribute and model id a faction names exists."""
+    problems = []
+    armour_ids = {"none", "light", "medium", "heavy", "as_model"}
+    for key, doc in docs.items():
+        if not key.startswith("factions/"):
+            continue
+        f: Faction = models[key]
+        ids = set()
+        for i, m in enumerate(f.models):
+            if m.id in ids:
+                problems.append(DataProblem(doc.path, doc.line_of(("models", i, "id")), f"models[{i}].id", repr(m.id), "a model id not used before in this faction"))
+            ids.add(m.id)
+            for j, w in enumerate(m.weapons):
+                if w not in data.weapons:
+                    problems.append(DataProblem(doc.path, doc.line_of(("models", i, "weapons", j)), f"models[{i}].weapons[{j}]", repr(w), "a weapon of weapons.yaml"))
+            for j, a in enumerate(m.attributes):
+                if a not in data.attributes:
+                    problems.append(DataProblem(doc.path, doc.line_of(("models", i, "attributes", j)), f"models[{i}].attributes[{j}]", repr(a), "an attribute of attributes.yaml"))
+            for j, g in enumerate(m.options):
+                for c in g.choices or {}:
+                    ok = {
+                        "weapon": c in data.weapons, "exchange": c in data.weapons, "armour": c in armour_ids,
+                        "mount": c in ("horse", "warhorse"), "banner": c == "banner", "attribute": c in data.attributes,
+                    }[g.kind]
+                    if not ok:
+                        problems.append(DataProblem(doc.path, doc.line_of(("models", i, "options", j, "choices", c)), f"models[{i}].options[{j}].choices", repr(c), f"a valid {g.kind} choice"))
+    return problems
+
+
+def _citations(obj: Any, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Source]]:
+    if isinstance(obj, Source):
+        yield loc, obj
+    elif isinstance(obj, BaseModel):
+        for name in type(obj).model_fields:
+            yield from _citations(getattr(obj, name), loc + (name,))
+    elif isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            yield from _citations(item, loc + (i,))
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _citations(v, loc + (k,))

@@ -1,0 +1,651 @@
+"""The schema of the Ronin data (``source_data/ronin/``).
+
+Ronin (Craig Woodfield, Osprey Wargames, 2013) is a skirmish game: each player fields a
+*Buntai* of 4 to 20 *models* bought to a points limit under the composition rules of a
+*faction*. A model has a *Rank* (0-5), a *Combat Pool* (Attack and Defence counters drawn each
+combat), *Initiative*, *Fight*, *Shoot*, armour, weapons and *Attributes* (abilities, bujutsu,
+advanced bujutsu).
+
+Files and the model each validates against:
+
+=========================  ==========================================
+``system.yaml``            :class:`SystemInfo`
+``sources.yaml``           :class:`pipeline.data.common.Sources`
+``rules.yaml``             :class:`RulesFile`
+``weapons.yaml``           :class:`WeaponsFile`
+``attributes.yaml``        :class:`AttributesFile`
+``factions/*.yaml``        :class:`Faction` (``swords_for_hire.yaml`` too)
+``scenarios/*.yaml``       :class:`Scenario`
+``rosters/*.yaml``         :class:`Roster` (a player's Buntai)
+``games/*.yaml``           :class:`Game` (a scenario with two rosters and their deployment)
+=========================  ==========================================
+
+A value the public sources do not give is written ``unknown``; the tools say so instead of
+guessing (e.g. a composition rule that needs the Rank of a model whose Rank is ``unknown`` is
+reported as *not checked*). Composition rules are data (:class:`CompositionRule`), evaluated by
+one generic checker (:mod:`pipeline.systems.ronin.roster`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from pipeline.data.common import Id, Source, Strict, Unknown
+
+#: A characteristic (Rank, Combat Pool, Initiative, Fight, Shoot), or ``unknown``.
+Stat = Annotated[int, Field(ge=0, le=9)] | Unknown
+
+#: Armour classes; ``none`` is no armour. Defence bonus: light +1, medium +2, heavy +3.
+ArmourId = Literal["none", "light", "medium", "heavy", "as_model"]
+
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+# ---------------------------------------------------------------------------------------------
+# system.yaml
+
+
+class VassalSettings(Strict):
+    """How the Ronin module is drawn and named.
+
+    Attributes:
+        module_name, module_version, description: the module's identity.
+        px_per_inch: pixels per tabletop inch at VASSAL's 100% zoom (the range thread's scale).
+        boards_inches: the square tables offered, side in inches (e.g. 24, 36, 48).
+        base_mm: model base diameter in millimetres (25 mm round bases).
+        date_saved_ms: ``dateSaved`` for reproducible builds (``SOURCE_DATE_EPOCH`` overrides).
+    """
+
+    module_name: str = Field(min_length=1)
+    module_version: str = Field(min_length=1)
+    description: str
+    px_per_inch: int = Field(ge=8, le=100)
+    boards_inches: list[Annotated[int, Field(ge=12, le=96)]] = Field(min_length=1)
+    base_mm: float = Field(gt=0, le=100)
+    date_saved_ms: int = Field(ge=0)
+
+
+class SideColours(Strict):
+    """Counter colours of the two players."""
+
+    fill: Colour
+    text: Colour
+
+
+class MarkerType(Strict):
+    """A marker of the module: wounds, Attack/Defence counters, teppo fired, banner…
+
+    Attributes:
+        label, sub: the text drawn on it (``sub`` smaller, below).
+        fill, text: colours; shape: ``circle`` or ``square``.
+    """
+
+    id: Id
+    name: str
+    label: str
+    sub: str | None = None
+    fill: Colour
+    text: Colour
+    shape: Literal["circle", "square"] = "circle"
+    source: Source
+
+
+class SystemInfo(Strict):
+    """``system.yaml``: the game as a whole."""
+
+    id: Id
+    name: str
+    vassal: VassalSettings
+    markers: list[MarkerType] = []
+    sides: dict[Id, SideColours] = Field(min_length=2)
+    buntai_min_models: int = Field(ge=1)
+    buntai_max_models: int = Field(ge=1)
+    source: Source
+
+
+# ---------------------------------------------------------------------------------------------
+# weapons.yaml
+
+
+class RangeBand(Strict):
+    """A shooting range band: ``from_in`` < range ≤ ``to_in`` (inches), and the modifier to the
+    Shooting Attack Roll (``teppo_modifier`` when it differs for a teppo)."""
+
+    id: Id
+    from_in: float = Field(ge=0)
+    to_in: float = Field(gt=0)
+    modifier: int
+    teppo_modifier: int | None = None
+    source: Source
+
+
+class Weapon(Strict):
+    """A weapon: hand-to-hand (``melee``) or ``missile``.
+
+    Attributes:
+        initiative: Initiative modifier (first round of a combat for weapons that change).
+        initiative_later: Initiative modifier from the second round on, when it changes.
+        attack: Attack Roll modifier (hand-to-hand).
+        enhanced_attack_bonus: extra Attack Roll modifier when the Attack Roll is Enhanced.
+        vs_heavy_attack: extra Attack Roll modifier against a model in heavy armour.
+        shoot: Shooting Attack Roll modifier (missile).
+        max_range_in: maximum range in inches (missile).
+        armour_as: for missiles that pierce armour: the armour class each class counts as.
+        reload: must be reloaded before firing again (teppo).
+        long_handled: -1 Initiative and -1 Attack Roll inside buildings.
+        same_as: this name is the book's word (in a Korean or Chinese list) for that weapon.
+    """
+
+    id: Id
+    name: str
+    kind: Literal["melee", "missile"]
+    initiative: int | Unknown = 0
+    initiative_later: int | None = None
+    attack: int | Unknown = 0
+    enhanced_attack_bonus: int = 0
+    vs_heavy_attack: int = 0
+    subdue_bonus: int = 0
+    shoot: int | Unknown = 0
+    max_range_in: float | None = None
+    armour_as: dict[str, str] | None = None
+    reload: bool = False
+    long_handled: bool = False
+    mounted_shoot: int | Literal["forbidden"] | None = None
+    same_as: Id | None = None
+    special: str | None = None
+    source: Source
+    sources: list[Source] = []
+
+
+class WeaponsFile(Strict):
+    """``weapons.yaml``: every weapon, the shooting range bands."""
+
+    weapons: list[Weapon] = Field(min_length=1)
+    range_bands: list[RangeBand] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# attributes.yaml
+
+
+class Attribute(Strict):
+    """An Attribute: an ability, a (weapon) bujutsu or an advanced bujutsu.
+
+    Attributes:
+        weapons: for a bujutsu: the weapons it applies to (re-roll one die of the roll).
+        requires: attributes needed first (``any_bujutsu`` for "any of the Bujutsu").
+        modifiers: game effects as numbers where the rules give them (e.g. ``initiative: 1``).
+    """
+
+    id: Id
+    name: str
+    category: Literal["ability", "bujutsu", "advanced_bujutsu", "advanced_rule"]
+    weapons: list[Id] = []
+    requires: list[Id] = []
+    modifiers: dict[str, int] = {}
+    text: str
+    source: Source
+
+
+class AttributesFile(Strict):
+    """``attributes.yaml``."""
+
+    attribute_cost: int
+    attributes: list[Attribute] = Field(min_length=1)
+    cost_source: Source
+
+
+# ---------------------------------------------------------------------------------------------
+# rules.yaml
+
+
+class ArmourClass(Strict):
+    """An armour class and its bonus to the Defence Roll and to the Shooting Defence Score."""
+
+    id: ArmourId
+    name: str
+    defence: int
+    source: Source
+
+
+class WoundResult(Strict):
+    """A row of the wound table: Wound Scores ``min``..``max`` (``max`` None: and above)."""
+
+    id: Literal["stunned", "light", "grievous", "critical"]
+    name: str
+    min: int = Field(ge=1)
+    max: int | None = None
+    initiative: int = 0
+    fight: int = 0
+    combat_pool: int = 0
+    shoot: int = 0
+    effect: str
+    source: Source
+
+
+class WoundCombination(Strict):
+    """What a new wound does to a model that already has one (``has`` + ``new`` → ``becomes``)."""
+
+    has: Literal["light", "grievous"]
+    new: Literal["stunned", "light", "grievous"]
+    becomes: Literal["light", "grievous", "critical"]
+    source: Source
+
+
+class Modifier(Strict):
+    """A numbered modifier of a roll, as the rules list it."""
+
+    id: Id
+    text: str
+    value: int | Unknown
+    source: Source
+
+
+class TableRow(Strict):
+    """A row of a d6 table (``rolls`` are the die faces that give it)."""
+
+    rolls: list[Annotated[int, Field(ge=1, le=6)]] = Field(min_length=1)
+    id: Id
+    name: str
+    effect: str
+    line_of_sight_in: float | Unknown | None = None
+    source: Source
+
+
+class D6Table(Strict):
+    id: Id
+    name: str
+    rows: list[TableRow] = Field(min_length=1)
+
+
+class TableSize(Strict):
+    """Table size by game size: games of up to ``max_points`` (None: above) use this side."""
+
+    max_points: int | None
+    side_inches: int
+    terrain_pieces: str
+    source: Source
+
+
+class Deployment(Strict):
+    id: Id
+    name: str
+    text: str
+    depth_in: float | None = None
+    source: Source
+
+
+class RulesFile(Strict):
+    """``rules.yaml``: the core rules gunbai needs as numbers (and cites)."""
+
+    armour: list[ArmourClass]
+    wound_table: list[WoundResult]
+    wound_combinations: list[WoundCombination]
+    defence_modifiers: list[Modifier]
+    shooting_attack_modifiers: list[Modifier]
+    shooting_defence_modifiers: list[Modifier]
+    shooting_defence_base: int
+    attack_dice: int
+    defence_dice: int
+    enhance: dict[str, str]
+    morale_modifiers: list[Modifier]
+    movement: list[Modifier]
+    mounted: list[Modifier]
+    warhorse: dict[str, int]
+    banner: list[str]
+    victory_points: list[Modifier]
+    table_sizes: list[TableSize]
+    weather: D6Table
+    time_of_day: D6Table
+    location: D6Table
+    deployments: list[Deployment]
+    fatigue_resilience: dict[int, int]
+    sources: list[Source] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# factions/*.yaml
+
+
+class OptionGroup(Strict):
+    """One option line of a model list (``text`` is the book's wording).
+
+    A roster picks from a group by its ``id``: ``choices: {weapon: [yari]}``.
+
+    Attributes:
+        kind: ``weapon`` (adds the weapon), ``armour`` (replaces the armour), ``attribute``
+            (adds Attributes), ``mount`` (horse, warhorse), ``banner``, ``exchange`` (replaces
+            ``removes`` with the choice; may set the armour).
+        choices: choice id → points per pick. ``None`` for ``attribute``: any Attribute of
+            ``attributes.yaml`` (``categories`` restricts), at ``cost`` each.
+        cost: points per pick when ``choices`` is None.
+        min, max: how many picks (a weapon the model must take has ``min: 1``).
+        excludes: option groups that must stay empty when this one is picked (a banner
+            bearer takes no other equipment).
+        removes: weapons the model loses when this group is picked.
+        sets_armour: armour after the pick.
+        sets_combat_pool: Combat Pool after the pick (e.g. an additional sword).
+    """
+
+    id: Id
+    text: str
+    kind: Literal["weapon", "armour", "attribute", "mount", "banner", "exchange"]
+    choices: dict[Id, int] | None = None
+    categories: list[Literal["ability", "bujutsu", "advanced_bujutsu"]] = []
+    cost: int = 0
+    min: int = Field(default=0, ge=0)
+    max: int = Field(default=1, ge=1)
+    excludes: list[Id] = []
+    removes: list[Id] = []
+    sets_armour: ArmourId | None = None
+    sets_combat_pool: int | None = None
+    source: Source | None = None
+
+
+class ModelType(Strict):
+    """A model of a faction's model list.
+
+    Attributes:
+        type: the "Type" column (Ashigaru, Samurai, Sohei…).
+        rank, combat_pool, initiative, fight, shoot: the statline (``unknown`` when no public
+            source gives it).
+        armour: the armour it comes with.
+        points: its cost with that armour and its listed weapons.
+        weapons: weapons always carried (``special`` for a Koryu's chosen weapon).
+        attributes: attributes it has for free.
+        options: the option lines.
+        mounted: fielded on a horse (e.g. Ming Light Cavalry).
+        stat_source: where the statline comes from (the seed lost the numbers).
+        source: where the model list entry comes from.
+        note: free text.
+    """
+
+    id: Id
+    name: str
+    type: str
+    rank: Stat
+    combat_pool: Stat
+    initiative: Stat
+    fight: Stat
+    shoot: Stat
+    armour: ArmourId
+    points: int
+    weapons: list[Id] = []
+    attributes: list[Id] = []
+    attribute_note: str | None = None
+    options: list[OptionGroup] = []
+    mounted: bool = False
+    max_per_buntai: int | None = None
+    stat_source: Source | None = None
+    source: Source
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _unique_groups(self) -> ModelType:
+        ids = [g.id for g in self.options]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"option group ids must be unique within a model: {ids}")
+        return self
+
+
+class Selector(Strict):
+    """Which models a composition rule counts. All given conditions must hold.
+
+    Attributes:
+        ranks: model Ranks.
+        models: model ids.
+        weapon: armed with this weapon (after options), or ``missile`` for any missile weapon.
+        option: has picked from this option group.
+        banner: carries a banner.
+        hired: Swords-for-Hire (``True``) or the faction's own models (``False``).
+        scope: ``faction`` counts only the faction's own models (Swords-for-Hire "are not
+            counted when determining Buntai composition"), ``all`` counts every model.
+    """
+
+    ranks: list[int] | None = None
+    models: list[Id] | None = None
+    weapon: Id | None = None
+    option: Id | None = None
+    banner: bool | None = None
+    hired: bool | None = None
+    scope: Literal["faction", "all"] = "faction"
+
+
+class CompositionRule(Strict):
+    """A composition rule, one of a few kinds evaluated by one generic checker.
+
+    Kinds (``a``, ``b`` are :class:`Selector`; counts are numbers of models):
+
+    - ``max_count``: count(a) ≤ ``n``.
+    - ``min_count``: count(a) ≥ ``n``.
+    - ``ratio``: count(a) ≥ ``n`` × count(b) ("at least two Rank 1/2 for each Rank 3+");
+      ``or_all``: also satisfied when every counted model matches it.
+    - ``max_per``: count(a) ≤ floor(count(b) / ``n``) ("one Rank 2 for every four Rank 0/1").
+    - ``more_than``: count(a) > count(b).
+    - ``max_percent``: count(a) ≤ floor(``percent`` % of count(b)) (rounded down).
+    - ``min_percent``: count(a) ≥ ``percent`` % of count(b).
+    - ``min_points_percent``: points of a ≥ ``percent`` % of the Buntai's points.
+    - ``forbids``: when count(a) > 0 then count(b) = 0.
+    - ``max_extra``: a roster extra (``extra``) bought at most ``n`` times.
+    - ``hires``: Swords-for-Hire allowed (``models``; an empty list: none).
+    """
+
+    id: Id
+    kind: Literal[
+        "max_count", "min_count", "ratio", "max_per", "more_than", "max_percent",
+        "min_percent", "min_points_percent", "forbids", "max_extra", "hires",
+    ]
+    text: str
+    a: Selector | None = None
+    b: Selector | None = None
+    n: int | None = None
+    percent: int | Unknown | None = None
+    or_all: Selector | None = None
+    extra: Id | None = None
+    models: list[Id] | None = None
+    source: Source
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> CompositionRule:
+        need = {
+            "max_count": ("a", "n"), "min_count": ("a", "n"), "ratio": ("a", "b", "n"),
+            "max_per": ("a", "b", "n"), "more_than": ("a", "b"), "max_percent": ("a", "b", "percent"),
+            "min_percent": ("a", "b", "percent"), "min_points_percent": ("a", "percent"),
+            "forbids": ("a", "b"), "max_extra": ("extra", "n"), "hires": ("models",),
+        }[self.kind]
+        missing = [f for f in need if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"a {self.kind} rule needs {', '.join(missing)}")
+        return self
+
+
+class Extra(Strict):
+    """Something bought for the whole Buntai (e.g. Bushi Fearsome Kiai, 5 points each)."""
+
+    id: Id
+    name: str
+    cost: int
+    text: str
+    source: Source
+
+
+class FactionRule(Strict):
+    """A special rule (Victory Points, morale, banners…) as text with its numbers."""
+
+    id: Id
+    kind: Literal["victory_points", "morale", "banner", "weapon", "special"]
+    text: str
+    value: float | Unknown | None = None
+    source: Source
+
+
+class FactionChoice(Strict):
+    """A choice a roster of this faction makes once for the whole Buntai (a Koryu's primary
+    weapon and secondary weapons).
+
+    Attributes:
+        choices: what may be chosen; min, max: how many.
+        restricts: an option group id of the models: their picks must be among the roster's
+            choices of this and the other restricting keys.
+    """
+
+    text: str
+    choices: list[Id]
+    min: int = Field(default=0, ge=0)
+    max: int = Field(default=1, ge=1)
+    restricts: Id | None = None
+    source: Source
+
+
+class Faction(Strict):
+    """A faction file: the model list, composition, special rules, morale, Swords-for-Hire.
+
+    Attributes:
+        morale: the Morale Rating (``None`` when it depends on the game, see ``rules``).
+        faction_choices: roster-level choices the faction needs (Koryu primary weapon…).
+    """
+
+    id: Id
+    name: str
+    hired_only: bool = False
+    morale: int | None
+    models: list[ModelType] = Field(min_length=1)
+    composition: list[CompositionRule] = []
+    extras: list[Extra] = []
+    rules: list[FactionRule] = []
+    faction_choices: dict[Id, FactionChoice] = {}
+    source: Source
+
+
+# ---------------------------------------------------------------------------------------------
+# rosters/*.yaml
+
+
+class RosterEntry(Strict):
+    """A line of a roster: ``count`` models of one model type with the same choices.
+
+    Attributes:
+        model: a model id of the faction (or of ``swords_for_hire.yaml``).
+        choices: option group id → the picks (choice ids, or attribute ids).
+        banner: carries the Buntai's banner.
+        printed_points: the points the book prints for this line (all ``count`` models).
+    """
+
+    model: Id
+    count: int = Field(default=1, ge=1, le=20)
+    label: str | None = None
+    choices: dict[Id, list[Id]] = {}
+    printed_points: int | None = None
+
+
+class Roster(Strict):
+    """A Buntai: a faction, a points limit and its models.
+
+    Attributes:
+        printed_total: the total the source prints (compared with the computed total).
+        faction_choices: e.g. ``{primary_weapon: [jo], secondary_weapons: [katana, bo]}``.
+    """
+
+    id: Id
+    name: str
+    faction: Id
+    points_limit: int = Field(ge=1)
+    models: list[RosterEntry] = Field(min_length=1)
+    extras: dict[Id, int] = {}
+    faction_choices: dict[Id, list[Id]] = {}
+    printed_total: int | None = None
+    source: Source | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# scenarios/*.yaml
+
+
+class Forces(Strict):
+    """How the two forces are chosen.
+
+    ``kind``: ``equal`` (equal points), ``attacker_double`` (the Attacker has twice the
+    Defender's points), ``fixed`` (Assassination: the Defender has ``defender_points``, the
+    Attacker a fixed force), ``agreed`` (Tournament: no points).
+    """
+
+    kind: Literal["equal", "attacker_double", "fixed", "agreed"]
+    defender_points: int | None = None
+    attacker_models: dict[str, int] = {}
+    civilians_per_points: int | None = None
+    text: str
+    source: Source
+
+
+class Scenario(Strict):
+    """A scenario of the Scenarios chapter."""
+
+    id: Id
+    name: str
+    description: str
+    forces: Forces
+    roles: tuple[str, str] = ("Player A", "Player B")
+    table_side_in: int | None = None
+    terrain: str
+    weather: str
+    weather_on: list[int] = []
+    time_of_day: str
+    time_of_day_on: list[int] = []
+    deployment: str
+    deployment_options: list[Id] = []
+    reserves: Literal["no", "optional", "attacker"] = "no"
+    game_length: str
+    victory_points: list[str]
+    special_rules: list[str] = []
+    models: list[ModelType] = []
+    source: Source
+
+
+# ---------------------------------------------------------------------------------------------
+# games/*.yaml
+
+
+class Zone(Strict):
+    """A deployment zone on the table, in inches from the top-left corner: a ``rect`` (``x``,
+    ``y`` its top-left corner, ``w``, ``h``) or a ``circle`` (centre ``x``, ``y``, radius ``r``)."""
+
+    kind: Literal["rect", "circle"]
+    x: float
+    y: float
+    w: float = 0
+    h: float = 0
+    r: float = 0
+
+
+class GameSide(Strict):
+    """One side of a game.
+
+    Attributes:
+        role: the scenario role (Attacker, Defender, Player A…).
+        side: the colour scheme of ``system.yaml``.
+        roster: id of a roster of ``rosters/`` (or None with ``fixed``).
+        fixed: a scenario's fixed force (Assassination: ``{chunin: 1, ninja: 5}``).
+        zone: its deployment zone (the models are set up in it in roster order).
+    """
+
+    role: str
+    side: Id
+    roster: Id | None = None
+    fixed: dict[Id, int] = {}
+    zone: Zone
+
+
+class Game(Strict):
+    """A scenario set up with two rosters: checked by ``gunbai verify`` and packaged as a
+    predefined setup of the module."""
+
+    id: Id
+    name: str
+    scenario: Id
+    table_side_in: int
+    sides: tuple[GameSide, GameSide]
+    civilians: int = 0
+    objective: tuple[float, float] | None = None
+    note: str | None = None

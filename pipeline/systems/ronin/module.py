@@ -1,0 +1,208 @@
+"""The Ronin VASSAL module: a measured table (one board per table size, an inch range thread),
+a counter per model type and side, the markers, d6 / 2d6 / 3d6 dice, the reference sheet and
+roster cards as charts, and a predefined setup per game (scenario + two Buntai deployed in
+their drawn deployment zones).
+
+Coordinates: board pixels = inches × ``px_per_inch`` (map edge 0), so the range thread's
+``scale`` (pixels per range unit) is ``px_per_inch`` and it reads inches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.systems.ronin import art
+from pipeline.systems.ronin.load import HIRED, RoninData
+from pipeline.systems.ronin.model import Game
+from pipeline.systems.ronin.roster import check_roster
+from pipeline.vassal.buildfile import (
+    Board,
+    Chart,
+    ChartWindow,
+    DiceButton,
+    ListWidget,
+    LOSThread,
+    Map,
+    Module,
+    PieceSlot,
+    PieceWindow,
+    PredefinedSetup,
+    PrototypeDefinition,
+    TabWidget,
+)
+from pipeline.vassal.pieces import PieceDefinition
+from pipeline.vassal.traits import BasicPiece, Delete, Marker, RawTrait, UsePrototype, keystroke
+
+MAP_NAME = "Table"
+MODEL_PROTOTYPE = "Ronin model"
+MARKER_PROTOTYPE = "Ronin marker"
+ZONE_PROTOTYPE = "Ronin zone"
+CTRL = 130
+
+
+def board_name(side_in: int) -> str:
+    return f'{side_in}" table'
+
+
+@dataclass(frozen=True)
+class PalettePiece:
+    key: str
+    entry_name: str
+    piece: PieceDefinition
+    size: tuple[int, int]
+
+
+def model_key(faction: str, model_id: str, side: str) -> str:
+    return f"model:{faction}:{model_id}:{side}"
+
+
+def marker_key(marker_id: str) -> str:
+    return f"marker:{marker_id}"
+
+
+def zone_key(game_id: str, index: int) -> str:
+    return f"zone:{game_id}:{index}"
+
+
+def prototypes() -> list[PrototypeDefinition]:
+    delete = Delete("Delete", keystroke(68, CTRL))
+    blank = BasicPiece("", "")
+    return [
+        PrototypeDefinition(MODEL_PROTOTYPE, PieceDefinition([delete], blank)),
+        PrototypeDefinition(MARKER_PROTOTYPE, PieceDefinition([delete], blank)),
+        # immob;cA;I : select with Alt, does not stack (as the Genpei terrain tiles).
+        PrototypeDefinition(ZONE_PROTOTYPE, PieceDefinition([RawTrait("immob;cA;I", ""), delete], blank)),
+    ]
+
+
+def palette(data: RoninData) -> list[tuple[str, list[PalettePiece]]]:
+    """``[(list name, pieces)]``: one list per side and faction, markers, deployment zones."""
+    px = art.base_px(data)
+    lists: list[tuple[str, list[PalettePiece]]] = []
+    for side in data.system.sides:
+        groups: dict[str, list[PalettePiece]] = {}
+        for fid, m, _hired in art.all_models(data):
+            label = data.factions[fid].name if fid in data.factions else data.scenarios[fid].name
+            traits = [UsePrototype(MODEL_PROTOTYPE), Marker(("Side", "Faction", "Model", "Rank"), (side, fid, m.id, str(m.rank)))]
+            piece = PieceDefinition(traits, BasicPiece(art.model_image_name(fid, m.id, side), f"{m.name} ({side})"))
+            groups.setdefault(label, []).append(PalettePiece(model_key(fid, m.id, side), m.name, piece, (px, px)))
+        for label, pieces in groups.items():
+            lists.append((f"{side.capitalize()}: {label}", pieces))
+    mpx = round(px * 0.8)
+    markers = []
+    for mk in data.system.markers:
+        piece = PieceDefinition([UsePrototype(MARKER_PROTOTYPE), Marker(("Marker",), (mk.id,))], BasicPiece(art.marker_image_name(mk.id), mk.name))
+        markers.append(PalettePiece(marker_key(mk.id), mk.name, piece, (mpx, mpx)))
+    lists.append(("Markers", markers))
+    zones = []
+    ppi = data.system.vassal.px_per_inch
+    for lg in data.games:
+        g: Game = lg.value
+        for i, side in enumerate(g.sides):
+            z = side.zone
+            w, h = (2 * z.r, 2 * z.r) if z.kind == "circle" else (z.w, z.h)
+            piece = PieceDefinition([UsePrototype(ZONE_PROTOTYPE), Marker(("Zone", "Game"), (side.role, g.id))], BasicPiece(art.zone_image_name(g.id, i), f"{g.id}: {side.role} deployment"))
+            zones.append(PalettePiece(zone_key(g.id, i), f"{g.name}: {side.role}", piece, (min(200, round(w * ppi)), min(200, round(h * ppi)))))
+    if zones:
+        lists.append(("Deployment zones", zones))
+    return lists
+
+
+def build_module(data: RoninData, card_images: list[str]) -> tuple[Module, list[tuple[str, list[PalettePiece]]]]:
+    """The module description and its palette."""
+    v = data.system.vassal
+    ppi = v.px_per_inch
+    boards = [Board(board_name(s), art.table_image_name(s), s * ppi, s * ppi) for s in v.boards_inches]
+    pal = palette(data)
+    windows = [PieceWindow("Pieces", [TabWidget("Pieces", [ListWidget(name, [PieceSlot(p.entry_name, p.piece, p.size[0], p.size[1], key=p.key) for p in pieces]) for name, pieces in pal])], text="Pieces")]
+    charts = [ChartWindow("Reference", [TabWidget("Charts", [Chart(_title(c), c) for c in card_images])], text="Reference")]
+    dice = [
+        DiceButton("d6", 1, 6, text="d6", tooltip="Roll one d6 (Priority, Initiative, Stunned removal)"),
+        DiceButton("2d6", 2, 6, report_total=True, text="2d6", tooltip="Roll 2d6 (Attack Roll, Shooting, Morale)"),
+        DiceButton("3d6", 3, 6, text="3d6", tooltip="Roll 3d6 (Enhanced Attack Roll: keep two)"),
+    ]
+    los = LOSThread(name="Range", label="Range", tooltip="Range in inches", draw_range=True, scale=float(ppi), round="Up")
+    setups = [PredefinedSetup(lg.value.name, setup_file_name(lg.value)) for lg in data.games]
+    module = Module(
+        v.module_name,
+        version=v.module_version,
+        description=v.description,
+        sides=[s.capitalize() for s in data.system.sides],
+        maps=[Map(MAP_NAME, boards, button_name="Table", los_threads=[los])],
+        prototypes=prototypes(),
+        piece_windows=windows,
+        dice_buttons=dice,
+        chart_windows=charts,
+        setups=setups,
+        date_saved_ms=v.date_saved_ms,
+    )
+    return module, pal
+
+
+def _title(image: str) -> str:
+    return image.removesuffix(".png").removeprefix("card_").replace("_", " ").capitalize()
+
+
+def setup_file_name(g: Game) -> str:
+    return f"{g.id}.vsav"
+
+
+@dataclass(frozen=True)
+class Placement:
+    key: str
+    x: int
+    y: int
+    stacked: bool = True
+
+
+def placements(data: RoninData, g: Game) -> list[Placement]:
+    """Every piece a game's setup places: the two zones (drawn under everything), the objective
+    and civilians, then each side's models in rows inside its zone (roster order, 1.5 inches
+    apart)."""
+    ppi = data.system.vassal.px_per_inch
+    out: list[Placement] = []
+
+    def at(key: str, x_in: float, y_in: float, stacked: bool = True) -> None:
+        out.append(Placement(key, round(x_in * ppi), round(y_in * ppi), stacked))
+
+    for i, side in enumerate(g.sides):
+        z = side.zone
+        cx, cy = (z.x, z.y) if z.kind == "circle" else (z.x + z.w / 2, z.y + z.h / 2)
+        at(zone_key(g.id, i), cx, cy, stacked=False)
+    if g.objective is not None:
+        at(marker_key("objective"), *g.objective)
+    for side in g.sides:
+        keys = []
+        if side.roster is not None:
+            lr = data.rosters[side.roster]
+            rep = check_roster(data, lr)
+            for m in rep.models:
+                fid = HIRED if m.hired else lr.value.faction
+                keys.append(model_key(fid, m.model.id, side.side))
+        for mid, n in side.fixed.items():
+            keys += [model_key(g.scenario, mid, side.side)] * n
+        for p in _spots(side.zone, len(keys), g.table_side_in):
+            at(keys.pop(0), *p)
+    for k in range(g.civilians):
+        ox, oy = g.objective or (g.table_side_in / 2, g.table_side_in / 2)
+        at(marker_key("civilian"), ox - 1.5 * (g.civilians - 1) / 2 + 1.5 * k, oy + 2)
+    return out
+
+
+def _spots(z, n: int, table: int) -> list[tuple[float, float]]:
+    """``n`` positions 1.5 inches apart inside zone ``z``, row by row from its middle row."""
+    step = 1.5
+    if z.kind == "circle":
+        x0, y0, w, h = z.x - z.r * 0.7, z.y - z.r * 0.7, z.r * 1.4, z.r * 1.4
+    else:
+        x0, y0, w, h = z.x, z.y, z.w, z.h
+    per_row = max(1, int(w // step))
+    rows = max(1, int(h // step))
+    out = []
+    for k in range(n):
+        r, c = divmod(k, per_row)
+        r = r % rows
+        in_row = min(per_row, n - (k - c))
+        left = x0 + (w - (in_row - 1) * step) / 2
+        out.append((left + c * step, y0 + h / 2 + (r - (min(rows, (n + per_row - 1) // per_row) - 1) / 2) * step))
+    return [(min(max(x, 0.5), table - 0.5), min(max(y, 0.5), table - 0.5)) for x, y in out]

@@ -1,0 +1,171 @@
+"""``gunbai verify`` for Ronin: a game (a scenario with two rosters, ``games/*.yaml``) obeys the
+scenario: the forces (equal points; the Defence attacker at twice the defender's points; the
+Assassination defender at 150 points against the fixed Ninja force; the Tournament's agreed
+models), one civilian per 25 points, the table size for the points, the deployment zones on the
+table, and every roster legal (:mod:`pipeline.systems.ronin.roster`).
+
+A problem is printed as one line::
+
+    source_data/ronin/games/defence.yaml:9: defence: attacker-double: Attacker ikko_ikki_league_200 has 150 points; the Defence scenario gives the Attacker twice the Defender's 100 (200) [ronin_book, Scenarios: Defence (p.62)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from pipeline.systems.ronin.load import Loaded, RoninData
+from pipeline.systems.ronin.model import Game, Roster
+from pipeline.systems.ronin.roster import RosterFinding, check_roster
+
+#: Rule ids of the scenario checks, with a statement and source (``--explain``).
+RULES: dict[str, tuple[str, str]] = {
+    "known-scenario": ("A game names a scenario of scenarios/.", "gunbai, Game format"),
+    "known-roster": ("Each side names a roster of rosters/ (or the scenario's fixed force).", "gunbai, Game format"),
+    "equal-points": ("Both sides select a force of equal points value.", "ronin_book, Scenarios (p.59-65)"),
+    "attacker-double": ("The Attacker has twice as many points as the Defender.", "ronin_book, Scenarios: Defence (p.62)"),
+    "fixed-force": ("The Defender selects the scenario's points; the Attacker fields the scenario's fixed models.", "ronin_book, Scenarios: Assassination (p.63)"),
+    "agreed-models": ("Both players field the same number of models of the same ranks.", "ronin_book, Scenarios: Tournament (p.64)"),
+    "civilians": ("One civilian model for every 25 points.", "ronin_book, Scenarios: Defend the Village (p.65)"),
+    "table-size": ("Up to 100 points a 24-inch table, to 200 points 36 inches, more 48 inches (or the scenario's own size).", "ronin_book, Scenarios: Playing Area (p.57)"),
+    "zone-on-table": ("A deployment zone lies on the table.", "gunbai, Game format"),
+    "distinct-sides": ("The two sides use different colours.", "gunbai, Game format"),
+}
+
+
+def explain(rule: str) -> str:
+    """The statement and source of a rule id.
+
+    Raises:
+        KeyError: no such rule.
+    """
+    text, src = RULES[rule]
+    return f"{rule}: {text} [{src}]"
+
+
+def recommended_table(data: RoninData, points: int) -> int:
+    """Table side in inches for a game of ``points`` (erratum table_size_boundaries)."""
+    for t in sorted(data.rules.table_sizes, key=lambda t: (t.max_points is None, t.max_points or 0)):
+        if t.max_points is None or points <= t.max_points:
+            return t.side_inches
+    return data.rules.table_sizes[-1].side_inches
+
+
+def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
+    """Findings (errors) of one game."""
+    g: Game = loaded.value
+    doc = loaded.doc
+    out: list[RosterFinding] = []
+
+    def fail(loc: tuple, rule: str, msg: str) -> None:
+        out.append(RosterFinding(loaded.path, doc.line_of(loc), g.id, rule, msg, RULES[rule][1]))
+
+    sc = data.scenarios.get(g.scenario)
+    if sc is None:
+        fail(("scenario",), "known-scenario", f"{g.scenario!r} is not a scenario ({', '.join(data.scenarios)})")
+        return out
+    if g.sides[0].side == g.sides[1].side:
+        fail(("sides", 1, "side"), "distinct-sides", f"both sides are {g.sides[0].side}")
+    rosters: list[Roster | None] = []
+    totals: list[int] = []
+    for i, side in enumerate(g.sides):
+        if side.side not in data.system.sides:
+            fail(("sides", i, "side"), "distinct-sides", f"{side.side!r} is not a side colour of system.yaml ({', '.join(data.system.sides)})")
+        if side.roster is None:
+            rosters.append(None)
+            totals.append(0)
+            continue
+        lr = data.rosters.get(side.roster)
+        if lr is None:
+            fail(("sides", i, "roster"), "known-roster", f"{side.roster!r} is not a roster of rosters/ ({', '.join(data.rosters)})")
+            rosters.append(None)
+            totals.append(0)
+            continue
+        rep = check_roster(data, lr)
+        for f in rep.findings:
+            out.append(RosterFinding(f.file, f.line, f"{g.id} ({side.role})", f.rule, f.message, f.source))
+        rosters.append(lr.value)
+        totals.append(rep.total)
+        z = side.zone
+        t = g.table_side_in
+        inside = (0 <= z.x and 0 <= z.y and z.x + z.w <= t and z.y + z.h <= t) if z.kind == "rect" else (z.r <= z.x <= t - z.r and z.r <= z.y <= t - z.r)
+        if not inside:
+            fail(("sides", i, "zone"), "zone-on-table", f"{side.role}'s zone leaves the {t}-inch table")
+    f = sc.forces
+    roles = [s.role for s in g.sides]
+    limits = [r.points_limit if r else None for r in rosters]
+    if f.kind == "equal":
+        if None not in limits and limits[0] != limits[1]:
+            fail(("sides",), "equal-points", f"{roles[0]} {limits[0]} points, {roles[1]} {limits[1]}: the {sc.name} scenario gives both sides equal points")
+    elif f.kind == "attacker_double":
+        try:
+            ai, di = roles.index("Attacker"), roles.index("Defender")
+        except ValueError:
+            fail(("sides",), "attacker-double", f"the {sc.name} scenario needs an Attacker and a Defender (roles: {', '.join(roles)})")
+        else:
+            la, ld = limits[ai], limits[di]
+            if la is not None and ld is not None and la != 2 * ld:
+                fail(("sides", ai, "roster"), "attacker-double", f"Attacker {g.sides[ai].roster} has {la} points; the {sc.name} scenario gives the Attacker twice the Defender's {ld} ({2 * ld})")
+    elif f.kind == "fixed":
+        for i, side in enumerate(g.sides):
+            if side.role == "Attacker":
+                if dict(side.fixed) != dict(f.attacker_models):
+                    fail(("sides", i, "fixed"), "fixed-force", f"Attacker fields {dict(side.fixed) or side.roster}; the {sc.name} scenario fixes {dict(f.attacker_models)}")
+            elif limits[i] is not None and f.defender_points is not None and limits[i] != f.defender_points:
+                fail(("sides", i, "roster"), "fixed-force", f"Defender {side.roster} has {limits[i]} points; the {sc.name} scenario gives the Defender {f.defender_points}")
+    elif f.kind == "agreed" and None not in rosters:
+        ranks = []
+        for r in rosters:
+            assert r is not None
+            c: Counter = Counter()
+            for e in r.models:
+                found = data.model(r.faction, e.model)
+                c[found[0].rank if found else "?"] += e.count
+            ranks.append(c)
+        if sum(ranks[0].values()) != sum(ranks[1].values()) or ranks[0] != ranks[1]:
+            show = ["; ".join(f"Rank {k}: {v}" for k, v in sorted(c.items(), key=str)) for c in ranks]
+            fail(("sides",), "agreed-models", f"{roles[0]} fields {show[0]}, {roles[1]} {show[1]}: the players agree on the number and ranks of the models")
+    if f.civilians_per_points:
+        pts = max((x for x in limits if x is not None), default=0)
+        need = pts // f.civilians_per_points
+        if g.civilians != need:
+            fail(("civilians",), "civilians", f"{g.civilians} civilians for {pts} points; one per {f.civilians_per_points} points: {need}")
+    if sc.table_side_in is not None:
+        want = sc.table_side_in
+        why = f"the {sc.name} scenario is played on a {want}-inch table"
+    elif f.kind == "agreed":
+        want, why = g.table_side_in, ""
+    else:
+        pts = max((x for x in limits if x is not None), default=0)
+        want = recommended_table(data, pts)
+        why = f"a {pts}-point game is played on a {want}-inch table"
+    if g.table_side_in != want:
+        fail(("table_side_in",), "table-size", f"a {g.table_side_in}-inch table; {why}")
+    if g.table_side_in not in data.system.vassal.boards_inches:
+        fail(("table_side_in",), "table-size", f"no {g.table_side_in}-inch board in system.yaml ({data.system.vassal.boards_inches})")
+    return out
+
+
+def verify_all(data: RoninData) -> list[RosterFinding]:
+    """Findings of every game of the data folder (with the rosters it uses). Rosters no game
+    uses are checked by ``gunbai roster check``: the book's 200-point sample is 3 points over
+    its limit as costed from the model list, and says so there."""
+    out: list[RosterFinding] = []
+    for lg in data.games:
+        out += verify_game(data, lg)
+    return out
+
+
+def classify(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """Split files given to ``gunbai verify`` into roster files and game files (a game names a
+    ``scenario``)."""
+    import yaml
+
+    rosters, games = [], []
+    for p in paths:
+        try:
+            head = yaml.safe_load(p.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            head = None
+        (games if isinstance(head, dict) and "scenario" in head else rosters).append(p)
+    return rosters, games

@@ -1,0 +1,214 @@
+"""Schema of the Sekigahara data files (``source_data/sekigahara/``).
+
+Distances in inches, facings in degrees clockwise from north (:mod:`pipeline.measured.geometry`).
+A unit is a line of ``stands``; its base is ``stands × stand.width`` wide and ``stand.depth`` deep.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from pipeline.data.common import Id, Source, Strict
+from pipeline.measured.data import Area, TableSize, VassalSettings
+
+
+class TurnLimit(Strict):
+    limit: int = Field(ge=1)
+    source: Source
+
+
+class Sequence(Strict):
+    phases: list[Literal["treachery", "east_moves", "east_shoots", "west_moves", "west_shoots", "charges", "melee"]]
+    source: Source
+
+
+class TreacheryRow(Strict):
+    """Faces of the D6 on which the contingent joins each side on ``turn`` (the last row holds
+    for every later turn)."""
+
+    turn: int = Field(ge=1)
+    east: list[int]
+    west: list[int]
+
+
+class Treachery(Strict):
+    contingent: Id
+    reading: Literal["text", "table"]
+    text: list[TreacheryRow] = Field(min_length=1)
+    table: list[TreacheryRow] = Field(min_length=1)
+    source: Source
+
+    def rows(self, reading: str | None = None) -> list[TreacheryRow]:
+        return self.text if (reading or self.reading) == "text" else self.table
+
+
+class Movement(Strict):
+    inches: float
+    commander_inches: float
+    source: Source
+
+
+class ShootingRules(Strict):
+    range_inches: float
+    die: int
+    hit_on: int
+    dice_per_base: int
+    all_bases_if_any_in_range: bool
+    not_when_in_melee: bool
+    source: Source
+
+
+class ChargeRules(Strict):
+    max_inches: float
+    only_to_front: bool
+    must_reach: bool
+    first: Literal["east", "west"]
+    source: Source
+
+
+class MeleeRules(Strict):
+    die: int
+    simultaneous: bool
+    versus_missile_troops_hit_on: int
+    source: Source
+
+
+class FlankAttack(Strict):
+    defender_bases: int
+    first_round_only: bool
+    source: Source
+
+
+class LastStand(Strict):
+    removed_at_bases: int
+    source: Source
+
+
+class LeaderRules(Strict):
+    extra_base_in_melee: bool
+    counts_in_shooting: bool
+    hit_on: int
+    loss_roll_eliminated_on: list[int]
+    source: Source
+
+
+class PersonalCombat(Strict):
+    both_must_agree: bool
+    high_roll_wins: bool
+    reroll_ties: bool
+    source: Source
+
+
+class Stand(Strict):
+    width: float = Field(gt=0)
+    depth: float = Field(gt=0)
+    source: Source
+
+
+class Colours(Strict):
+    fill: str
+    text: str
+
+
+class SystemInfo(Strict):
+    id: Literal["sekigahara"]
+    name: str
+    table: TableSize
+    turns: TurnLimit
+    sequence: Sequence
+    treachery: Treachery
+    movement: Movement
+    shooting: ShootingRules
+    charge: ChargeRules
+    melee: MeleeRules
+    flank_attack: FlankAttack
+    last_stand: LastStand
+    leaders: LeaderRules
+    personal_combat: PersonalCombat
+    stand: Stand
+    armies: dict[Id, Colours]
+    vassal: VassalSettings
+
+
+class UnitType(Strict):
+    id: Id
+    name: str
+    kanji: str | None = None
+    mounted: bool
+    move_source: Source
+    shoots: bool
+    melee_hit_on: int = Field(ge=1, le=6)
+    melee_source: Source
+    missile_troops: bool
+
+
+class UnitsFile(Strict):
+    units: list[UnitType] = Field(min_length=1)
+
+
+class Side(Strict):
+    id: Id
+    name: str
+    army: Id
+    commander: str
+
+
+class Undecided(Strict):
+    contingent: Id
+    leader: str
+    source: Source
+
+
+class TerrainPlacement(Strict):
+    """A feature drawn on the table. The rules text has no terrain rules: features are scenery
+    (and deployment landmarks) only."""
+
+    terrain: Literal["hill", "woods", "river", "marsh", "town"]
+    name: str | None = None
+    area: Area
+
+
+class Deployment(Strict):
+    id: Id
+    side: Id
+    area: Area
+
+
+class Leader(Strict):
+    name: str
+    commander: bool = False
+
+
+class UnitPlacement(Strict):
+    id: Id
+    side: Id
+    unit: Id
+    name: str
+    stands: int = Field(ge=1)
+    x: float
+    y: float
+    facing: float = Field(ge=0, lt=360)
+    deployment: Id
+    leader: Leader | None = None
+    men: int | None = None
+    source: Source
+
+
+class Scenario(Strict):
+    id: Id
+    code: str
+    name: str
+    description: str
+    date: str
+    turns: int = Field(ge=1)
+    sides: list[Side] = Field(min_length=2, max_length=2)
+    undecided: Undecided
+    history_source: Source
+    layout_source: Source
+    terrain: list[TerrainPlacement] = []
+    deployments: list[Deployment]
+    units: list[UnitPlacement] = Field(min_length=2)
+    victory: str
+    victory_source: Source

@@ -1,0 +1,71 @@
+"""Small hand-made Genpei situations for the rules tests."""
+
+from __future__ import annotations
+
+import copy
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from pipeline.systems.genpei.engine.state import GenpeiState
+from pipeline.systems.genpei.load import load
+from pipeline.systems.genpei.model import Scenario
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA = ROOT / "source_data" / "genpei"
+
+
+@pytest.fixture(scope="session")
+def data():
+    return load(DATA)
+
+
+def scenario(data, *, units, terrain=(), naval=False, wind=None, banners=5, rules=(), markers=()):
+    """A scenario on the shipped board with only the given units and terrain.
+
+    ``units``: ``(side, unit id, (col, row), leader id or None[, note])``; side ``a`` sits at
+    the south edge, ``b`` at the north edge.
+    """
+    base = next(s.scenario for s in data.scenarios if s.scenario.code == "GP20").model_dump(mode="json")
+    doc = copy.deepcopy(base)
+    doc["sides"][0].update(id="a", name="South", edge="south")
+    doc["sides"][1].update(id="b", name="North", edge="north")
+    doc["first_player"] = "a"
+    doc["naval"] = naval
+    doc["wind_tide"] = None if wind is None else {"directions": list(wind), "source": {"doc": "gunbai", "section": "test"}}
+    doc["terrain"] = [dict(t) for t in terrain]
+    doc["units"] = [
+        {"side": u[0], "unit": u[1], "hex": list(u[2]), "leader": u[3], **({"note": u[4]} if len(u) > 4 else {})}
+        for u in units
+    ]
+    doc["leaders"] = []
+    doc["markers"] = list(markers)
+    doc["victory"]["banners"] = banners
+    doc["victory"]["rules"] = list(rules)
+    return Scenario.model_validate(doc)
+
+
+def dealt(data, sc) -> GenpeiState:
+    """The state after the opening deal (first outcome of every draw)."""
+    st = GenpeiState(data, sc)
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    return st
+
+
+def at_battle(st: GenpeiState, uid: int, *, moved: bool = False) -> GenpeiState:
+    """Put ``st`` at the battle decision of unit ``uid`` (its side to play)."""
+    st.player = st.units[uid].side
+    st.phase = "battle"
+    st.ordered = [uid]
+    st.queue = deque([uid])
+    st.units[uid].moved = moved
+    st.node = None
+    st._legal = None
+    return st
+
+
+def roll(sym=0, swords=0, flags=0, hf=0):
+    """A chance outcome of a battle roll."""
+    return ("roll", sym, swords, flags, hf)

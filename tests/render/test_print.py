@@ -1,0 +1,258 @@
+"""Print outputs: the render cache, sheet geometry, golden images, PDFs and scenario sheets.
+
+Golden images live in ``tests/render/golden/``. After an intended change to a template or the
+drawing engine, regenerate them and look at them before committing::
+
+    GUNBAI_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/render/test_print.py -k golden
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from pipeline.render.cache import RenderCache
+from pipeline.render.png import png_bytes
+from pipeline.render.sheets import PAPER, SheetItem, SheetSpec, mirrored, pack, printable_area
+from pipeline.render.templates import TemplateRenderer
+from pipeline.systems.genpei import art
+from pipeline.systems.genpei.art import TEMPLATES
+
+GOLDEN = Path(__file__).parent / "golden"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ---------------------------------------------------------------------------------------------
+# cache
+
+
+def _jobs(data, layout):
+    return art.counter_jobs(data, layout, ["red", "yellow"], [("NE", "NW")])
+
+
+def test_cache_second_run_draws_nothing(tmp_path, data, layout):
+    c1 = art.render_cache(tmp_path / "cache")
+    first = c1.render_all(_jobs(data, layout))
+    assert len(c1.rendered) + len(c1.reused) == len(first) and c1.rendered
+    c2 = art.render_cache(tmp_path / "cache")
+    second = c2.render_all(_jobs(data, layout))
+    assert c2.rendered == [] and second == first
+
+
+def test_cache_touching_one_unit_redraws_exactly_its_images(tmp_path, data, layout):
+    art.render_cache(tmp_path / "cache").render_all(_jobs(data, layout))
+    data.units["sohei_warriors"] = data.units["sohei_warriors"].model_copy(update={"name_ja": "僧"})
+    cache = art.render_cache(tmp_path / "cache")
+    cache.render_all(_jobs(data, layout))
+    assert sorted(cache.rendered) == ["unit_sohei_warriors_red.png", "unit_sohei_warriors_yellow.png"]
+    cards = art.render_cache(tmp_path / "cache")
+    cards.render_all(art.card_jobs(data, scale=0.2))
+    assert "card_unit_sohei_warriors.png" in cards.rendered
+
+
+def test_cache_template_edit_redraws_only_its_users(tmp_path, data, layout):
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, templates)
+    jobs = _jobs(data, layout)
+    RenderCache(tmp_path / "cache", TemplateRenderer(templates)).render_all(jobs)
+    pattern = templates / "genpei" / "_terrain.j2"  # imported by the terrain tile template only
+    pattern.write_text(pattern.read_text(encoding="utf-8").replace('"#2f5a22"', '"#2f5a23"'), encoding="utf-8")
+    cache = RenderCache(tmp_path / "cache", TemplateRenderer(templates))
+    cache.render_all(jobs)
+    assert cache.rendered and all(n.startswith("terrain_") for n in cache.rendered)
+    assert len(cache.rendered) == len([n for n in jobs if n.startswith("terrain_")])
+
+
+def test_templates_used_follows_imports():
+    cache = art.render_cache(None)
+    assert cache.templates_used("genpei/terrain_tile.yaml.j2") == ["genpei/_terrain.j2", "genpei/terrain_tile.yaml.j2"]
+
+
+# ---------------------------------------------------------------------------------------------
+# sheet geometry
+
+
+def _items():
+    return [SheetItem(f"u{i}", 25, 25, f"b{i}") for i in range(40)] + [SheetItem(f"l{i}", 17, 17, f"lb{i}") for i in range(13)] + [SheetItem(f"t{i}", 38, 44, f"t{i}") for i in range(20)]
+
+
+@pytest.mark.parametrize("paper", list(PAPER))
+def test_every_piece_bleed_and_mark_inside_printable_area(paper):
+    spec = SheetSpec(paper=paper)
+    x0, y0, x1, y1 = printable_area(spec)
+    pages = pack(_items(), spec=spec)
+    assert sum(len(p.pieces) for p in pages) == len(_items())
+    b = spec.bleed_mm
+    for pg in pages:
+        for p in pg.pieces:
+            assert x0 <= p.x - b and p.x + p.w + b <= x1 and y0 + spec.header_mm <= p.y - b and p.y + p.h + b <= y1
+        for m in pg.marks:
+            for x, y in ((m.x0, m.y0), (m.x1, m.y1)):
+                assert x0 <= x <= x1 and y0 <= y <= y1
+
+
+def test_pieces_do_not_overlap_and_marks_stay_off_artwork():
+    spec = SheetSpec()
+    b = spec.bleed_mm
+    for pg in pack(_items(), spec=spec):
+        boxes = [(p.x - b, p.y - b, p.x + p.w + b, p.y + p.h + b) for p in pg.pieces]
+        for i, a in enumerate(boxes):
+            for c in boxes[i + 1:]:
+                assert a[2] <= c[0] + 1e-6 or c[2] <= a[0] + 1e-6 or a[3] <= c[1] + 1e-6 or c[3] <= a[1] + 1e-6
+            for m in pg.marks:
+                inside = a[0] < min(m.x0, m.x1) and max(m.x0, m.x1) < a[2] and a[1] < min(m.y0, m.y1) and max(m.y0, m.y1) < a[3]
+                assert not inside
+
+
+def test_cut_marks_continue_counter_edges():
+    spec = SheetSpec()
+    for pg in pack(_items(), spec=spec):
+        xs = {round(v, 3) for p in pg.pieces for v in (p.x, p.x + p.w)}
+        ys = {round(v, 3) for p in pg.pieces for v in (p.y, p.y + p.h)}
+        for m in pg.marks:
+            assert (m.x0 == m.x1 and round(m.x0, 3) in xs) or (m.y0 == m.y1 and round(m.y0, 3) in ys)
+        # every edge of every piece has a mark on its line
+        mark_x = {round(m.x0, 3) for m in pg.marks if m.x0 == m.x1}
+        mark_y = {round(m.y0, 3) for m in pg.marks if m.y0 == m.y1}
+        assert xs <= mark_x and ys <= mark_y
+
+
+def test_back_sheet_is_mirrored():
+    spec = SheetSpec(paper="letter")
+    items = _items()
+    fronts = pack(items, spec=spec)
+    backs = mirrored(fronts, spec, {it.name: it.back for it in items})
+    w, _ = spec.size
+    for f, bk in zip(fronts, backs, strict=True):
+        assert len(f.pieces) == len(bk.pieces)
+        for p, q in zip(f.pieces, bk.pieces, strict=True):
+            assert q.name == {it.name: it.back for it in items}[p.name]
+            assert q.x == pytest.approx(w - p.x - p.w) and q.y == p.y and (q.w, q.h) == (p.w, p.h)
+        # the first front column lands in the last back column
+        first = min(f.pieces, key=lambda p: (p.y, p.x))
+        row = [q for q in bk.pieces if q.y == first.y]
+        assert max(row, key=lambda q: q.x).name == {it.name: it.back for it in items}[first.name]
+
+
+def test_oversized_piece_is_refused():
+    with pytest.raises(ValueError, match="does not fit"):
+        pack([SheetItem("big", 300, 20)], spec=SheetSpec())
+
+
+# ---------------------------------------------------------------------------------------------
+# golden images
+
+
+def _golden_images(data, layout):
+    red = data.system.armies["red"]
+    from pipeline.systems.genpei.printing import _back_context
+
+    r = art.renderer()
+    from pipeline.render.cache import RenderJob
+
+    return {
+        "unit_sohei_red.png": art.render_unit(data.units["sohei_warriors"], red, 64),
+        "leader_commander_red.png": art.render_leader(data.leaders["commander"], red, 48),
+        "terrain_palisade_ne_nw.png": art.render_terrain(data.terrain["palisade"], layout, ("NE", "NW"), 0.75),
+        "terrain_arrow_tower.png": art.render_terrain(data.terrain["arrow_tower"], layout, (), 0.75),
+        "marker_wind_tide_se.png": art.render_marker(data.markers["wind_tide"], 48, "SE"),
+        "back_unit_sohei_red.png": RenderJob("genpei/counter_back.yaml.j2", _back_context(data.units["sohei_warriors"], red, "square"), size=(64, 64)).render(r),
+    }
+
+
+def _diff(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference per channel, 0-255."""
+    d = ImageChops.difference(a.convert("RGBA"), b.convert("RGBA"))
+    hist = d.histogram()
+    total = sum(i * n for ch in range(4) for i, n in enumerate(hist[ch * 256:(ch + 1) * 256]))
+    return total / (a.width * a.height * 4)
+
+
+def test_golden_images(data, layout):
+    images = _golden_images(data, layout)
+    if os.environ.get("GUNBAI_REGEN_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        for name, img in images.items():
+            (GOLDEN / name).write_bytes(png_bytes(img))
+    for name, img in images.items():
+        ref = Image.open(GOLDEN / name)
+        assert ref.size == img.size, name
+        assert _diff(img, ref) < 1.5, f"{name} differs from tests/render/golden/{name} (regenerate: see module doc)"
+
+
+def test_palisade_tile_shows_ground_not_a_brown_slab(data, layout):
+    img = art.render_terrain(data.terrain["palisade"], layout, ("NE", "NW"), 1.0)
+    centre = img.getpixel((img.width // 2, int(img.height * 0.62)))
+    ground = art.DEFAULT_GROUND if "countryside" not in data.terrain else data.terrain["countryside"].colour
+    g = tuple(int(ground[i:i + 2], 16) for i in (1, 3, 5))
+    assert sum(abs(c - d) for c, d in zip(centre[:3], g, strict=True)) < 40
+    tower = art.render_terrain(data.terrain["arrow_tower"], layout, (), 1.0)
+    alpha = tower.getchannel("A").histogram()
+    assert alpha[0] > 0.45 * tower.width * tower.height  # mostly see-through
+
+
+# ---------------------------------------------------------------------------------------------
+# PDFs and scenario sheets on the real data (low resolution to stay fast)
+
+
+@pytest.fixture(scope="module")
+def genpei():
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+
+    data = load(ROOT / "source_data" / "genpei")
+    return data, layout_of(data)
+
+
+def test_scenario_sheet_places_what_the_vassal_setup_places(genpei):
+    from pipeline.systems.genpei.module import palette, placements
+    from pipeline.systems.genpei.printing import map_pieces
+
+    data, layout = genpei
+    images = {p.key: p.piece.basic.image for _, pieces in palette(data, layout) for p in pieces}
+    for loaded in data.scenarios:
+        setup = placements(data, layout, loaded)
+        sheet = map_pieces(data, layout, loaded)
+        assert [k for _, k, _, _ in sheet] == [p.key for p in setup]
+        for (name, key, x, y), p in zip(sheet, setup, strict=True):
+            # on the same hex: within the stacking offset of the setup's hex centre
+            assert layout.centre(tuple(p.hex)) == (p.x, p.y)
+            assert abs(x - p.x) <= 0.3 * layout.hex_width and abs(y - p.y) <= 0.3 * layout.hex_width
+            if p.layer_value is None:
+                assert name == images[key], key
+
+
+def test_scenario_sheet_png_and_pdf(genpei, tmp_path):
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    cache = art.render_cache(tmp_path / "cache")
+    loaded = data.scenarios[0]
+    png = printing.scenario_sheet(data, layout, loaded, 2.0, cache)
+    img = Image.open(io.BytesIO(png))
+    assert img.size == (594, 420)
+    pdf = printing.scenario_pdf(data, layout, loaded, cache, printing.PrintOptions(dpi=50))
+    assert pdf.startswith(b"%PDF") and b"NotoSansCJK" in pdf
+
+
+def test_counter_pdf_has_fronts_and_backs_and_cjk_font(genpei, tmp_path):
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    cache = art.render_cache(tmp_path / "cache")
+    opts = printing.PrintOptions(dpi=40)
+    items, jobs = printing.counter_sheet(data, layout, opts)
+    expected = sum(u.copies for u in data.units.values()) * 2 + sum(ld.copies for ld in data.leaders.values()) * 2
+    assert sum(1 for it in items if it.name.startswith(("unit_", "leader_"))) == expected
+    assert sum(1 for it in items if it.name.startswith("terrain_")) == sum(t.copies for t in data.terrain.values())
+    assert all(it.back in jobs for it in items)
+    fronts, backs = printing.counter_pages(items, opts.spec("letter"))
+    assert len(fronts) == len(backs)
+    pdf = printing.counters_pdf(data, layout, cache, "letter", opts)
+    assert pdf.startswith(b"%PDF") and b"NotoSansCJK" in pdf
+    assert b"/Count " + str(2 * len(fronts)).encode() in pdf
