@@ -116,3 +116,42 @@ def render_only(data_root: Path, out_root: Path, *, what: str) -> Iterator[str]:
     for system in systems_in(data_root):
         written = _systems()[system].render(data_root / system, out_root / system, what=what)
         yield f"{system}: {len(written)} {what} images in {out_root / system}"
+
+
+def explain_rule(rule_id: str) -> str:
+    """The statement and source of a legality rule (``gunbai verify --explain``). Rule ids are
+    stable within a game system; ``system:id`` (e.g. ``ohw:known-unit``) picks one system, and
+    an id several systems use prints each system's rule under its name.
+
+    Raises:
+        KeyError: no system has a rule with that id (the message lists every id).
+    """
+    import importlib
+
+    wanted_system, _, wanted = rule_id.rpartition(":")
+    known: list[str] = []
+    found: list[tuple[str, str]] = []
+    for system in _systems():
+        if wanted_system and system != wanted_system:
+            continue
+        rules_module = importlib.import_module(f"pipeline.systems.{system}.verify")
+        if wanted in rules_module.RULES:
+            found.append((system, rules_module.explain(wanted)))
+        known.extend(f"{system}:{r}" for r in rules_module.RULES)
+    if not found:
+        raise KeyError(f"no rule {rule_id!r}; rules: {', '.join(sorted(known))}")
+    if len(found) == 1:
+        return found[0][1]
+    return "\n".join(f"[{system}] {text}" for system, text in found)
+
+
+def play_others(data_root: Path, n: int, seed: int, *, workers: int) -> list:
+    """Playability reports of the systems other than Genpei (whose ``--play`` also draws the
+    chart and checks per-scenario thresholds): one report per scenario of each system found
+    under ``data_root`` whose build module has ``play(data_dir, n, seed, workers=)``."""
+    reports: list = []
+    for system in systems_in(data_root):
+        mod = _systems()[system]
+        if system != "genpei" and hasattr(mod, "play"):
+            reports.extend(mod.play(data_root / system, n, seed, workers=workers))
+    return reports

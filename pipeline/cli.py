@@ -68,25 +68,19 @@ def verify(
     scenarios: Annotated[list[Path] | None, typer.Argument(help="Scenario files to check (default: every scenario of every system).")] = None,
     data: DataOpt = Path("source_data"),
     explain: Annotated[str | None, typer.Option("--explain", help="Print the rule with this id and its source.")] = None,
-    play: Annotated[int, typer.Option("--play", help="Also play N seeded games of each Genpei scenario per policy (playability).")] = 0,
+    play: Annotated[int, typer.Option("--play", help="Also play N seeded games of each scenario (Genpei: per policy, with thresholds and a chart).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the --play games (same seed, same report).")] = 1,
     workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the report does not depend on it).")] = 2,
     out_dir: OutOpt = Path("build"),
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
-    from pipeline.build import verify_all
-    from pipeline.systems.genpei import verify as gv
+    from pipeline.build import explain_rule, play_others, verify_all
 
     if explain is not None:
         try:
-            out.print(gv.explain(explain), markup=False)
-        except KeyError:
-            from pipeline.systems.ronin import verify as rv
-
-            if explain in rv.RULES:
-                out.print(rv.explain(explain), markup=False)
-                return
-            err.print(f"no rule {explain!r}; rules: {', '.join(sorted(gv.RULES) + sorted(rv.RULES))}", markup=False)
+            out.print(explain_rule(explain), markup=False)
+        except KeyError as exc:
+            err.print(exc.args[0], markup=False)
             raise typer.Exit(1) from None
         return
     try:
@@ -109,6 +103,10 @@ def verify(
         for f in unplayable:
             err.print(str(f), markup=False)
         findings = list(findings) + unplayable
+        if not scenarios:
+            for report in play_others(data, play, seed, workers=workers):
+                for line in report.lines():
+                    out.print(line, markup=False)
     if findings:
         err.print(f"{len(findings)} problem(s) in {count} scenario(s)", markup=False)
         raise typer.Exit(1)

@@ -1,8 +1,8 @@
 """YAML data files that remember where every value came from.
 
 A module maker edits ``source_data/`` by hand. When a value is wrong, gunbai names the file,
-the line, the value and what was expected. PyYAML parses the file twice: once into plain Python
-data, once into its node tree, which keeps the line of every key and value.
+the line, the value and what was expected. PyYAML parses the file into its node tree, which keeps
+the line of every key and value, and the plain Python data is constructed from that tree.
 
 Example::
 
@@ -27,6 +27,10 @@ from pipeline.errors import DataError, DataProblem
 MAX_DATA_FILE_BYTES = 4 * 1024 * 1024
 
 M = TypeVar("M", bound=BaseModel)
+
+#: PyYAML's safe loader, in C (libyaml) when PyYAML was built with it: one parse gives both the
+#: node tree (line numbers) and the data.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -70,8 +74,12 @@ class YamlDocument:
             DataError: the text is not valid YAML, or a mapping repeats a key.
         """
         try:
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
-            data = yaml.safe_load(text)
+            loader = _LOADER(text)
+            try:
+                root = loader.get_single_node()
+                data = loader.construct_document(root) if root is not None else None
+            finally:
+                loader.dispose()
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else None

@@ -7,13 +7,17 @@ plug in the same way.
 
 from pipeline.play.protocol import GameState, Policy, random_policy, sample_chance
 from pipeline.play.runner import (
-           GameResult,
-           PlayabilityReport,
-           SideReport,
-           play_game,
-           run_playability,
-           wilson,
+    GameResult,
+    Job,
+    PlayabilityReport,
+    SideReport,
+    play_game,
+    run_many,
+    run_playability,
+    wilson,
 )
 
-__all__ = ["GameResult", "GameState", "PlayabilityReport", "Policy", "SideReport", "play_game",
-           "random_policy", "run_playability", "sample_chance", "wilson"]
+__all__ = [
+    "GameResult", "GameState", "Job", "PlayabilityReport", "Policy", "SideReport", "play_game",
+    "random_policy", "run_many", "run_playability", "sample_chance", "wilson",
+]

@@ -1,7 +1,8 @@
 """A bar chart of playability reports (PNG, drawn with Pillow; no plotting library needed).
 
-One group of bars per report (scenario × policy): the win rate of each side with its 95%
-interval as a whisker, and the share of games cut off by the turn cap in grey.
+One group of bars per report (scenario × policy): the win rate of each side (in the order of
+the scenario's sides) with its 95% interval as a whisker, and the share of games cut off by the
+turn cap in grey.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def draw_chart(reports: Sequence[PlayabilityReport], title: str = "Playability: 
     group_w = n_bars * (bar + gap)
     left, right, top, bottom = 60, 30, 50, 110
     plot_h = 300
-    width = left + right + max(1, len(reports)) * (group_w + group_gap)
+    width = max(620, left + right + max(1, len(reports)) * (group_w + group_gap))
     height = top + plot_h + bottom
     img = Image.new("RGB", (width, height), "white")
     d = ImageDraw.Draw(img)
@@ -57,10 +58,10 @@ def draw_chart(reports: Sequence[PlayabilityReport], title: str = "Playability: 
     ly = height - 30
     lx = left
     names = reports[0].sides if reports else []
-    for i, s in enumerate(names):
+    for i, _ in enumerate(names):
         d.rectangle([lx, ly, lx + 12, ly + 12], fill=SIDE_COLOURS[i % len(SIDE_COLOURS)], outline="black")
-        d.text((lx + 16, ly), f"side {i + 1} wins ({s.name})", fill="black", font=font)
-        lx += 200
+        d.text((lx + 16, ly), f"side {i + 1} wins (95% interval)", fill="black", font=font)
+        lx += 170
     d.rectangle([lx, ly, lx + 12, ly + 12], fill=CUT_COLOUR, outline="black")
     d.text((lx + 16, ly), "cut off by the turn cap", fill="black", font=font)
     return img

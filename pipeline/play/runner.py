@@ -122,6 +122,47 @@ def _chunk(args) -> list[GameResult]:
     return [play_game(factory, policies, random.Random(f"{seed}:{i}"), turn_cap) for i in range(start, stop)]
 
 
+@dataclass(frozen=True)
+class Job:
+    """One :func:`run_playability` call, for :func:`run_many`."""
+
+    state_factory: Callable[[], GameState]
+    policies: Sequence[Policy] | Policy
+    games: int
+    seed: int
+    turn_cap: int
+    side_names: Sequence[str] = ("side 0", "side 1")
+    label: str = ""
+
+
+def _report(job: Job, results: list[GameResult]) -> PlayabilityReport:
+    n = len(results)
+    sides = []
+    for i, name in enumerate(job.side_names):
+        w = sum(1 for r in results if r.winner == i)
+        sides.append(SideReport(name, w, w / n if n else 0.0, wilson(w, n)))
+    cut = sum(1 for r in results if r.cut_off)
+    mean = sum(r.turns for r in results) / n if n else 0.0
+    return PlayabilityReport(job.label, n, sides, mean, cut, cut / n if n else 0.0, job.turn_cap, job.seed, results)
+
+
+def run_many(jobs: Sequence[Job], *, workers: int = 1, chunk: int = 50) -> list[PlayabilityReport]:
+    """Several runs at once: with ``workers > 1`` every run's games are cut into chunks of
+    ``chunk`` games and all chunks share one pool of processes, so no worker idles while
+    another finishes a long run. Same reports as :func:`run_playability` one by one."""
+    if workers <= 1:
+        return [_report(j, _chunk((j.state_factory, j.policies, j.seed, 0, j.games, j.turn_cap))) for j in jobs]
+    tasks = []
+    for k, j in enumerate(jobs):
+        for start in range(0, j.games, chunk):
+            tasks.append((k, (j.state_factory, j.policies, j.seed, start, min(j.games, start + chunk), j.turn_cap)))
+    parts: dict[int, list[GameResult]] = {k: [] for k in range(len(jobs))}
+    with ProcessPoolExecutor(max_workers=workers) as ex:
+        for (k, _), res in zip(tasks, ex.map(_chunk, [t for _, t in tasks]), strict=True):
+            parts[k].extend(res)
+    return [_report(j, parts[k]) for k, j in enumerate(jobs)]
+
+
 def run_playability(state_factory: Callable[[], GameState], policies: Sequence[Policy] | Policy, *,
                     games: int, seed: int, turn_cap: int, side_names: Sequence[str] = ("side 0", "side 1"),
                     label: str = "", workers: int = 1) -> PlayabilityReport:
@@ -138,11 +179,4 @@ def run_playability(state_factory: Callable[[], GameState], policies: Sequence[P
             results = [r for part in ex.map(_chunk, jobs) for r in part]
     else:
         results = _chunk((state_factory, policies, seed, 0, games, turn_cap))
-    n = len(results)
-    sides = []
-    for i, name in enumerate(side_names):
-        w = sum(1 for r in results if r.winner == i)
-        sides.append(SideReport(name, w, w / n if n else 0.0, wilson(w, n)))
-    cut = sum(1 for r in results if r.cut_off)
-    mean = sum(r.turns for r in results) / n if n else 0.0
-    return PlayabilityReport(label, n, sides, mean, cut, cut / n if n else 0.0, turn_cap, seed, results)
+    return _report(Job(state_factory, policies, games, seed, turn_cap, side_names, label), results)

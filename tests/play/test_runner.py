@@ -106,3 +106,12 @@ def test_chart_is_a_png(tmp_path):
     path = write_chart([rep], tmp_path / "chart.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.read_bytes() == write_chart([rep], tmp_path / "again.png").read_bytes()
+
+
+def test_run_many_gives_the_same_reports_as_one_by_one():
+    from pipeline.play import Job, run_many
+
+    jobs = [Job(Race, random_policy, 30, 7, 200, label="a"), Job(lambda: Race(None), random_policy, 6, 2, 10, label="b")]
+    one = [run_playability(j.state_factory, j.policies, games=j.games, seed=j.seed, turn_cap=j.turn_cap, label=j.label) for j in jobs]
+    assert run_many(jobs) == one
+    assert run_many(jobs[:1], workers=2, chunk=7) == one[:1]

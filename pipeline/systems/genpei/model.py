@@ -717,7 +717,7 @@ class Playability(Strict):
 
     Attributes:
         turn_cap: per policy (``random``, ``greedy``), player turns (both players' turns
-            counted) after which a game is cut off. Uniform random play is cut off sooner (60
+            counted) after which a game is cut off. Uniform random play is cut off sooner (40
             by default) to keep ``--play 1000`` fast; its games are reported all the same.
         max_cut_off_share: per policy (``random``, ``greedy``), the largest share of games cut
             off by the turn cap before the scenario counts as one whose games do not end. Uniform
@@ -728,7 +728,7 @@ class Playability(Strict):
         note: why the scenario needs other thresholds than the defaults.
     """
 
-    turn_cap: dict[Literal["random", "greedy"], Annotated[int, Field(ge=2, le=2000)]] = {"random": 60, "greedy": 100}
+    turn_cap: dict[Literal["random", "greedy"], Annotated[int, Field(ge=2, le=2000)]] = {"random": 40, "greedy": 100}
     max_cut_off_share: dict[Literal["random", "greedy"], Annotated[float, Field(ge=0, le=1)]] = {"random": 1.0, "greedy": 0.2}
     min_win_rate: float = Field(0.0, ge=0, le=1)
     note: str | None = None

@@ -14,14 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel
 
 from pipeline.data.common import Source, Sources
 from pipeline.data.yamlfile import (
-    MAX_DATA_FILE_BYTES,
     YamlDocument,
-    _duplicate_keys,
     format_location,
 )
 from pipeline.errors import DataError, DataProblem
@@ -113,28 +110,12 @@ class RoninData:
 
 
 def read_yaml(path: Path) -> YamlDocument:
-    """:meth:`YamlDocument.load` through libyaml when PyYAML has it (the Ronin data is read
-    often: every roster check, odds query and build). Any problem (missing file, too large, not
-    UTF-8, bad YAML, a repeated key) is left to :meth:`YamlDocument.load`, so the messages are
-    the same.
+    """:meth:`YamlDocument.load` (kept as the one place Ronin reads a file).
 
     Raises:
         DataError: as :meth:`YamlDocument.load`.
     """
-    loader = getattr(yaml, "CSafeLoader", None)
-    if loader is None:
-        return YamlDocument.load(path)
-    try:
-        if path.stat().st_size > MAX_DATA_FILE_BYTES:
-            return YamlDocument.load(path)
-        text = path.read_text(encoding="utf-8")
-        root = yaml.compose(text, Loader=loader)
-        value = yaml.load(text, Loader=loader)  # noqa: S506 - CSafeLoader is the safe loader
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return YamlDocument.load(path)
-    if next(_duplicate_keys(root, ()), None) is not None:
-        return YamlDocument.load(path)
-    return YamlDocument(path, value, root)
+    return YamlDocument.load(path)
 
 
 def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list[Path] | None = None) -> RoninData:

@@ -256,3 +256,32 @@ def test_shipped_scenarios_start_at_a_card_decision(data, code):
     st = dealt(data, sc)
     assert st.phase == "card" and all(len(s.hand) == c.command_cards for s, c in zip(st.sides, sc.sides, strict=True))
     assert all(a[0] == "card" for a in st.legal_actions())
+
+
+def test_naval_leader_cut_off_at_sea_commits_seppuku(data):
+    # Genpei pack, naval leaders: a leader retreats deck to deck only through friendly boats;
+    # "If there are only open ocean hexes or enemy units ... the leader must commit seppuku"
+    # (+5 H&F, a random Command card lost, no banner: ccn_faq_leaders).
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "samurai_infantry", (5, 3), None), ("b", "ashigaru_spearmen", (6, 3), "infantry_leader")])
+    st = at_battle(dealt(data, sc), 0)
+    st.units[1].figures = 1
+    hf, hand = st.sides[1].hf, len(st.sides[1].hand)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply_outcome(st, roll(sym=1))
+    assert st.sides[0].banners == 1 and st.sides[1].hf == hf + 5
+    card = st.chance_outcomes()[0][0]
+    assert card[0] == "seppuku"
+    st.apply_action(card)
+    assert len(st.sides[1].hand) == hand - 1
+
+
+def test_command_ship_lands_as_a_command_tent(data):
+    # Genpei pack, command ship: it moves with naval movement; when commander and bodyguard
+    # disembark the tile goes to the shore hex as an ordinary, fixed Command Tent.
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "bodyguard", (5, 5), "commander"), ("b", "samurai_infantry", (6, 9), None)],
+        markers=[{"marker": "command_ship", "hex": [5, 5], "side": "a"}])
+    st = _at_move(dealt(data, sc), 0)
+    st.apply_action(("move", 0, (5, 6)))
+    assert st.markers[0][:2] == ["command_tent", (5, 6)]

@@ -1,0 +1,15 @@
+"""The Commands & Colours: Samurai Battles + Genpei rules engine.
+
+Modules:
+
+* :mod:`.state` — :class:`~.state.GenpeiState`, the game as an OpenSpiel-style state machine
+  (implements :class:`pipeline.play.GameState`);
+* :mod:`.combat` — what a battle roll is (dice, caps, resistance, ignores, H&F), shared with the
+  odds command; :mod:`pipeline.systems.genpei.odds` gives its exact distribution (icepool);
+* :mod:`.board` — hex geometry, tiles, sections, line of sight, wind/tide;
+* :mod:`.stats` — unit stats with every ``unknown`` replaced (logged);
+* :mod:`.deck` — the Command deck abstraction and the naval card exceptions;
+* :mod:`.victory` — the scenarios' temporary banners;
+* :mod:`.policies` — uniform random and greedy one-ply policies;
+* :mod:`.playability` — ``gunbai verify --play``.
+"""

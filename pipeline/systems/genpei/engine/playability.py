@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from pipeline.play import PlayabilityReport, run_playability
+from pipeline.play import Job, PlayabilityReport, run_many, run_playability
 from pipeline.systems.genpei.engine.policies import POLICIES
 from pipeline.systems.genpei.engine.state import GenpeiState
 from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
@@ -30,7 +30,7 @@ def thresholds_for(sc: Scenario, policy: str) -> Thresholds:
     """The thresholds of ``sc`` for ``policy`` (scenario data, else the schema's defaults)."""
     pl = sc.playability
     share = pl.max_cut_off_share.get(policy, 1.0 if policy == "random" else 0.2)  # type: ignore[call-overload]
-    cap = pl.turn_cap.get(policy, 60 if policy == "random" else 100)  # type: ignore[call-overload]
+    cap = pl.turn_cap.get(policy, 40 if policy == "random" else 100)  # type: ignore[call-overload]
     return Thresholds(cap, share, pl.min_win_rate)
 
 
@@ -47,6 +47,17 @@ def _state_factory(data: GenpeiData, index: int):
     key = str(data.root.resolve()) + f"#{id(data)}"
     _DATA[key] = data
     return functools.partial(_factory, key, index)
+
+
+def _warm(data: GenpeiData, sc: Scenario) -> None:
+    """Warm the odds caches before worker processes fork, so that each worker does not compute
+    the same dice distributions again (2 greedy games, not counted in any report)."""
+    import random
+
+    from pipeline.play import play_game
+
+    for k in range(2):
+        play_game(lambda: GenpeiState(data, sc), POLICIES["greedy"], random.Random(f"warm:{k}"), 60)
 
 
 @dataclass
@@ -66,14 +77,7 @@ def play_scenario(data: GenpeiData, loaded: LoadedScenario, games: int, *, seed:
     reports: dict[str, PlayabilityReport] = {}
     names = [s.name for s in sc.sides]
     if workers > 1:
-        # Warm the odds caches here, before the worker processes fork, so that each worker
-        # does not compute the same dice distributions again (not counted in the report).
-        import random as _random
-
-        from pipeline.play import play_game
-
-        for k in range(2):
-            play_game(lambda: GenpeiState(data, sc), POLICIES["greedy"], _random.Random(f"warm:{k}"), 60)
+        _warm(data, sc)
     for name, policy in POLICIES.items():
         th = thresholds_for(sc, name)
         factory = _state_factory(data, index) if workers > 1 else (lambda sc=sc: GenpeiState(data, sc))
@@ -126,14 +130,26 @@ def play_command(data_root, scenario_files, games: int, *, seed: int = 1, worker
             if note not in seen:
                 seen.add(note)
                 lines.append(f"engine note: {note}")
+    t0 = time.perf_counter()
+    jobs = []
     for loaded in data.scenarios:
-        t0 = time.perf_counter()
-        sp = play_scenario(data, loaded, games, seed=seed, workers=workers)
-        for rep in sp.reports.values():
+        sc = loaded.scenario
+        index = data.scenarios.index(loaded)
+        if workers > 1:
+            _warm(data, sc)
+        for name, policy in POLICIES.items():
+            th = thresholds_for(sc, name)
+            factory = _state_factory(data, index) if workers > 1 else (lambda sc=sc: GenpeiState(data, sc))
+            jobs.append(Job(factory, policy, games, seed, th.turn_cap, [s.name for s in sc.sides], f"{sc.code} / {name}"))
+    done = run_many(jobs, workers=workers)
+    names = list(POLICIES)
+    for i, loaded in enumerate(data.scenarios):
+        reps = {name: done[i * len(names) + k] for k, name in enumerate(names)}
+        for rep in reps.values():
             lines.extend(rep.lines())
             reports.append(rep)
-        lines.append(f"  ({loaded.scenario.code}: {time.perf_counter() - t0:.1f} s)")
-        findings.extend(sp.findings)
+        findings.extend(judge(loaded, reps))
+    lines.append(f"played {len(jobs)} runs of {games} games in {time.perf_counter() - t0:.1f} s ({workers} worker(s))")
     chart = None
     if out_dir is not None and reports:
         chart = write_chart(reports, Path(out_dir) / "genpei" / "playability.png",
