@@ -47,6 +47,9 @@ schema: setup
 
 bench: setup
 	$(PY) benchmarks/bench_build.py
+	$(PY) benchmarks/bench_counters.py
+	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_lint.py
 
 clean:
 	rm -rf $(OUT)
