@@ -7,15 +7,16 @@ axis-aligned rectangle ``{x, y, w, h}`` in inches from the table's north-west co
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from pipeline.data.common import Source, Sources, Strict
-from pipeline.data.yamlfile import YamlDocument, format_location
+from pipeline.data.common import Source, Strict
+from pipeline.data.folder import catalogue as shared_catalogue
+from pipeline.data.folder import load_files, source_problems
+from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem
 from pipeline.measured.geometry import Rect
 
@@ -91,16 +92,7 @@ def load_folder(root: Path, files: dict[str, type[BaseModel]], scenario_model: t
     Raises:
         DataError: every problem found, one line each.
     """
-    problems: list[DataProblem] = []
-    models: dict[str, Any] = {}
-    docs: dict[str, YamlDocument] = {}
-    for name, model in files.items():
-        try:
-            doc = YamlDocument.load(root / name)
-            docs[name] = doc
-            models[name] = doc.validate(model)
-        except DataError as exc:
-            problems.extend(exc.problems)
+    models, docs, problems = load_files(root, files)
     if problems:
         raise DataError(problems)
     data = FolderData(root, models, docs)
@@ -118,19 +110,8 @@ def load_folder(root: Path, files: dict[str, type[BaseModel]], scenario_model: t
             problems.append(DataProblem(path, doc.line_of(("id",)), "id", repr(sid), "a scenario id no other file uses"))
         seen.add(sid)
         data.scenarios.append(Loaded(sc, doc))
-    sources: Sources = models["sources.yaml"]
-    known = {d.id for d in sources.documents}
     checked = [(docs[n], models[n]) for n in files] + [(s.doc, s.model) for s in data.scenarios]
-    for doc, model in checked:
-        for loc, src in citations(model, ()):
-            if src.doc not in known:
-                problems.append(DataProblem(doc.path, doc.line_of(loc + ("doc",)), format_location(loc + ("doc",)), repr(src.doc), f"a document id of sources.yaml ({', '.join(sorted(known))})"))
-            if src.confidence == "L" and not src.note:
-                problems.append(DataProblem(doc.path, doc.line_of(loc), format_location(loc), "confidence L without a note", "a note saying what was inferred and from what"))
-    for i, erratum in enumerate(sources.errata):
-        if erratum.chosen >= len(erratum.readings):
-            d = docs["sources.yaml"]
-            problems.append(DataProblem(d.path, d.line_of(("errata", i, "chosen")), f"errata[{i}].chosen", str(erratum.chosen), f"an index below {len(erratum.readings)}"))
+    problems += source_problems(checked, models["sources.yaml"], docs["sources.yaml"])
     if problems:
         raise DataError(problems)
     return data
@@ -142,27 +123,8 @@ def catalogue(items: list[Any], doc: YamlDocument, key: str) -> dict[str, Any]:
     Raises:
         DataError: an id is repeated.
     """
-    out: dict[str, Any] = {}
-    problems = []
-    for i, item in enumerate(items):
-        if item.id in out:
-            problems.append(DataProblem(doc.path, doc.line_of((key, i, "id")), f"{key}[{i}].id", repr(item.id), "an id not used before in this file"))
-        out[item.id] = item
+    problems: list[DataProblem] = []
+    out = shared_catalogue(items, doc, key, problems)
     if problems:
         raise DataError(problems)
     return out
-
-
-def citations(obj: Any, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Source]]:
-    """Every :class:`Source` inside a model, with its path in the document."""
-    if isinstance(obj, Source):
-        yield loc, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from citations(getattr(obj, name), loc + (name,))
-    elif isinstance(obj, (list, tuple)):
-        for i, item in enumerate(obj):
-            yield from citations(item, loc + (i,))
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from citations(v, loc + (k,))

@@ -11,20 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.legality import LegalityRule, explain, rules
 
-@dataclass(frozen=True)
-class LegalityRule:
-    """A static rule a set-up must obey: stable ``id``, ``statement``, source ``doc`` and
-    ``section``."""
-
-    id: str
-    statement: str
-    doc: str
-    section: str
-
-
-def rules(*items: LegalityRule) -> dict[str, LegalityRule]:
-    return {r.id: r for r in items}
+__all__ = ["Finding", "LegalityRule", "explain", "rules"]
 
 
 @dataclass(frozen=True)
@@ -46,13 +35,3 @@ class Finding:
         where = f"{self.file}:{self.line}" if self.line else str(self.file)
         unit = f" unit {self.unit}" if self.unit else ""
         return f"{where}: {self.scenario}{unit}: {self.rule.id}: {self.message} [{self.rule.doc}, {self.rule.section}]"
-
-
-def explain(table: dict[str, LegalityRule], rule_id: str) -> str:
-    """``gunbai verify --explain`` text of a rule.
-
-    Raises:
-        KeyError: unknown id.
-    """
-    r = table[rule_id]
-    return f"{r.id}: {r.statement}\nsource: {r.doc}, {r.section}"

@@ -78,6 +78,19 @@ def resolve_epoch(default_epoch: int = DEFAULT_EPOCH) -> int:
     return int(env)
 
 
+def resolve_date_saved_ms(default_ms: int) -> int:
+    """``dateSaved`` for metadata, in ms since the epoch: ``SOURCE_DATE_EPOCH`` (seconds) when
+    set, else ``default_ms`` (the date the data gives, for reproducible builds).
+
+    Raises:
+        ValueError: ``SOURCE_DATE_EPOCH`` is set but not a non-negative integer.
+    """
+    env = os.environ.get("SOURCE_DATE_EPOCH")
+    if env is None or env == "":
+        return int(default_ms)
+    return resolve_epoch() * 1000
+
+
 _BAD_NAME = re.compile(r"(^|/)\.\.?(/|$)")
 
 

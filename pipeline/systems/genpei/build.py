@@ -12,7 +12,6 @@ atomically, and images from an earlier build that the data no longer makes are r
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,14 +39,17 @@ def layout_of(data: GenpeiData) -> HexLayout:
 
 
 def date_saved_ms(data: GenpeiData) -> int:
-    """``dateSaved`` for metadata: ``SOURCE_DATE_EPOCH`` (seconds) when set, else the data's."""
-    env = os.environ.get("SOURCE_DATE_EPOCH")
-    if env:
-        try:
-            return int(env) * 1000
-        except ValueError as exc:
-            raise GunbaiError(f"SOURCE_DATE_EPOCH={env!r} is not a whole number of seconds") from exc
-    return data.system.vassal.date_saved_ms
+    """``dateSaved`` for metadata: ``SOURCE_DATE_EPOCH`` (seconds) when set, else the data's.
+
+    Raises:
+        GunbaiError: ``SOURCE_DATE_EPOCH`` is not a whole number of seconds.
+    """
+    from pipeline.vassal.archive import resolve_date_saved_ms
+
+    try:
+        return resolve_date_saved_ms(data.system.vassal.date_saved_ms)
+    except ValueError as exc:
+        raise GunbaiError(str(exc)) from exc
 
 
 def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int]:

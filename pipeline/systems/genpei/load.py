@@ -9,14 +9,14 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.data.common import Source, Sources
+from pipeline.data.common import Sources
+from pipeline.data.folder import catalogue, load_files, source_problems
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem
 from pipeline.systems.genpei.model import (
@@ -92,36 +92,22 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> GenpeiData:
         DataError: any file is missing or invalid, an id is repeated, or a citation names a
             document ``sources.yaml`` does not list. All problems found are reported together.
     """
-    problems: list[DataProblem] = []
-    models: dict[str, Any] = {}
-    docs: dict[str, YamlDocument] = {}
-    for name, model in FILES.items():
-        try:
-            doc = YamlDocument.load(root / name)
-            docs[name] = doc
-            models[name] = doc.validate(model)
-        except DataError as exc:
-            problems.extend(exc.problems)
+    models, docs, problems = load_files(root, FILES)
     if problems:
         raise DataError(problems)
 
-    def catalogue(file: str, key: str) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for i, item in enumerate(getattr(models[file], key)):
-            if item.id in out:
-                problems.append(DataProblem(docs[file].path, docs[file].line_of((key, i, "id")), f"{key}[{i}].id", repr(item.id), "an id not used before in this file"))
-            out[item.id] = item
-        return out
+    def catalogue_of(file: str, key: str) -> dict[str, Any]:
+        return catalogue(getattr(models[file], key), docs[file], key, problems)
 
     data = GenpeiData(
         root=root,
         system=models["system.yaml"],
         sources=models["sources.yaml"],
         board=models["board.yaml"],
-        units=catalogue("units.yaml", "units"),
-        leaders=catalogue("leaders.yaml", "leaders"),
-        terrain=catalogue("terrain.yaml", "terrain"),
-        markers=catalogue("markers.yaml", "markers"),
+        units=catalogue_of("units.yaml", "units"),
+        leaders=catalogue_of("leaders.yaml", "leaders"),
+        terrain=catalogue_of("terrain.yaml", "terrain"),
+        markers=catalogue_of("markers.yaml", "markers"),
         docs=docs,
     )
     files = sorted((root / "scenarios").glob("*.yaml")) if scenario_files is None else scenario_files
@@ -139,38 +125,8 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> GenpeiData:
         docs[str(path)] = doc
         data.scenarios.append(LoadedScenario(scenario, doc))
 
-    known_docs = {d.id for d in data.sources.documents}
-    for file_key, doc in docs.items():
-        model = models.get(file_key) or next((s.scenario for s in data.scenarios if str(s.path) == file_key), None)
-        for loc, src in _citations(model, ()):
-            if src.doc not in known_docs:
-                problems.append(DataProblem(doc.path, doc.line_of(loc + ("doc",)), _fmt(loc + ("doc",)), repr(src.doc), f"a document id of sources.yaml ({', '.join(sorted(known_docs))})"))
-            if src.confidence == "L" and not src.note:
-                problems.append(DataProblem(doc.path, doc.line_of(loc), _fmt(loc), "confidence L without a note", "a note saying what was inferred and from what"))
-    for i, erratum in enumerate(data.sources.errata):
-        if erratum.chosen >= len(erratum.readings):
-            problems.append(DataProblem(docs["sources.yaml"].path, docs["sources.yaml"].line_of(("errata", i, "chosen")), f"errata[{i}].chosen", str(erratum.chosen), f"an index below {len(erratum.readings)}"))
+    checked = [(docs[name], models[name]) for name in FILES] + [(s.doc, s.scenario) for s in data.scenarios]
+    problems += source_problems(checked, data.sources, docs["sources.yaml"])
     if problems:
         raise DataError(problems)
     return data
-
-
-def _fmt(loc: tuple[Any, ...]) -> str:
-    from pipeline.data.yamlfile import format_location
-
-    return format_location(loc)
-
-
-def _citations(obj: Any, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Source]]:
-    """Every :class:`Source` inside a model, with its path in the document."""
-    if isinstance(obj, Source):
-        yield loc, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from _citations(getattr(obj, name), loc + (name,))
-    elif isinstance(obj, (list, tuple)):
-        for i, item in enumerate(obj):
-            yield from _citations(item, loc + (i,))
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _citations(v, loc + (k,))

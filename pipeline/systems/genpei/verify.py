@@ -20,33 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.legality import LegalityRule, rules
+from pipeline.legality import explain as explain_rule
 from pipeline.systems.genpei.layout import DIRECTIONS
 from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
 
-
-@dataclass(frozen=True)
-class LegalityRule:
-    """A static rule a scenario set-up must obey.
-
-    Attributes:
-        id: stable id (``gunbai verify --explain ID``).
-        statement: the rule in one sentence.
-        doc: id of the document in ``sources.yaml``.
-        section: section of that document.
-    """
-
-    id: str
-    statement: str
-    doc: str
-    section: str
-
-
-def _rules(*rules: LegalityRule) -> dict[str, LegalityRule]:
-    return {r.id: r for r in rules}
-
-
 #: Every legality rule, by id.
-RULES: dict[str, LegalityRule] = _rules(
+RULES: dict[str, LegalityRule] = rules(
     LegalityRule("known-board", "A scenario is played on a board the data defines.", "gunbai", "Scenario format"),
     LegalityRule("hex-on-board", "Every terrain tile, unit, leader and marker stands on a hex of the board.", "rules_facts", "1.1 Components and board"),
     LegalityRule("known-unit", "Every unit is a unit type of units.yaml.", "gunbai", "Scenario format"),
@@ -116,8 +96,7 @@ def explain(rule_id: str) -> str:
     Raises:
         KeyError: no rule has that id.
     """
-    r = RULES[rule_id]
-    return f"{r.id}: {r.statement}\nsource: {r.doc}, {r.section}"
+    return explain_rule(RULES, rule_id)
 
 
 def verify_all(data: GenpeiData) -> list[Finding]:

@@ -13,7 +13,6 @@ The registry (:func:`pipeline.build._systems`) calls :func:`build`, :func:`verif
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -47,13 +46,17 @@ def verify(data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
 
 
 def _date_ms(data: RoninData) -> int:
-    env = os.environ.get("SOURCE_DATE_EPOCH")
-    if env:
-        try:
-            return int(env) * 1000
-        except ValueError as exc:
-            raise GunbaiError(f"SOURCE_DATE_EPOCH={env!r} is not a whole number of seconds") from exc
-    return data.system.vassal.date_saved_ms
+    """``dateSaved`` for metadata: ``SOURCE_DATE_EPOCH`` (seconds) when set, else the data's.
+
+    Raises:
+        GunbaiError: ``SOURCE_DATE_EPOCH`` is not a whole number of seconds.
+    """
+    from pipeline.vassal.archive import resolve_date_saved_ms
+
+    try:
+        return resolve_date_saved_ms(data.system.vassal.date_saved_ms)
+    except ValueError as exc:
+        raise GunbaiError(str(exc)) from exc
 
 
 #: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.

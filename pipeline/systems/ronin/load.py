@@ -9,17 +9,16 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.data.common import Source, Sources
+from pipeline.data.common import Sources
+from pipeline.data.folder import load_files, source_problems
 from pipeline.data.yamlfile import (
     YamlDocument,
-    format_location,
 )
 from pipeline.errors import DataError, DataProblem
 from pipeline.systems.ronin.model import (
@@ -125,16 +124,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
         DataError: any file is missing or invalid, an id is repeated, a citation names an
             unknown document, or a model names an unknown weapon or attribute.
     """
-    problems: list[DataProblem] = []
-    models: dict[str, Any] = {}
-    docs: dict[str, YamlDocument] = {}
-    for name, model in FILES.items():
-        try:
-            doc = read_yaml(root / name)
-            docs[name] = doc
-            models[name] = doc.validate(model)
-        except DataError as exc:
-            problems.extend(exc.problems)
+    models, docs, problems = load_files(root, FILES)
     factions: dict[str, Faction] = {}
     for path in sorted((root / "factions").glob("*.yaml")):
         try:
@@ -195,16 +185,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
             data.games.append(Loaded(doc.validate(Game), doc))
         except DataError as exc:
             problems.extend(exc.problems)
-    known_docs = {d.id for d in data.sources.documents}
-    for key, doc in docs.items():
-        for loc, src in _citations(models.get(key), ()):
-            if src.doc not in known_docs:
-                problems.append(DataProblem(doc.path, doc.line_of(loc + ("doc",)), format_location(loc + ("doc",)), repr(src.doc), f"a document id of sources.yaml ({', '.join(sorted(known_docs))})"))
-            if src.confidence == "L" and not src.note:
-                problems.append(DataProblem(doc.path, doc.line_of(loc), format_location(loc), "confidence L without a note", "a note saying what was inferred and from what"))
-    for i, e in enumerate(data.sources.errata):
-        if e.chosen >= len(e.readings):
-            problems.append(DataProblem(docs["sources.yaml"].path, docs["sources.yaml"].line_of(("errata", i, "chosen")), f"errata[{i}].chosen", str(e.chosen), f"an index below {len(e.readings)}"))
+    problems += source_problems([(doc, models.get(key)) for key, doc in docs.items()], data.sources, docs["sources.yaml"])
     if problems:
         raise DataError(problems)
     return data
@@ -248,17 +229,3 @@ def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[st
                     if not ok:
                         problems.append(DataProblem(doc.path, doc.line_of(("models", i, "options", j, "choices", c)), f"models[{i}].options[{j}].choices", repr(c), f"a valid {g.kind} choice"))
     return problems
-
-
-def _citations(obj: Any, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Source]]:
-    if isinstance(obj, Source):
-        yield loc, obj
-    elif isinstance(obj, BaseModel):
-        for name in type(obj).model_fields:
-            yield from _citations(getattr(obj, name), loc + (name,))
-    elif isinstance(obj, (list, tuple)):
-        for i, item in enumerate(obj):
-            yield from _citations(item, loc + (i,))
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _citations(v, loc + (k,))

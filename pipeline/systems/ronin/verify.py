@@ -14,23 +14,25 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from pipeline.legality import LegalityRule, rules
+from pipeline.legality import explain as explain_rule
 from pipeline.systems.ronin.load import Loaded, RoninData
 from pipeline.systems.ronin.model import Game, Roster
 from pipeline.systems.ronin.roster import RosterFinding, check_roster
 
 #: Rule ids of the scenario checks, with a statement and source (``--explain``).
-RULES: dict[str, tuple[str, str]] = {
-    "known-scenario": ("A game names a scenario of scenarios/.", "gunbai, Game format"),
-    "known-roster": ("Each side names a roster of rosters/ (or the scenario's fixed force).", "gunbai, Game format"),
-    "equal-points": ("Both sides select a force of equal points value.", "ronin_book, Scenarios (p.59-65)"),
-    "attacker-double": ("The Attacker has twice as many points as the Defender.", "ronin_book, Scenarios: Defence (p.62)"),
-    "fixed-force": ("The Defender selects the scenario's points; the Attacker fields the scenario's fixed models.", "ronin_book, Scenarios: Assassination (p.63)"),
-    "agreed-models": ("Both players field the same number of models of the same ranks.", "ronin_book, Scenarios: Tournament (p.64)"),
-    "civilians": ("One civilian model for every 25 points.", "ronin_book, Scenarios: Defend the Village (p.65)"),
-    "table-size": ("Up to 100 points a 24-inch table, to 200 points 36 inches, more 48 inches (or the scenario's own size).", "ronin_book, Scenarios: Playing Area (p.57)"),
-    "zone-on-table": ("A deployment zone lies on the table.", "gunbai, Game format"),
-    "distinct-sides": ("The two sides use different colours.", "gunbai, Game format"),
-}
+RULES: dict[str, LegalityRule] = rules(
+    LegalityRule("known-scenario", "A game names a scenario of scenarios/.", "gunbai", "Game format"),
+    LegalityRule("known-roster", "Each side names a roster of rosters/ (or the scenario's fixed force).", "gunbai", "Game format"),
+    LegalityRule("equal-points", "Both sides select a force of equal points value.", "ronin_book", "Scenarios (p.59-65)"),
+    LegalityRule("attacker-double", "The Attacker has twice as many points as the Defender.", "ronin_book", "Scenarios: Defence (p.62)"),
+    LegalityRule("fixed-force", "The Defender selects the scenario's points; the Attacker fields the scenario's fixed models.", "ronin_book", "Scenarios: Assassination (p.63)"),
+    LegalityRule("agreed-models", "Both players field the same number of models of the same ranks.", "ronin_book", "Scenarios: Tournament (p.64)"),
+    LegalityRule("civilians", "One civilian model for every 25 points.", "ronin_book", "Scenarios: Defend the Village (p.65)"),
+    LegalityRule("table-size", "Up to 100 points a 24-inch table, to 200 points 36 inches, more 48 inches (or the scenario's own size).", "ronin_book", "Scenarios: Playing Area (p.57)"),
+    LegalityRule("zone-on-table", "A deployment zone lies on the table.", "gunbai", "Game format"),
+    LegalityRule("distinct-sides", "The two sides use different colours.", "gunbai", "Game format"),
+)
 
 
 def explain(rule: str) -> str:
@@ -39,8 +41,7 @@ def explain(rule: str) -> str:
     Raises:
         KeyError: no such rule.
     """
-    text, src = RULES[rule]
-    return f"{rule}: {text} [{src}]"
+    return explain_rule(RULES, rule)
 
 
 def recommended_table(data: RoninData, points: int) -> int:
@@ -58,7 +59,7 @@ def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
     out: list[RosterFinding] = []
 
     def fail(loc: tuple, rule: str, msg: str) -> None:
-        out.append(RosterFinding(loaded.path, doc.line_of(loc), g.id, rule, msg, RULES[rule][1]))
+        out.append(RosterFinding(loaded.path, doc.line_of(loc), g.id, rule, msg, f"{RULES[rule].doc}, {RULES[rule].section}"))
 
     sc = data.scenarios.get(g.scenario)
     if sc is None:
