@@ -1,5 +1,5 @@
 """``python -m pipeline`` runs the ``gunbai`` command line."""
 
-from pipeline.cli import app
+from pipeline.cli import main
 
-app(prog_name="gunbai")
+main()

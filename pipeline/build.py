@@ -38,7 +38,8 @@ class BuildResult:
 
     def summary(self) -> str:
         """One line for the terminal."""
-        mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {self.scenarios} setups)" if self.module else "no module"
+        setups = f"{self.scenarios} setup{'' if self.scenarios == 1 else 's'}"
+        mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {setups})" if self.module else "no module"
         return f"{self.system}: {mod}; {len(self.files)} files written"
 
 
@@ -65,6 +66,9 @@ def systems_in(data_root: Path) -> list[str]:
     if not data_root.is_dir():
         raise GunbaiError(f"{data_root}: no such data folder")
     found = [s for s in _systems() if (data_root / s).is_dir()]
+    strays = sorted(d.name for d in data_root.iterdir() if d.is_dir() and d.name not in _systems() and not d.name.startswith((".", "_")))
+    if strays:
+        raise GunbaiError(f"{data_root}: folder(s) {', '.join(strays)} are not game systems (expected: {', '.join(_systems())})")
     if not found:
         raise GunbaiError(f"{data_root}: no game system folder (expected one of: {', '.join(_systems())})")
     return found
@@ -84,23 +88,30 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True) -> list
     return results
 
 
-def verify_all(data_root: Path, scenario_files: list[Path] | None = None) -> tuple[list, int]:
+def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, system: str | None = None) -> tuple[list, int]:
     """Legality findings of every scenario (or of ``scenario_files``), and how many scenarios
     were checked.
 
-    Scenario files given explicitly are checked against the data of the system whose folder
-    holds them (or, when they are elsewhere, against the Genpei data).
+    Scenario files given explicitly are checked against the data of ``system``, or else of the
+    system whose folder holds them (``…/<system>/…`` in their path).
+
+    Raises:
+        GunbaiError: ``system`` is unknown, or a file's system cannot be told from its path.
     """
     findings: list = []
     count = 0
+    if system is not None and system not in _systems():
+        raise GunbaiError(f"--system {system!r}: expected one of {', '.join(_systems())}")
     if scenario_files:
         by_system: dict[str, list[Path]] = {}
         for path in scenario_files:
             parts = path.resolve().parts
-            system = next((s for s in _systems() if s in parts), "genpei")
-            by_system.setdefault(system, []).append(path)
-        for system, files in by_system.items():
-            f, n = _systems()[system].verify(data_root / system, files)
+            found = system or next((s for s in _systems() if s in parts), None)
+            if found is None:
+                raise GunbaiError(f"{path}: cannot tell its game system from its folder; pass --system ({', '.join(_systems())})")
+            by_system.setdefault(found, []).append(path)
+        for name, files in by_system.items():
+            f, n = _systems()[name].verify(data_root / name, files)
             findings.extend(f)
             count += n
         return findings, count
@@ -114,8 +125,12 @@ def verify_all(data_root: Path, scenario_files: list[Path] | None = None) -> tup
 def render_only(data_root: Path, out_root: Path, *, what: str) -> Iterator[str]:
     """Render ``counters`` or ``cards`` of every system; yields one line per system."""
     for system in systems_in(data_root):
-        written = _systems()[system].render(data_root / system, out_root / system, what=what)
-        yield f"{system}: {len(written)} {what} images in {out_root / system}"
+        mod = _systems()[system]
+        if what == "sheets" and not getattr(mod, "PRINT_SHEETS", False):
+            yield f"{system}: no print sheets for this system yet"
+            continue
+        written = mod.render(data_root / system, out_root / system, what=what)
+        yield f"{system}: {len(written)} files ({what}) in {out_root / system}"
 
 
 def explain_rule(rule_id: str) -> str:

@@ -72,6 +72,7 @@ def verify(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the --play games (same seed, same report).")] = 1,
     workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the report does not depend on it).")] = 2,
     out_dir: OutOpt = Path("build"),
+    system: Annotated[str | None, typer.Option("--system", help="Game system of the scenario files given (default: from their folder).")] = None,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
     from pipeline.build import explain_rule, play_others, verify_all
@@ -84,7 +85,7 @@ def verify(
             raise typer.Exit(1) from None
         return
     try:
-        findings, count = verify_all(data, scenarios)
+        findings, count = verify_all(data, scenarios, system=system)
     except GunbaiError as exc:
         _fail(exc)
     for f in findings:
@@ -253,9 +254,20 @@ def roster_check(
         raise typer.Exit(1)
 
 
-def main() -> None:  # pragma: no cover - console entry point
-    app()
+def main() -> None:
+    """Console entry point: run the app; an operating-system error (a folder where a file was
+    expected, a file where a folder was, no permission) is one line and exit 1, and Ctrl-C says
+    so and exits 130 (outputs are replaced atomically, so nothing is left half-written)."""
+    try:
+        app(prog_name="gunbai")
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        err.print(f"gunbai: {where}{exc.strerror or exc}", markup=False)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("gunbai: interrupted; earlier outputs are left as they were", markup=False)
+        sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    main()

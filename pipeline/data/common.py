@@ -19,9 +19,10 @@ Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=6
 
 
 class Strict(BaseModel):
-    """Base of every schema model: unknown keys are errors (a typo in a key is caught)."""
+    """Base of every schema model: unknown keys are errors (a typo in a key is caught), and
+    numbers must be finite (``.nan`` and ``.inf`` are refused)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Source(Strict):

@@ -52,18 +52,24 @@ class YamlDocument:
         """Read and parse ``path``.
 
         Raises:
-            DataError: the file is missing, too large, not UTF-8, not YAML, or repeats a key.
+            DataError: the file is missing, not a regular file, too large, not UTF-8, not YAML,
+                expands past :data:`MAX_EXPANDED_NODES` through aliases, or repeats a key.
         """
         try:
+            if not path.is_file():
+                what = "a folder" if path.is_dir() else "no such file" if not path.exists() else "not a regular file"
+                raise DataError([DataProblem(path, None, "", repr(str(path)), f"a YAML file ({what})")])
             size = path.stat().st_size
+            if size > MAX_DATA_FILE_BYTES:
+                raise DataError([DataProblem(path, None, "", f"{size} bytes", f"at most {MAX_DATA_FILE_BYTES} bytes")])
+            raw = path.read_bytes()
         except OSError as exc:
             raise DataError([DataProblem(path, None, "", repr(str(path)), f"a readable file ({exc.strerror})")]) from exc
-        if size > MAX_DATA_FILE_BYTES:
-            raise DataError([DataProblem(path, None, "", f"{size} bytes", f"at most {MAX_DATA_FILE_BYTES} bytes")])
         try:
-            text = path.read_text(encoding="utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise DataError([DataProblem(path, None, "", f"byte {exc.start}", "UTF-8 text")]) from exc
+            line = raw[: exc.start].count(b"\n") + 1
+            raise DataError([DataProblem(path, line, "", f"byte 0x{raw[exc.start]:02x}", "UTF-8 text")]) from exc
         return cls.parse(text, path)
 
     @classmethod
@@ -85,6 +91,9 @@ class YamlDocument:
             line = mark.line + 1 if mark is not None else None
             problem = getattr(exc, "problem", None) or str(exc)
             raise DataError([DataProblem(path, line, "", "the text", f"valid YAML ({problem})")]) from exc
+        if _expanded_size(root) > MAX_EXPANDED_NODES:
+            raise DataError([DataProblem(path, None, "", "aliases (*name) that expand to more than "
+                                         f"{MAX_EXPANDED_NODES} values", "a document of hand-written size")])
         doc = cls(path, data, root)
         dups = list(_duplicate_keys(root, ()))
         if dups:
@@ -114,6 +123,8 @@ class YamlDocument:
         Raises:
             DataError: one :class:`DataProblem` per wrong value, each with its line.
         """
+        if self.data is None:
+            raise DataError([DataProblem(self.path, 1, "", "an empty document", "the file's contents (see its JSON Schema: gunbai schema)")])
         try:
             return model.model_validate(self.data, context=context)
         except ValidationError as exc:
@@ -130,6 +141,36 @@ def _child(node: yaml.Node | None, part: Any) -> yaml.Node | None:
         if 0 <= part < len(node.value):
             return node.value[part]
     return None
+
+
+#: Most values a document may hold once its aliases are expanded. Hand-written data holds a
+#: few thousand; an alias bomb ("billion laughs") holds billions.
+MAX_EXPANDED_NODES = 1_000_000
+
+
+def _expanded_size(root: yaml.Node | None) -> int:
+    """Number of nodes the document holds with every alias expanded, computed in time linear
+    in the text (each shared node is sized once)."""
+    if root is None:
+        return 0
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in size:
+            continue
+        if isinstance(node, yaml.MappingNode):
+            kids = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            kids = list(node.value)
+        else:
+            kids = []
+        if children_done or not kids:
+            size[id(node)] = min(1 + sum(size[id(k)] for k in kids), MAX_EXPANDED_NODES + 1)
+        else:
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in size)
+    return size[id(root)]
 
 
 def _duplicate_keys(node: yaml.Node | None, loc: tuple[Any, ...]):
@@ -189,7 +230,7 @@ def problems_from_validation(exc: ValidationError, doc: YamlDocument) -> list[Da
             expected = "the key to be present"
         elif first["type"] == "extra_forbidden":
             value = f"key {path[-1]!r}" if path else "key"
-            expected = "only the keys the schema defines (see the JSON Schema in build/schema/)"
+            expected = "only the keys the schema defines (see the JSON Schema: gunbai schema)"
         else:
             value = repr(first.get("input"))
             msgs: list[str] = []

@@ -123,6 +123,7 @@ def build_measured_module(*, name: str, version: str, description: str, sides: l
         prototypes=[PrototypeDefinition(UNIT_PROTOTYPE, PieceDefinition([Delete("Delete", keystroke(68, CTRL))], BasicPiece("", "")))],
         piece_windows=windows, dice_buttons=dice, chart_windows=charts,
         setups=[PredefinedSetup(title, file) for file, title, _d, _b, _p in setups], date_saved_ms=date_ms,
+        stable_gpids=True,
     )
     built = write_buildfile(module)
     moduledata = write_moduledata(module, date_ms)

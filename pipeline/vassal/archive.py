@@ -326,6 +326,8 @@ def open_archive(source: str | os.PathLike[str] | bytes, limits: Limits | None =
         if isinstance(source, bytes | bytearray | memoryview):
             zf = zipfile.ZipFile(io.BytesIO(bytes(source)))
         else:
+            if not os.path.isfile(os.fspath(source)):
+                raise VassalFormatError("not a regular file (a folder, a device or missing)")
             zf = zipfile.ZipFile(os.fspath(source))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
         raise VassalFormatError(f"not a ZIP archive ({exc})") from None

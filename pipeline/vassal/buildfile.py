@@ -18,6 +18,7 @@ above the largest. Pixel values are ints unless stated.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -565,6 +566,9 @@ class Module:
         date_saved_ms: moduledata ``dateSaved`` (ms since epoch); :func:`write_module` fills it
             from ``SOURCE_DATE_EPOCH`` or its fixed date when None.
         extra: further top-level :class:`Component` children, written before ``Chatter``.
+        stable_gpids: number slots by a hash of their key (:func:`stable_gpid_number`) instead
+            of 1, 2, … in document order, so that a published module's gpids survive adding or
+            removing pieces (players' saves and Refresh Counters keep working).
     """
 
     name: str
@@ -584,6 +588,7 @@ class Module:
     other1: str = ""
     other2: str = ""
     date_saved_ms: int | None = None
+    stable_gpids: bool = False
     extra: Sequence[Component] = ()
 
     def __post_init__(self) -> None:
@@ -652,17 +657,43 @@ class BuildFile:
     next_piece_slot_id: int
 
 
+#: Stable gpids are drawn from 1..STABLE_GPID_SPACE (below Java's int limit, §2.2).
+STABLE_GPID_SPACE = 999_999_999
+
+
+def stable_gpid_number(key: str) -> int:
+    """The gpid number of a PieceSlot key under stable numbering: a hash of the key, so a
+    slot keeps its gpid when other slots are added or removed (VASSAL's Refresh Counters and
+    saved games find a piece's slot by gpid, §2.2).
+
+    >>> stable_gpid_number("unit:sohei_warriors:red") == stable_gpid_number("unit:sohei_warriors:red")
+    True
+    """
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % STABLE_GPID_SPACE + 1
+
+
 class _Writer:
-    def __init__(self, gpid_prefix: str | None) -> None:
+    def __init__(self, gpid_prefix: str | None, stable: bool = False) -> None:
         self.gpid_prefix = gpid_prefix
+        self.stable = stable
         self.counter = 0
         self.gpids: dict[str, str] = {}
+        self._owner: dict[int, str] = {}
 
     def next_gpid(self, key: str) -> str:
         if key in self.gpids:
             raise ValueError(f"duplicate PieceSlot key {key!r}; give slots distinct keys")
-        self.counter += 1
-        gpid = str(self.counter) if self.gpid_prefix is None else f"{self.gpid_prefix}:{self.counter}"
+        if self.stable:
+            n = stable_gpid_number(key)
+            if n in self._owner:
+                raise ValueError(f"PieceSlot keys {self._owner[n]!r} and {key!r} hash to the same gpid {n}; rename one")
+            self._owner[n] = key
+            self.counter = max(self.counter, n)
+        else:
+            self.counter += 1
+            n = self.counter
+        gpid = str(n) if self.gpid_prefix is None else f"{self.gpid_prefix}:{n}"
         self.gpids[key] = gpid
         return gpid
 
@@ -901,7 +932,7 @@ def write_buildfile(module: Module, *, gpid_prefix: str | None = None,
         ValueError: duplicate slot keys, text VASSAL would trim, a field ending in a backslash,
             characters XML cannot hold, or any invalid value the dataclasses reject.
     """
-    w = _Writer(gpid_prefix)
+    w = _Writer(gpid_prefix, stable=module.stable_gpids)
     root = w.module(module, next_piece_slot_id)
     return BuildFile(_serialize(root), dict(w.gpids), int(root.get("nextPieceSlotId")))
 

@@ -124,6 +124,9 @@ class ModuleExtension:
     vassal_version: str = "3.7.0"
     universal: bool = False
     date_saved_ms: int | None = None
+    #: Number slots ``<extId>:<hash of the key>`` (see buildfile.stable_gpid_number) so gpids
+    #: survive adding or removing pieces.
+    stable_gpids: bool = False
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", self.extension_id or ""):
@@ -180,7 +183,7 @@ def write_extension(ext: ModuleExtension) -> BuildFile:
         ValueError: duplicate slot keys, text VASSAL would trim, fields ending in a backslash.
         TypeError: an addition of a kind extensions cannot hold.
     """
-    w = _Writer(ext.extension_id)
+    w = _Writer(ext.extension_id, stable=ext.stable_gpids)
     root = _el(None, VM + "ModuleExtension", ("anyModule", ext.universal),
                ("version", ext.version), ("description", ext.description),
                ("module", ext.module_name), ("moduleVersion", ext.module_version),

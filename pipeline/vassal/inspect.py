@@ -130,6 +130,8 @@ def hex_label(x: int, y: int, g: HexGridInfo, board_w: int, board_h: int) -> str
     if g.sideways:
         x, y = y, x
         board_w, board_h = board_h, board_w
+    if not (math.isfinite(g.dx) and math.isfinite(g.dy) and g.dx > 0 and g.dy > 0):
+        return f"({x},{y}) [bad grid spacing dx={g.dx} dy={g.dy}]"
     raw_col = math.floor((x - g.x0) / g.dx + 0.5)
     shift = g.dy / 2 if raw_col % 2 else 0.0
     raw_row = math.floor((y - g.y0 - shift) / g.dy + 0.5)
@@ -238,5 +240,11 @@ def inspect_bytes(data: bytes, title: str = "") -> list[str]:
 
 def inspect_path(path: str | os.PathLike[str]) -> list[str]:
     """:func:`inspect_bytes` of a file (size-bounded like :func:`~.archive.open_archive`)."""
+    from .archive import Limits, VassalFormatError
+
+    if not os.path.isfile(path):
+        raise VassalFormatError("not a regular file (a folder, a device or missing)", os.path.basename(os.fspath(path)))
+    if os.path.getsize(path) > Limits().max_total_size:
+        raise VassalFormatError("file larger than the size limit", os.path.basename(os.fspath(path)))
     with open(path, "rb") as fh:
         return inspect_bytes(fh.read(), os.path.basename(os.fspath(path)))

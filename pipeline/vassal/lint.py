@@ -24,6 +24,7 @@ buildFile.xml (archive checks skipped) and, for an extension, its base module.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -385,9 +386,13 @@ def check_structure(ctx: ModuleContext) -> None:
         for attr, conv in (("x0", int), ("y0", int), ("dx", float), ("dy", float)):
             if g.get(attr) is not None:
                 try:
-                    conv(g.get(attr))
+                    value = conv(g.get(attr))
                 except ValueError:
-                    ctx.add(ERROR, ctx.buildfile_entry, element_path(g), f"{attr} is not a number")
+                    continue  # reported by the attribute-type check
+                if attr in ("dx", "dy") and not (math.isfinite(value) and value > 0):
+                    ctx.add(ERROR, ctx.buildfile_entry, element_path(g),
+                            f"{attr}={g.get(attr)!r}: the grid spacing must be a positive number of "
+                            "pixels (VASSAL divides by it to find a hex)")
 
 
 def _int(text: str | None) -> int:
@@ -1061,6 +1066,8 @@ def lint(path: str | os.PathLike[str], *, base: str | os.PathLike[str] | None = 
     by :class:`~pipeline.vassal.archive.Limits`.
     """
     fspath = os.fspath(path)
+    if not os.path.isfile(fspath):
+        return [Finding(ERROR, os.path.basename(fspath), "", "not a regular file (a folder, a device or missing)", "archive")]
     try:
         with open(fspath, "rb") as fh:
             head = fh.read(64)

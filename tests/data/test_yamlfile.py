@@ -82,3 +82,46 @@ def test_too_large_file_is_refused(tmp_path):
     with pytest.raises(DataError) as exc:
         YamlDocument.load(big)
     assert "bytes" in str(exc.value)
+
+
+def test_alias_bomb_is_refused_in_linear_time():
+    # a "billion laughs": 9 levels of 9 aliases would expand to 9**9 items
+    lines = ['x0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, 10):
+        lines.append(f"x{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    with pytest.raises(DataError) as exc:
+        YamlDocument.parse("\n".join(lines) + "\n", Path("bomb.yaml"))
+    assert "aliases" in exc.value.problems[0].value
+
+
+def test_a_few_aliases_are_fine():
+    doc = YamlDocument.parse("a: &x [1, 2]\nb: *x\n", Path("ok.yaml"))
+    assert doc.data == {"a": [1, 2], "b": [1, 2]}
+
+
+def test_empty_file_and_non_utf8_byte_are_named(tmp_path):
+    empty = tmp_path / "units.yaml"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        YamlDocument.load(empty).validate(Doc)
+    assert "an empty document" in str(exc.value)
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"items:\n  - id: a\n  - id: \xff\n")
+    with pytest.raises(DataError) as exc:
+        YamlDocument.load(bad)
+    assert exc.value.problems[0].line == 3 and "0xff" in exc.value.problems[0].value
+
+
+def test_a_folder_is_not_a_data_file(tmp_path):
+    with pytest.raises(DataError) as exc:
+        YamlDocument.load(tmp_path)
+    assert "a folder" in str(exc.value)
+
+
+def test_numbers_must_be_finite():
+    class P(Strict):
+        x: float
+
+    with pytest.raises(DataError) as exc:
+        YamlDocument.parse("x: .nan\n", Path("p.yaml")).validate(P)
+    assert exc.value.problems[0].line == 1

@@ -203,3 +203,21 @@ def test_board_image_matches_board_size_and_grid(archive, buildfile):
 def test_two_builds_are_byte_identical(vmod, tmp_path):
     build_all(DATA, tmp_path, progress=False)
     assert (tmp_path / "genpei" / "genpei.vmod").read_bytes() == vmod.read_bytes()
+
+
+def test_gpids_survive_adding_a_unit_type():
+    """A published module's gpids must not move when the data grows: VASSAL finds a saved
+    piece's palette slot by gpid (Refresh Counters, vassal-format.md §2.2)."""
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+    from pipeline.systems.genpei.module import build_module
+    from pipeline.vassal.buildfile import write_buildfile
+
+    data = load(DATA / "genpei")
+    layout = layout_of(data)
+    before = write_buildfile(build_module(data, layout, [])[0]).gpids
+    first = next(iter(data.units.values()))
+    data.units = {"new_unit": first.model_copy(update={"id": "new_unit", "name": "New Unit"}), **data.units}
+    after = write_buildfile(build_module(data, layout, [])[0]).gpids
+    assert set(before) < set(after)
+    assert all(after[k] == v for k, v in before.items())

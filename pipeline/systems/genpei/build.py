@@ -28,6 +28,8 @@ from pipeline.systems.genpei.load import GenpeiData, load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
 
 MODULE_FILE = "genpei.vmod"
+#: This system writes print PDFs (``gunbai sheets``).
+PRINT_SHEETS = True
 #: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
 CACHE_DIR = ".cache"
 

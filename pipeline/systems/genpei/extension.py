@@ -66,6 +66,7 @@ def genpei_extension(data: GenpeiData, layout: HexLayout, card_images: list[str]
         description=v.description,
         elements=elements,
         date_saved_ms=v.date_saved_ms,
+        stable_gpids=True,
     )
     return ext, module, palette
 

@@ -327,6 +327,7 @@ def build_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) ->
         chart_windows=charts,
         setups=setups,
         date_saved_ms=v.date_saved_ms,
+        stable_gpids=True,
     )
     return module, pal
 

@@ -135,6 +135,7 @@ def build_module(data: RoninData, card_images: list[str]) -> tuple[Module, list[
         chart_windows=charts,
         setups=setups,
         date_saved_ms=v.date_saved_ms,
+        stable_gpids=True,
     )
     return module, pal
 
