@@ -283,7 +283,7 @@ def run_cli(args: list[str], data_root: str = "source_data") -> int:
     from pipeline.errors import GunbaiError
     from pipeline.systems.genpei.load import load
 
-    ap = argparse.ArgumentParser(prog="gunbai odds", description="Exact odds of one Genpei battle roll (icepool).")
+    ap = argparse.ArgumentParser(prog="gunbai odds", description="Exact odds of one Genpei battle roll (icepool).", allow_abbrev=False)
     ap.add_argument("attacker", help="attacking unit type id (units.yaml)")
     ap.add_argument("defender", help="defending unit type id")
     ap.add_argument("--terrain", help="terrain id of the defender's hex (arrow_tower implies its Stockade)")
@@ -302,6 +302,9 @@ def run_cli(args: list[str], data_root: str = "source_data") -> int:
     root = root / "genpei" if (root / "genpei").is_dir() else root
     try:
         data = load(root, scenario_files=[])
+        for tid in (ns.terrain, ns.attacker_terrain):
+            if tid is not None and tid not in data.terrain:
+                raise KeyError(f"unknown terrain {tid!r} (terrain: {', '.join(data.terrain)})")
         setup = matchup(data, ns.attacker, ns.defender, terrain=ns.terrain, attacker_terrain=ns.attacker_terrain,
                         leader=ns.leader, ranged=ns.ranged, moved=ns.moved, flat=ns.flat, at_sea=ns.at_sea)
     except (KeyError, GunbaiError) as exc:
@@ -309,5 +312,11 @@ def run_cli(args: list[str], data_root: str = "source_data") -> int:
         return 2
     where = f" on {data.terrain[ns.terrain].name}" if ns.terrain else ""
     title = f"{data.units[ns.attacker].name} against {data.units[ns.defender].name}{where}" + (" (inspired)" if ns.leader else "")
+    from pipeline.systems.genpei.engine.stats import resolve
+
     print(format_odds(data, setup, title))
+    guessed = [n for uid in dict.fromkeys((ns.attacker, ns.defender)) for n in resolve(data.units[uid]).notes]
+    if guessed:
+        print("  not in the public sources (the odds use a stand-in value):")
+        print("\n".join(f"    {n}" for n in guessed))
     return 0

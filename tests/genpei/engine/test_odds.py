@@ -4,6 +4,7 @@ triangle, square, sword, flag, H&F (erratum battle_die_faces)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 from pipeline.systems.genpei.odds import (
     battle_odds,
@@ -109,3 +110,18 @@ def test_odds_command(data, capsys):
     assert run_cli(["nobody", "ashigaru_spearmen"]) == 2
     assert "unknown unit" in capsys.readouterr().err
     assert "Samurai Infantry" in format_odds(data, matchup(data, "samurai_infantry", "bodyguard"), "t")
+
+
+def test_odds_cli_says_when_a_stat_is_a_stand_in(capsys):
+    """`bodyguard` has unknown close combat dice in the data: the printout must say the odds use
+    a stand-in, not present them as sourced."""
+    from pipeline.systems.genpei.odds import run_cli
+
+    assert run_cli(["bodyguard", "ashigaru_spearmen", "--data", str(ROOT_DATA)]) == 0
+    out = capsys.readouterr().out
+    assert "not in the public sources" in out and "bodyguard.close_combat.dice unknown" in out
+    assert run_cli(["samurai_infantry", "ashigaru_spearmen", "--terrain", "lava", "--data", str(ROOT_DATA)]) == 2
+    assert "unknown terrain 'lava'" in capsys.readouterr().err
+
+
+ROOT_DATA = Path(__file__).resolve().parents[3] / "source_data"
