@@ -47,6 +47,16 @@ class BuildRefused(GunbaiError):
     """A scenario is not legal: the build stops before writing a module (the findings are the
     message, one per line)."""
 
+    @classmethod
+    def check(cls, findings: list) -> None:
+        """Raise when there is any finding, with one line per finding and a closing count.
+
+        Raises:
+            BuildRefused: ``findings`` is not empty.
+        """
+        if findings:
+            raise cls("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+
 
 def _systems() -> dict[str, Callable]:
     from pipeline.systems.genpei import build as genpei_build

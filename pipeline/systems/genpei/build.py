@@ -143,8 +143,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         step("verifying scenarios")
         t = time.perf_counter()
         findings = verify_scenarios(data)
-        if findings:
-            raise BuildRefused("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+        BuildRefused.check(findings)
         result.seconds["verify"] = time.perf_counter() - t
         layout = layout_of(data)
 

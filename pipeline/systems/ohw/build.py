@@ -138,8 +138,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     t0 = time.perf_counter()
     data = load(data_dir)
     findings = verify_scenarios(data)
-    if findings:
-        raise BuildRefused("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+    BuildRefused.check(findings)
     images = render_images(data)
     cards = render_cards(data)
     ppi = data.system.vassal.px_per_inch

@@ -123,8 +123,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     data = load(data_dir)
     result.seconds["load"] = time.perf_counter() - t0
     findings = verify_all(data)
-    if findings:
-        raise BuildRefused("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+    BuildRefused.check(findings)
     t = time.perf_counter()
     pngs = _images(data, out_dir / CACHE_DIR)
     card_pngs = _cards(data, out_dir / CACHE_DIR)
