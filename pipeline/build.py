@@ -2,14 +2,16 @@
 
 ``gunbai build`` calls :func:`build_all`; ``gunbai verify`` calls :func:`verify_all`;
 ``gunbai counters`` / ``gunbai cards`` call :func:`render_only`. A game system is a folder of
-``source_data/`` whose name is a key of :data:`SYSTEMS`.
+``source_data/`` whose name is a key of :data:`SYSTEM_MODULES`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 from pipeline.errors import GunbaiError
 
@@ -58,13 +60,32 @@ class BuildRefused(GunbaiError):
             raise cls("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
 
 
-def _systems() -> dict[str, Callable]:
-    from pipeline.systems.genpei import build as genpei_build
-    from pipeline.systems.ohw import build as ohw_build
-    from pipeline.systems.ronin import build as ronin_build
-    from pipeline.systems.sekigahara import build as sekigahara_build
+#: The game systems: data folder name → the module with its ``build``/``verify``/``render``
+#: (and, where it has one, ``play``).
+SYSTEM_MODULES = {
+    "genpei": "pipeline.systems.genpei.build",
+    "ronin": "pipeline.systems.ronin.build",
+    "ohw": "pipeline.systems.ohw.build",
+    "sekigahara": "pipeline.systems.sekigahara.build",
+}
 
-    return {"genpei": genpei_build, "ronin": ronin_build, "ohw": ohw_build, "sekigahara": sekigahara_build}
+
+class _Systems(Mapping):
+    """The system modules, imported only when one is used (a command on one system does not
+    pay for importing the others' rules engines)."""
+
+    def __getitem__(self, name: str) -> ModuleType:
+        return importlib.import_module(SYSTEM_MODULES[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SYSTEM_MODULES)
+
+    def __len__(self) -> int:
+        return len(SYSTEM_MODULES)
+
+
+def _systems() -> Mapping[str, ModuleType]:
+    return _Systems()
 
 
 def systems_in(data_root: Path) -> list[str]:
