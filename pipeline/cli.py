@@ -222,7 +222,7 @@ app.add_typer(roster_app, name="roster")
 @roster_app.command("check")
 def roster_check(
     files: Annotated[list[Path], typer.Argument(help="Roster files (YAML: faction, points_limit, models with their choices).")],
-    data: Annotated[Path, typer.Option("--data", help="The Ronin data folder.")] = Path("source_data/ronin"),
+    data: Annotated[Path, typer.Option("--data", help="The data folder (source_data, or its ronin folder).")] = Path("source_data"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the problems, not the costed roster.")] = False,
 ) -> None:
     """Cost each roster and check it: one line per problem (rule id and source), exit 1 when any.
@@ -235,7 +235,7 @@ def roster_check(
 
     problems = 0
     try:
-        ronin = load(data, roster_files=[], game_files=[])
+        ronin = load(data / "ronin" if (data / "ronin").is_dir() else data, roster_files=[], game_files=[])
         for path in files:
             report = check_roster(ronin, load_roster(path))
             if not quiet:
