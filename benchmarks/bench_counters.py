@@ -25,8 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pipeline.output import write_images  # noqa: E402
 from pipeline.systems.genpei import art  # noqa: E402
-from pipeline.systems.genpei.build import CACHE_DIR, _write_pngs, layout_of  # noqa: E402
+from pipeline.systems.genpei.build import CACHE_DIR, layout_of  # noqa: E402
 from pipeline.systems.genpei.load import load  # noqa: E402
 
 
@@ -37,7 +38,7 @@ def run(data_dir: Path, out_dir: Path) -> tuple[float, float, int, int]:
     t1 = time.perf_counter()
     cache = art.render_cache(out_dir / CACHE_DIR)
     pngs = cache.render_all(art.all_counter_jobs(data, layout))
-    _write_pngs(out_dir / "images", pngs)
+    write_images(out_dir / "images", pngs)
     t2 = time.perf_counter()
     return t2 - t0, t2 - t1, len(cache.rendered), len(cache.reused)
 

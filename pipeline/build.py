@@ -201,3 +201,21 @@ def play_others(data_root: Path, n: int, seed: int, *, workers: int) -> list:
         if system != "genpei" and hasattr(mod, "play"):
             reports.extend(mod.play(data_root / system, n, seed, workers=workers))
     return reports
+
+
+def write_linted_archive(path: Path, entries: dict[str, bytes], epoch: int) -> Path:
+    """Pack ``entries`` as a VASSAL archive, lint the bytes, and only then replace ``path``
+    atomically: a module that fails lint is never written, and the previous one stays.
+
+    Raises:
+        GunbaiError: lint finds an error (one line per finding, ``path:entry:element: message``).
+    """
+    from pipeline.output import write_bytes_atomic
+    from pipeline.vassal.archive import archive_bytes
+    from pipeline.vassal.lint import lint_bytes
+
+    data = archive_bytes(entries, epoch)
+    errors = [f for f in lint_bytes(data, str(path)) if f.severity == "error"]
+    if errors:
+        raise GunbaiError("\n".join(f"{path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + f"\n{path} fails lint; nothing written")
+    return write_bytes_atomic(path, data)

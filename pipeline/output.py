@@ -37,3 +37,31 @@ def write_bytes_atomic(path: Path, data: bytes) -> Path:
             pass
         raise
     return path
+
+
+def write_images(folder: Path, images: dict) -> list[Path]:
+    """Write a folder of PNG images so that it holds exactly ``images`` afterwards.
+
+    Args:
+        folder: e.g. ``build/genpei/images``.
+        images: file name → PNG bytes or a PIL image (encoded deterministically).
+
+    Returns:
+        The paths of ``images``, sorted by name. A file whose bytes are already there is not
+        rewritten (fast no-change builds); ``*.png`` files the data no longer makes are removed.
+    """
+    from pipeline.render.png import png_bytes
+
+    written = []
+    for name, image in sorted(images.items()):
+        data = image if isinstance(image, bytes) else png_bytes(image)
+        path = folder / name
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            written.append(path)
+            continue
+        written.append(write_bytes_atomic(path, data))
+    if folder.is_dir():
+        for old in folder.glob("*.png"):
+            if old.name not in images:
+                old.unlink()
+    return written

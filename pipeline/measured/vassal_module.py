@@ -13,8 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.output import write_bytes_atomic
-from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
+from pipeline.build import write_linted_archive
+from pipeline.vassal.archive import resolve_epoch
 from pipeline.vassal.buildfile import (
     Board,
     Chart,
@@ -138,9 +138,5 @@ def build_measured_module(*, name: str, version: str, description: str, sides: l
             pieces.append(PlacedPiece(str(1000 + i), defn, MAP_NAME, round(pl.x * ppi), round(pl.y * ppi), built.gpids[pl.key]))
         save = SaveGame(module.name, module.version, pieces, boards={MAP_NAME: [(board, 0, 0)]}, description=desc or title)
         entries[file] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
-    write_archive_atomic(out_path, entries, epoch)
+    write_linted_archive(out_path, entries, epoch)
     return len(entries), len(setups)
-
-
-def write_pngs(folder: Path, images: dict[str, bytes]) -> list[Path]:
-    return [write_bytes_atomic(folder / n, b) for n, b in sorted(images.items())]

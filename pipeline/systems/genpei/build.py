@@ -20,9 +20,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pipeline.build import BuildRefused, BuildResult
+from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
-from pipeline.output import write_bytes_atomic
+from pipeline.output import write_images
 from pipeline.systems.genpei.layout import HexLayout
 from pipeline.systems.genpei.load import GenpeiData, load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
@@ -69,14 +69,14 @@ def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
     layout = layout_of(data)
     cache = art.render_cache(out_dir / CACHE_DIR)
     if what == "counters":
-        return _write_pngs(out_dir / "images", cache.render_all(art.all_counter_jobs(data, layout)))
+        return write_images(out_dir / "images", cache.render_all(art.all_counter_jobs(data, layout)))
     if what == "sheets":
         from pipeline.systems.genpei import printing
 
         return printing.write_print(data, layout, out_dir, cache)
     cards = cache.render_all(art.card_jobs(data))
     cards.update(printing_scenario_pngs(data, layout, cache))
-    return _write_pngs(out_dir / "cards", cards)
+    return write_images(out_dir / "cards", cards)
 
 
 def printing_scenario_pngs(data: GenpeiData, layout: HexLayout, cache) -> dict[str, bytes]:
@@ -84,25 +84,6 @@ def printing_scenario_pngs(data: GenpeiData, layout: HexLayout, cache) -> dict[s
     from pipeline.systems.genpei import printing
 
     return printing.scenario_pngs(data, layout, cache)
-
-
-def _write_pngs(folder: Path, images: dict) -> list[Path]:
-    from pipeline.render.png import png_bytes as encode_png
-
-    written = []
-    for name, image in sorted(images.items()):
-        data = encode_png(image) if not isinstance(image, bytes) else image
-        path = folder / name
-        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
-            written.append(path)  # unchanged: not rewritten (fast no-change builds)
-            continue
-        written.append(write_bytes_atomic(path, data))
-    keep = set(images)
-    if folder.is_dir():
-        for old in folder.glob("*.png"):
-            if old.name not in keep:
-                old.unlink()
-    return written
 
 
 @contextmanager
@@ -130,14 +111,13 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         build_module,
         scenario_saves,
     )
-    from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
+    from pipeline.vassal.archive import resolve_epoch
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
-    from pipeline.vassal.extension import minimal_base_module, write_extension_file
-    from pipeline.vassal.lint import lint, lint_bytes
+    from pipeline.vassal.extension import write_extension_file
 
     result = BuildResult("genpei")
     t0 = time.perf_counter()
-    with _steps(progress, 7) as step:
+    with _steps(progress, 6) as step:
         data = load(data_dir)
         result.seconds["load"] = time.perf_counter() - t0
         step("verifying scenarios")
@@ -173,26 +153,18 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
 
         step("writing files")
         t = time.perf_counter()
-        result.files += _write_pngs(out_dir / "images", pngs)
-        result.files += _write_pngs(out_dir / "cards", card_pngs)
         module_path = out_dir / MODULE_FILE
-        write_archive_atomic(module_path, entries, epoch)
+        write_linted_archive(module_path, entries, epoch)  # lints before writing
         result.files.append(module_path)
         extension_path = out_dir / EXTENSION_FILE
-        write_extension_file(extension_path, ext_entries, epoch=epoch)
+        try:
+            write_extension_file(extension_path, ext_entries, epoch=epoch)  # lints before writing
+        except ValueError as exc:
+            raise GunbaiError(f"{extension_path}: {exc}") from exc
         result.files.append(extension_path)
-        result.seconds["write"] = time.perf_counter() - t
-
-        step("linting module")
-        t = time.perf_counter()
-        errors = [f for f in lint(module_path) if f.severity == "error"]
-        if errors:
-            raise GunbaiError("\n".join(f"{module_path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + "\nthe module written fails lint")
-        base = minimal_base_module(data.system.vassal.base_module_name, data.system.vassal.base_module_version)
-        ext_errors = [f for f in lint_bytes(extension_path.read_bytes(), str(extension_path), base=base) if f.severity == "error"]
-        if ext_errors:
-            raise GunbaiError("\n".join(f"{extension_path}:{f.entry}:{f.element_path}: {f.message}" for f in ext_errors) + "\nthe extension written fails lint")
-        result.seconds["lint"] = time.perf_counter() - t
+        result.files += write_images(out_dir / "images", pngs)
+        result.files += write_images(out_dir / "cards", card_pngs)
+        result.seconds["write and lint"] = time.perf_counter() - t
         step("done")
     result.module = module_path
     result.module_entries = len(entries)

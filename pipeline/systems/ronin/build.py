@@ -16,9 +16,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pipeline.build import BuildRefused, BuildResult
+from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
-from pipeline.output import write_bytes_atomic
+from pipeline.output import write_images
 from pipeline.systems.ronin.load import RoninData, load
 from pipeline.systems.ronin.verify import classify, verify_all, verify_game
 
@@ -83,19 +83,8 @@ def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
     """Render ``counters`` (tables, models, markers, zones) or ``cards`` as PNG."""
     data = load(data_dir)
     if what == "counters":
-        return _write_pngs(out_dir / "images", _images(data, out_dir / CACHE_DIR))
-    return _write_pngs(out_dir / "cards", _cards(data, out_dir / CACHE_DIR))
-
-
-def _write_pngs(folder: Path, images: dict) -> list[Path]:
-    from pipeline.render.png import png_bytes
-
-    written = [write_bytes_atomic(folder / name, img if isinstance(img, bytes) else png_bytes(img)) for name, img in sorted(images.items())]
-    if folder.is_dir():
-        for old in folder.glob("*.png"):
-            if old.name not in images:
-                old.unlink()
-    return written
+        return write_images(out_dir / "images", _images(data, out_dir / CACHE_DIR))
+    return write_images(out_dir / "cards", _cards(data, out_dir / CACHE_DIR))
 
 
 def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResult:
@@ -113,9 +102,8 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         placements,
         setup_file_name,
     )
-    from pipeline.vassal.archive import resolve_epoch, write_archive_atomic
+    from pipeline.vassal.archive import resolve_epoch
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
-    from pipeline.vassal.lint import lint
     from pipeline.vassal.save import PlacedPiece, SaveGame
 
     result = BuildResult("ronin")
@@ -148,18 +136,15 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         entries[setup_file_name(g)] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
     result.seconds["pack"] = time.perf_counter() - t
     t = time.perf_counter()
-    result.files += _write_pngs(out_dir / "images", pngs)
-    result.files += _write_pngs(out_dir / "cards", card_pngs)
+    result.files += write_images(out_dir / "images", pngs)
+    result.files += write_images(out_dir / "cards", card_pngs)
     from pipeline.systems.ronin.battlescribe import write_battlescribe
 
     result.files += write_battlescribe(data, out_dir / "battlescribe")
     module_path = out_dir / MODULE_FILE
-    write_archive_atomic(module_path, entries, epoch)
+    write_linted_archive(module_path, entries, epoch)
     result.files.append(module_path)
     result.seconds["write"] = time.perf_counter() - t
-    errors = [f for f in lint(module_path) if f.severity == "error"]
-    if errors:
-        raise GunbaiError("\n".join(f"{module_path}:{f.entry}:{f.element_path}: {f.message}" for f in errors) + "\nthe module written fails lint")
     result.module = module_path
     result.module_entries = len(entries)
     result.module_bytes = module_path.stat().st_size
