@@ -108,15 +108,6 @@ class RoninData:
         return w.same_as if w is not None and w.same_as else weapon_id
 
 
-def read_yaml(path: Path) -> YamlDocument:
-    """:meth:`YamlDocument.load` (kept as the one place Ronin reads a file).
-
-    Raises:
-        DataError: as :meth:`YamlDocument.load`.
-    """
-    return YamlDocument.load(path)
-
-
 def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list[Path] | None = None) -> RoninData:
     """Read and validate ``root``.
 
@@ -128,7 +119,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
     factions: dict[str, Faction] = {}
     for path in sorted((root / "factions").glob("*.yaml")):
         try:
-            doc = read_yaml(path)
+            doc = YamlDocument.load(path)
             f = doc.validate(Faction)
         except DataError as exc:
             problems.extend(exc.problems)
@@ -142,7 +133,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
     scenarios: dict[str, Scenario] = {}
     for path in sorted((root / "scenarios").glob("*.yaml")):
         try:
-            doc = read_yaml(path)
+            doc = YamlDocument.load(path)
             s = doc.validate(Scenario)
         except DataError as exc:
             problems.extend(exc.problems)
@@ -181,7 +172,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
     gfiles = sorted((root / "games").glob("*.yaml")) if game_files is None else game_files
     for path in gfiles:
         try:
-            doc = read_yaml(path)
+            doc = YamlDocument.load(path)
             data.games.append(Loaded(doc.validate(Game), doc))
         except DataError as exc:
             problems.extend(exc.problems)
@@ -197,7 +188,7 @@ def load_roster(path: Path) -> Loaded:
     Raises:
         DataError: the file is missing or does not match :class:`Roster`.
     """
-    doc = read_yaml(path)
+    doc = YamlDocument.load(path)
     return Loaded(doc.validate(Roster), doc)
 
 
