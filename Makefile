@@ -8,8 +8,11 @@ GUNBAI := $(VENV)/bin/gunbai
 STAMP  := $(VENV)/.installed
 DATA   ?= source_data
 OUT    ?= build
+# The real VASSAL 3.7.26 engine with its load checker (../shared/vassal/README.md).
+VASSAL_DIR ?= $(firstword $(wildcard ../shared/vassal /work/shared/vassal))
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build test verify counters cards sheets lint schema bench clean distclean
+.PHONY: setup build test verify counters cards sheets lint schema bench clean distclean vassal-check
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "gunbai needs Python 3.11 or newer")'
@@ -50,6 +53,14 @@ bench: setup
 	$(PY) benchmarks/bench_counters.py
 	$(PY) benchmarks/bench_engine.py
 	$(PY) benchmarks/bench_lint.py
+
+# Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored
+# in it, then with each extension beside it; exit 0 only when every run is clean.
+vassal-check: build
+	@test -n "$(VASSAL_DIR)" -a -x "$(VASSAL_DIR)/vassal-check-all" || \
+	  { echo "vassal-check: VASSAL checker not found; set VASSAL_DIR=/path/to/shared/vassal" >&2; exit 1; }
+	$(SUDO) $(VASSAL_DIR)/install-deps.sh
+	scripts/vassal-check-build $(VASSAL_DIR) $(OUT)
 
 clean:
 	rm -rf $(OUT)

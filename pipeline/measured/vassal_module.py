@@ -116,7 +116,7 @@ def build_measured_module(*, name: str, version: str, description: str, sides: l
     slots = {p.key: piece(p) for _n, ps in palette for p in ps}
     windows = [PieceWindow("Pieces", [TabWidget("Pieces", [ListWidget(n, [PieceSlot(p.name, slots[p.key], p.size[0], p.size[1], key=p.key) for p in ps]) for n, ps in palette])], text="Pieces")]
     charts = [ChartWindow("Reference cards", [TabWidget("Cards", [Chart(c.removesuffix(".png").replace("_", " "), c) for c in cards])], text="Cards")] if cards else []
-    los = LOSThread(name="Range", label="Range", tooltip="Measure range in inches", draw_range=True, scale=float(ppi), snap_start=False, snap_end=False)
+    los = LOSThread(name="Range", label="Range", tooltip="Measure range in inches", draw_range=True, scale=ppi, snap_start=False, snap_end=False)
     module = Module(
         name, version=version, description=description, sides=sides,
         maps=[Map(MAP_NAME, [Board(b, img, table_px[0], table_px[1]) for b, img in tables], button_name="Table", los_threads=[los])],

@@ -138,7 +138,9 @@ _LOS_ROUND = ("Up", "Down", "Nearest whole number")
 class LOSThread:
     """``map.LOS_Thread`` (§2.3): a line-of-sight thread, optionally drawing the range.
 
-    ``scale`` is pixels per range unit (e.g. one hex's ``dy``); with ``draw_range`` the range
+    ``scale`` is whole pixels per range unit (e.g. one hex's ``dy``, 24 px per inch): VASSAL 3.7.26
+    reads it with ``Integer.valueOf`` (``LOS_Thread.setAttribute``, ``rangeScale`` is an ``int``),
+    so ``"24.0"`` stops the module from loading. With ``draw_range`` the range
     is shown in the thread. ``persistence``: ``Ctrl-Click & Drag`` | ``Never`` | ``Always``;
     ``global_``: ``When Persisting`` | ``Never`` | ``Always``; ``round``: ``Up`` | ``Down`` |
     ``Nearest whole number``.
@@ -158,7 +160,7 @@ class LOSThread:
     snap_start: bool = True
     snap_end: bool = True
     draw_range: bool = False
-    scale: float = 1.0
+    scale: int = 1
     round: str = "Nearest whole number"
     hide_counters: bool = False
     hide_opacity: int = 0
@@ -174,8 +176,9 @@ class LOSThread:
             raise ValueError(f"LOS global must be one of {_LOS_GLOBAL}")
         if self.round not in _LOS_ROUND:
             raise ValueError(f"LOS round must be one of {_LOS_ROUND}")
-        if not self.scale > 0:
-            raise ValueError("LOS scale must be positive (pixels per range unit)")
+        if isinstance(self.scale, bool) or not isinstance(self.scale, int) or self.scale <= 0:
+            raise ValueError(f"LOS scale must be a positive whole number of pixels per range unit, "
+                             f"not {self.scale!r} (VASSAL reads it as an integer)")
 
 
 @dataclass(frozen=True)
@@ -806,7 +809,7 @@ class _Writer:
                 ("tooltip", t.tooltip), ("iconName", t.icon), ("hotkey", t.hotkey),
                 ("report", t.report), ("persistence", t.persistence), ("global", t.global_),
                 ("snapStart", t.snap_start), ("snapEnd", t.snap_end),
-                ("drawRange", t.draw_range), ("scale", float(t.scale)), ("round", t.round),
+                ("drawRange", t.draw_range), ("scale", t.scale), ("round", t.round),
                 ("hideCounters", t.hide_counters), ("hideOpacity", t.hide_opacity),
                 ("losThickness", t.thickness), ("threadColor", t.thread_color),
                 ("rangeFg", t.range_fg), ("rangeBg", t.range_bg))

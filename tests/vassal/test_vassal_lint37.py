@@ -57,11 +57,20 @@ def errors(findings) -> list[str]:
 def test_everything_the_build_writes_lints_clean(built):
     vmod, vmdx = built / "genpei.vmod", built / "genpei.vmdx"
     assert errors(lint(vmod)) == []
-    base = minimal_base_module("Samurai Battles", "3.0")
-    assert errors(lint_bytes(vmdx.read_bytes(), "genpei.vmdx", base=base)) == []
+    assert errors(lint_bytes(vmdx.read_bytes(), "genpei.vmdx", base=vmod.read_bytes())) == []
     for name, data in entries_of(vmod).items():
         if name.endswith(".vsav"):
             assert errors(lint_bytes(data, name)) == []
+
+
+def test_extension_extends_the_module_gunbai_builds(built):
+    """Issue 10: VASSAL refused genpei.vmdx on genpei.vmod ("was built for module Samurai
+    Battles", a placeholder). With no base set in system.yaml the extension's base is gunbai's
+    own module: its extensiondata names exactly the module's name and version."""
+    ext_root = etree.fromstring(entries_of(built / "genpei.vmdx")["buildFile.xml"])
+    mod_root = etree.fromstring(entries_of(built / "genpei.vmod")["moduledata"])
+    assert ext_root.get("module") == mod_root.findtext("name") == "Samurai Battles: The Genpei War"
+    assert ext_root.get("moduleVersion") == mod_root.findtext("version") == "0.1"
 
 
 # ----------------------------------------------------------------- planted faults in our module
@@ -179,7 +188,7 @@ def test_extension_structure(built):
     assert md.findtext("universal") == "false"
     root = etree.fromstring(entries["buildFile.xml"])
     assert root.tag == VM + "ModuleExtension"
-    assert root.get("module") == "Samurai Battles"
+    assert root.get("module") == "Samurai Battles: The Genpei War"
     ext_id = root.get("extensionId")
     wrappers = root.findall(VM + "ExtensionElement")
     assert all(len(w) == 1 for w in wrappers)

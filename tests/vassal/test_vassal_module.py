@@ -50,7 +50,7 @@ def png(w, h):
 
 GRID = HexGrid(x0=30, y0=35, dx=51.96, dy=60.0, numbering=GridNumbering(stagger=False))
 MAP = Map("Main Map", [Board("Main Board", "board.png", 400, 300, GRID)], edge_width=20,
-          edge_height=10, los_threads=[LOSThread(draw_range=True, scale=60.0)])
+          edge_height=10, los_threads=[LOSThread(draw_range=True, scale=60)])
 
 
 def infantry(side):

@@ -10,8 +10,11 @@ each added to the base module in its own ``ExtensionElement`` (``vassal-format.m
 - each prototype goes to the module's ``PrototypesContainer``, which every module has.
 
 Slots get gpids ``<extensionId>:<n>`` and the setups place pieces with those gpids. The base
-module's name and version come from ``system.yaml`` (``vassal.base_module_name``,
-``base_module_version``); the setups are saves for that module.
+module is, by default, the module gunbai builds for the same system (``vassal.module_name`` and
+``module_version``), so the extension can be loaded and tested on it; a module maker who
+publishes it for another module (the published Samurai Battles module) sets that module's exact
+name and version as ``vassal.base_module_name`` and ``base_module_version`` in ``system.yaml``.
+The setups are saves for the base module.
 """
 
 from __future__ import annotations
@@ -57,11 +60,12 @@ def genpei_extension(data: GenpeiData, layout: HexLayout, card_images: list[str]
     elements += [ExtensionElement(ROOT, d) for d in module.dice_buttons]
     elements += [ExtensionElement(ROOT, c) for c in module.chart_windows]
     elements += [ExtensionElement(ROOT, s) for s in module.setups]
+    base_name, base_version = v.extension_base
     ext = ModuleExtension(
         name=f"{v.module_name} (extension)",
         extension_id=extension_id(data),
-        module_name=v.base_module_name,
-        module_version=v.base_module_version,
+        module_name=base_name,
+        module_version=base_version,
         version=v.module_version,
         description=v.description,
         elements=elements,
@@ -85,9 +89,9 @@ def extension_archive_entries(
 
     ext, _module, palette = genpei_extension(data, layout, card_images)
     built = write_extension(ext)
-    v = data.system.vassal
-    saves = scenario_saves(data, layout, palette, built.gpids, v.base_module_name, v.base_module_version)
-    base_md = write_moduledata(Module(v.base_module_name, version=v.base_module_version), date_saved_ms)
+    base_name, base_version = data.system.vassal.extension_base
+    saves = scenario_saves(data, layout, palette, built.gpids, base_name, base_version)
+    base_md = write_moduledata(Module(base_name, version=base_version), date_saved_ms)
     entries, built = extension_entries(
         ext, base_moduledata=base_md, images=images, setups=saves, default_epoch=date_saved_ms // 1000
     )

@@ -85,8 +85,10 @@ class VassalSettings(Strict):
         description: the module description.
         hex_width_px: width of a hex, flat side to flat side, in pixels at VASSAL's 100% zoom.
         board_margin_px: blank margin drawn around the hexes on the board image, in pixels.
-        base_module_name: name of the Samurai Battles module the ``.vmdx`` extension extends.
-        base_module_version: its version.
+        base_module_name: exact name of the module the ``.vmdx`` extension extends, as that
+            module's ``moduledata`` spells it (VASSAL refuses an extension built for another
+            name). ``None`` (the default): the module gunbai builds, ``module_name``.
+        base_module_version: that module's version; ``None``: ``module_version``.
         date_saved_ms: the ``dateSaved`` written into metadata, in ms since 1970 (reproducible
             builds); ``SOURCE_DATE_EPOCH`` overrides it.
     """
@@ -96,9 +98,16 @@ class VassalSettings(Strict):
     description: str
     hex_width_px: int = Field(ge=40, le=400)
     board_margin_px: int = Field(ge=0, le=400)
-    base_module_name: str
-    base_module_version: str
+    base_module_name: str | None = Field(default=None, min_length=1)
+    base_module_version: str | None = Field(default=None, min_length=1)
     date_saved_ms: int = Field(ge=0)
+
+    @property
+    def extension_base(self) -> tuple[str, str]:
+        """``(name, version)`` of the module the extension extends: ``base_module_name`` and
+        ``base_module_version`` when set, else gunbai's own module for this system."""
+        return (self.base_module_name or self.module_name,
+                self.base_module_version or self.module_version)
 
 
 class SystemInfo(Strict):

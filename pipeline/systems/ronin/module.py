@@ -121,7 +121,7 @@ def build_module(data: RoninData, card_images: list[str]) -> tuple[Module, list[
         DiceButton("2d6", 2, 6, report_total=True, text="2d6", tooltip="Roll 2d6 (Attack Roll, Shooting, Morale)"),
         DiceButton("3d6", 3, 6, text="3d6", tooltip="Roll 3d6 (Enhanced Attack Roll: keep two)"),
     ]
-    los = LOSThread(name="Range", label="Range", tooltip="Range in inches", draw_range=True, scale=float(ppi), round="Up")
+    los = LOSThread(name="Range", label="Range", tooltip="Range in inches", draw_range=True, scale=ppi, round="Up")
     setups = [PredefinedSetup(lg.value.name, setup_file_name(lg.value)) for lg in data.games]
     module = Module(
         v.module_name,
