@@ -359,6 +359,49 @@ def ground_texture(width: float, depth: float, seed: str) -> dict[str, Any]:
     return {"patches": patches, "flecks": flecks}
 
 
+def _boxes(features: Sequence[Scenery], zones: Sequence[Zone]) -> list[tuple[float, float, float, float]]:
+    """Bounding boxes ``(x0, y0, x1, y1)`` of what a compass or scale bar should not cover:
+    every feature (a path's every segment, widened) and zone edge strip."""
+    out = []
+    for f in features:
+        if f.area is not None:
+            x, y, w, h = f.area
+            out.append((x, y, x + w, y + h))
+        else:
+            assert f.path is not None
+            r = (f.width or 0.8) / 2 + 0.3
+            for a, b in zip(f.path, f.path[1:], strict=False):
+                n = max(1, int(math.dist(a, b) / 1.5))
+                for k in range(n + 1):
+                    px, py = a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n
+                    out.append((px - r, py - r, px + r, py + r))
+    for z in zones:
+        x, y, w, h = z.area
+        out.append((x, y, x + w, y + h))
+    return out
+
+
+def clear_spot(width: float, depth: float, size: Point, avoid: Sequence[tuple[float, float, float, float]], taken: Sequence[tuple[float, float, float, float]] = ()) -> Point:
+    """The top-left corner of a ``size`` (w, h) inch box on the table, from candidate spots along
+    the edges, that overlaps ``avoid`` (and ``taken``) the least; ties go to the first candidate
+    (north-east corner first)."""
+    w, h = size
+    m = 0.8
+    xs = [width - w - m, m, (width - w) / 2, width * 0.25 - w / 2, width * 0.75 - w / 2]
+    ys = [m, depth - h - m, (depth - h) / 2, depth * 0.25 - h / 2, depth * 0.75 - h / 2]
+    cands = [(x, y) for y in ys for x in xs if (x in (xs[0], xs[1]) or y in (ys[0], ys[1]))]
+
+    def cover(x: float, y: float) -> float:
+        tot = 0.0
+        for x0, y0, x1, y1 in list(avoid) + list(taken):
+            ix, iy = min(x + w, x1) - max(x, x0), min(y + h, y1) - max(y, y0)
+            if ix > 0 and iy > 0:
+                tot += ix * iy * (4.0 if (x0, y0, x1, y1) in taken else 1.0)
+        return tot
+
+    return min(cands, key=lambda c: cover(*c))
+
+
 def battlefield_context(width: float, depth: float, features: Sequence[Scenery], zones: Sequence[Zone] = (), *,
                         title: str = "", subtitle: str = "", seed: str = "", compass: Point | None = None,
                         scale_bar: Point | None = None) -> dict[str, Any]:
@@ -367,8 +410,8 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
     water, roads with bridges where they cross water, woods, villages), the zones, a compass
     rose, a scale bar in inches, edge ticks every 6 inches and the labels on top.
 
-    ``compass`` and ``scale_bar`` place those (inches; default: the north-east corner and the
-    south-west corner).
+    ``compass`` (its centre) and ``scale_bar`` (its left end) place those (inches; default: the
+    spots along the edges that cover the fewest features and zones, :func:`clear_spot`).
 
     Raises:
         ArtError: a feature cannot be drawn.
@@ -383,6 +426,15 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
             for p, ang in crossings(road["path"], water["path"]):
                 bridges.append({"x": _r(p[0]), "y": _r(p[1]), "angle": _r(ang), "length": _r(water["width"] + 0.9), "width": _r(road["width"] + 0.3)})
     labels = [c["label"] for c in ctx_feats if c.get("label")]
+    bar = 12 if width >= 30 else 6
+    avoid = _boxes(features, zones)
+    if compass is None:
+        cx, cy = clear_spot(width, depth, (4.4, 4.4), avoid)
+        compass = (cx + 2.2, cy + 2.2)
+    if scale_bar is None:
+        c = compass
+        sx, sy = clear_spot(width, depth, (bar + 0.8, 1.7), avoid, [(c[0] - 2.2, c[1] - 2.2, c[0] + 2.2, c[1] + 2.2)])
+        scale_bar = (sx + 0.4, sy + 1.05)
     return {
         "table": {"width": width, "depth": depth, "title": title, "subtitle": subtitle},
         "ground": ground_texture(width, depth, seed or title),
@@ -390,8 +442,8 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
         "bridges": bridges,
         "labels": labels,
         "zones": [{"x": z.area[0], "y": z.area[1], "w": z.area[2], "h": z.area[3], "colour": z.colour, "label": z.label, "kind": z.kind} for z in zones],
-        "compass": {"x": (compass or (width - 3.2, 3.4))[0], "y": (compass or (width - 3.2, 3.4))[1], "r": 2.0},
-        "scale_bar": {"x": (scale_bar or (1.2, depth - 1.6))[0], "y": (scale_bar or (1.2, depth - 1.6))[1], "inches": 12 if width >= 30 else 6},
+        "compass": {"x": _r(compass[0]), "y": _r(compass[1]), "r": 2.0},
+        "scale_bar": {"x": _r(scale_bar[0]), "y": _r(scale_bar[1]), "inches": bar},
     }
 
 

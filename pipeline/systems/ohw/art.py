@@ -74,7 +74,9 @@ def table_context(data: OhwData, sc: Scenario) -> dict[str, Any]:
     feats = []
     for tp in sc.terrain:
         a = tp.area
-        feats.append(Scenery(scenery_kind(data, tp.terrain), name=tp.name or data.terrain[tp.terrain].name, area=(a.x, a.y, a.w, a.h)))
+        kind = scenery_kind(data, tp.terrain)
+        name = tp.name if kind in ("road", "river", "stream", "ford", "bridge") else tp.name or data.terrain[tp.terrain].name
+        feats.append(Scenery(kind, name=name, area=(a.x, a.y, a.w, a.h)))
     sides = {s.id: s for s in sc.sides}
     zones = []
     for d in sc.deployments:
@@ -85,8 +87,7 @@ def table_context(data: OhwData, sc: Scenario) -> dict[str, Any]:
         if o.area is not None:
             zones.append(Zone((o.area.x, o.area.y, o.area.w, o.area.h), OBJECTIVE, f"Objective: {o.id.replace('_', ' ')}", "objective"))
     t = data.system.table
-    return battlefield_context(t.width, t.depth, feats, zones, title=f"{sc.code} {sc.name}", seed=sc.id,
-                               compass=(t.width - 2.6, t.depth / 2), scale_bar=(t.width - 14.0, t.depth / 2 + 4.5))
+    return battlefield_context(t.width, t.depth, feats, zones, title=f"{sc.code} {sc.name}", seed=sc.id)
 
 
 def image_jobs(data: OhwData) -> dict[str, RenderJob]:

@@ -63,8 +63,12 @@ def render_images(data: OhwData, cache_dir: Path | None = None) -> dict[str, byt
 
 
 def render_cards(data: OhwData, cache_dir: Path | None = None) -> dict[str, bytes]:
-    """PNG bytes of every reference card, through the render cache in ``cache_dir``."""
-    return render_cache(cache_dir).render_all(art.card_jobs(data))
+    """PNG bytes of every reference card and scenario sheet (for the chart window), through the
+    render cache in ``cache_dir``."""
+    from pipeline.systems.ohw import printing
+
+    cache = render_cache(cache_dir)
+    return {**cache.render_all(art.card_jobs(data)), **printing.chart_pngs(data, cache)}
 
 
 def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:

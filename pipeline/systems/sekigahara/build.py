@@ -80,8 +80,12 @@ def render_images(data: SekiData, cache_dir: Path | None = None) -> dict[str, by
 
 
 def render_cards(data: SekiData, cache_dir: Path | None = None) -> dict[str, bytes]:
-    """PNG bytes of the reference cards, through the render cache."""
-    return render_cache(cache_dir).render_all(art.card_jobs(data))
+    """PNG bytes of every reference card and scenario sheet (for the chart window), through the
+    render cache in ``cache_dir``."""
+    from pipeline.systems.sekigahara import printing
+
+    cache = render_cache(cache_dir)
+    return {**cache.render_all(art.card_jobs(data)), **printing.chart_pngs(data, cache)}
 
 
 def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
