@@ -97,13 +97,15 @@ class Scenery:
 
 @dataclass(frozen=True)
 class Zone:
-    """A deployment area or objective drawn over the scenery: rectangle ``(x, y, w, h)``
-    inches, its ``colour`` (``#rrggbb``) and ``label``; ``kind`` is ``deploy`` or ``objective``."""
+    """A deployment area or objective drawn over the scenery: its bounding box ``(x, y, w, h)``
+    inches, its ``colour`` (``#rrggbb``) and ``label``; ``kind`` is ``deploy`` or ``objective``;
+    ``shape`` is ``rect`` or ``circle`` (the circle inscribed in the box)."""
 
     area: tuple[float, float, float, float]
     colour: str
     label: str
     kind: str = "deploy"
+    shape: str = "rect"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +443,7 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
         "features": ctx_feats,
         "bridges": bridges,
         "labels": labels,
-        "zones": [{"x": z.area[0], "y": z.area[1], "w": z.area[2], "h": z.area[3], "colour": z.colour, "label": z.label, "kind": z.kind} for z in zones],
+        "zones": [{"x": z.area[0], "y": z.area[1], "w": z.area[2], "h": z.area[3], "colour": z.colour, "label": z.label, "kind": z.kind, "shape": z.shape} for z in zones],
         "compass": {"x": _r(compass[0]), "y": _r(compass[1]), "r": 2.0},
         "scale_bar": {"x": _r(scale_bar[0]), "y": _r(scale_bar[1]), "inches": bar},
     }
@@ -487,6 +489,10 @@ class CounterSpec:
             raise ArtError(f"{self.name}: troop symbol {self.symbol!r}: expected one of {', '.join(SYMBOLS)}")
         if self.mon is not None and self.mon.get("design") not in MON_DESIGNS:
             raise ArtError(f"{self.name}: mon design {self.mon.get('design')!r}: expected one of {', '.join(MON_DESIGNS)}")
+
+    def job(self, ppi: float) -> RenderJob:
+        """The render job at ``ppi`` pixels per inch (:func:`counter_job`)."""
+        return counter_job(self, ppi)
 
     def context(self) -> dict[str, Any]:
         """The context of ``templates/measured/unit_counter.yaml.j2``."""

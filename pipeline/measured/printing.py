@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
@@ -42,15 +42,22 @@ SHEET_PNG_PX_PER_MM = 5.0
 MARKER_MM = 16.0
 
 
+class Piece(Protocol):
+    """Anything drawn on a scenario map: it gives its render job at a number of pixels per inch
+    (its real size on the table)."""
+
+    def job(self, ppi: float) -> RenderJob: ...
+
+
 @dataclass
 class Placement:
-    """A unit on a scenario map: its counter, centre ``x, y`` (inches) and ``facing`` (degrees
-    clockwise from north)."""
+    """A piece on a scenario map: its counter (a :class:`CounterSpec` or any :class:`Piece`),
+    centre ``x, y`` (inches) and ``facing`` (degrees clockwise from north)."""
 
-    counter: CounterSpec
+    counter: Piece
     x: float
     y: float
-    facing: float
+    facing: float = 0.0
 
 
 @dataclass
@@ -115,7 +122,7 @@ def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache) -> Imag
     ppi = width_px / t["width"]
     jobs = {"table": table_job(sheet.table, ppi)}
     for i, u in enumerate(sheet.units):
-        jobs[f"u{i}"] = counter_job(u.counter, ppi)
+        jobs[f"u{i}"] = u.counter.job(ppi)
     imgs = decode_pngs(cache.render_all(jobs))
     canvas = imgs["table"].copy()
     for i, u in enumerate(sheet.units):
@@ -147,7 +154,7 @@ def scenario_png(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> 
     t = sheet.table["table"]
     ppi = map_w / t["width"]
     key = digest("measured-scenario-sheet", cache.key(job), cache.key(table_job(sheet.table, ppi)),
-                 [(cache.key(counter_job(u.counter, ppi)), u.x, u.y, u.facing) for u in sheet.units])
+                 [(cache.key(u.counter.job(ppi)), u.x, u.y, u.facing) for u in sheet.units])
 
     def make() -> bytes:
         base = Image.open(io.BytesIO(cache.png(f"scenario_{sheet.id}_base", job))).convert("RGBA")
