@@ -246,12 +246,13 @@ def _intersection(a: Point, b: Point, c: Point, d: Point) -> Point | None:
 
 def crossings(road: Sequence[Point], water: Sequence[Point]) -> list[tuple[Point, float]]:
     """Where polyline ``road`` crosses polyline ``water``: ``(point, road bearing in degrees
-    clockwise from east)`` each."""
-    out = []
+    clockwise from east)`` each, once (a crossing at a vertex, found on both segments meeting
+    there, is kept once)."""
+    out: list[tuple[Point, float]] = []
     for a, b in zip(road, road[1:], strict=False):
         for c, d in zip(water, water[1:], strict=False):
             p = _intersection(a, b, c, d)
-            if p is not None:
+            if p is not None and all(math.dist(p, q) > 0.3 for q, _ in out):
                 out.append((p, math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))))
     return out
 
