@@ -1,9 +1,10 @@
 """OHW Samurai build: load → verify → render → package → lint, into ``build/ohw/``; and the
 playability entry point :func:`play` (``gunbai verify --play N``).
 
-Outputs: ``ohw.vmod`` (table with a range line in inches, unit counters with bases to scale and
-free facing, Hits 0-15, a turn marker 1-15, the D6, reference cards, each scenario a predefined
-setup), ``images/*.png``, ``cards/*.png``.
+Outputs: ``ohw.vmod`` (each scenario's table drawn as a battlefield, a range line in inches, unit
+counters with bases to scale and free facing, Hits 0-15, a turn marker 1-15, the D6, reference
+cards and scenario sheets, each scenario a predefined setup), ``images/*.png``, ``cards/*.png``;
+``gunbai sheets`` writes ``print/`` (:mod:`pipeline.systems.ohw.printing`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """Sekigahara build: load → verify → render → package → lint, into ``build/sekigahara/``; and
 the playability entry point :func:`play` (``gunbai verify --play N``).
 
-The module: the table with a range line in inches, units of stands to scale with free facing and
-a Stands counter, a turn marker to the turn limit, a D6, the treachery roll as one button per
-turn (turn 2, 3 and "4+") whose die faces read the outcome of the chosen reading, reference cards,
-and the scenario as a predefined setup.
+The module: the field of Sekigahara drawn as a battlefield (:mod:`pipeline.systems.sekigahara.art`)
+with a range line in inches, units of stands to scale with free facing and a Stands counter, a turn
+marker to the turn limit, a D6, the treachery roll as one button per turn (turn 2, 3 and "4+")
+whose die faces read the outcome of the chosen reading, reference cards and the scenario sheet,
+and the scenario as a predefined setup. ``gunbai sheets`` writes ``print/``
+(:mod:`pipeline.systems.sekigahara.printing`).
 """
 
 from __future__ import annotations
