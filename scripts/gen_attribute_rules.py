@@ -20,7 +20,8 @@ the component parses it:
    value is passed to, and what a bad value does: the exception escapes (``throw``: the Builder
    turns it into an ``IllegalBuildException`` and the component is not built), a ``catch`` that
    calls ``ErrorDialog.dataWarning`` (``bad_data``), or a catch / fallback that keeps a default
-   (``default``). The outcome of a helper (``stringToColor``…) is read from the helper's own code.
+   (``default``); an enumeration's other values take its ``else`` (``default``) or no branch
+   (``ignored``). The outcome of a helper (``stringToColor``…) is read from the helper's code.
 
 A launch button (``LaunchButton.setAttribute``) parses only its hot-key attribute, whose name
 each owner passes to its constructor; those names are taken from the owner's
@@ -923,8 +924,10 @@ class Analyzer:
             return None
         else:
             values = rule.values
-        return Rule("enum", "default", rule.parser, rule.file, rule.method, values=values,
-                    helper=rule.helper)
+        # with a plain else every other value takes its branch (a default); without, the
+        # value matches no branch and is ignored
+        return Rule("enum", "default" if rule.helper == "else" else "ignored", rule.parser,
+                    rule.file, rule.method, values=values)
 
     def launch_rules(self, launch: ClassInfo, typed_keys: list[str]) -> dict[str, Rule]:
         """A LaunchButton parses its hot-key attribute (``keyAtt``) with the parser of its
