@@ -981,7 +981,8 @@ def generate(src: Path) -> str:
         f"``{TAG}``",
         "(``github:vassalengine/vassal``): for each component class, the attributes its",
         "``setAttribute`` (or a helper, superclass or launch button it hands them to) parses,",
-        "as ``attribute: (kind, on_bad, parser, java_file, method, values, empty_ok, helper)``.",
+        "as ``attribute: (kind, on_bad, parser, java_file, method, values, empty_ok, helper)``;",
+        "a class with ``{}`` takes every attribute as a plain string.",
         "Only names and kinds, no VASSAL code. Field meanings: "
         ":class:`pipeline.vassal.attribute_rules.AttributeRule`.",
         "Classes whose ``build`` never hands attributes to ``setAttribute`` are in",
@@ -1015,7 +1016,8 @@ def generate(src: Path) -> str:
             rules.update({k: r for k, r in an.launch_rules(target, typed).items()
                           if k not in rules})
         rules = {k: r for k, r in rules.items() if r.kind != "string"}
-        if not rules:
+        if not rules:  # every attribute is taken as a plain string
+            lines.append(f"    {tag!r}: {{}},")
             continue
         lines.append(f"    {tag!r}: {{")
         for attr in sorted(rules):

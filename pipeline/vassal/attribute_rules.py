@@ -93,8 +93,7 @@ def _canonical(tag: str) -> str:
 def has_rules(tag: str) -> bool:
     """True when the table covers class ``tag``: its attributes are checked only by these
     rules (also true for classes whose ``build`` ignores every attribute)."""
-    tag = _canonical(tag)
-    return tag in RULES or tag in ATTRIBUTES_IGNORED or tag == "VASSAL.launch.BasicModule"
+    return tag in RULES or tag in ATTRIBUTES_IGNORED or _canonical(tag) in RULES
 
 
 def rule_for(tag: str, attribute: str) -> AttributeRule | None:
