@@ -185,7 +185,7 @@ def test_table_rows_match_the_java_read_by_hand():
 
 
 def test_colour_rules_from_colorconfigurer():
-    # VASSAL/configure/ColorConfigurer.java stringToColor: "" and "null" -> no colour; 0x -> 
+    # VASSAL/configure/ColorConfigurer.java stringToColor: "" and "null" -> no colour; 0x ->
     # Color.decode (Integer.decode); else StringTokenizer(",") + Integer.parseInt (no trim);
     # new Color() needs 0-255; bad -> ErrorDialog.dataWarning ("Bad Data in Module"), black
     t = VM + "map.LOS_Thread"
