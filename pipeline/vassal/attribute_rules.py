@@ -21,6 +21,14 @@ VASSAL code named in each function) and turns a bad value into a lint finding:
 ``none``       nothing can go wrong (a plain list of strings)                     --
 =============  =================================================================  ========
 
+Checked against the real VASSAL 3.7.26 Player (``vassal-check`` on built modules with one
+planted value each): ``throw`` (LOS_Thread ``scale="24.0"``, Zoomer ``zoomLevels`` with
+``half``, HexGrid ``dx="42,5"``) gave IllegalBuildException and a bug dialog; ``bad_data``
+(``threadColor="255, 0, 0"``, StackMetrics ``exSepX="6.5"``) "Bad Data in Module"; ``abort``
+(HexGridNumbering ``first=""``) a module that did not open; five ``default`` values in one module
+(``drawRange="yes"``, ``round="up"``, ``hotkey="65"``, PieceSlot ``width="wide"``, StackMetrics
+``top="38,130,Up"``) loaded clean.
+
 >>> check_attribute("VASSAL.build.module.map.LOS_Thread", "scale", "24.0")[0]
 'error'
 >>> check_attribute("VASSAL.build.module.map.LOS_Thread", "scale", "24") is None
