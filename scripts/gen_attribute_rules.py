@@ -8,7 +8,9 @@ the component parses it:
 1. ``build(Element)`` (the class's own or the nearest inherited one) decides where attributes go:
    ``AbstractBuildable.build`` and ``Widget.build`` call ``setAttribute(name, value)`` for every
    XML attribute; ``PlayerRoster.build`` hands them to its launch button; a ``build`` that never
-   calls ``setAttribute(att.getName(), …)`` (``BasicLogger``, ``ExtensionElement``…) ignores them.
+   calls ``setAttribute(att.getName(), …)`` (``BasicLogger``, ``ExtensionElement``…) ignores them;
+   a ``build`` that parses ``e.getAttribute(K)`` itself (``BoardPicker``, ``PieceSlot``) adds
+   a rule for ``K``.
 2. ``setAttribute(String key, Object value)``: each ``if (K.equals(key))`` / ``case K:`` branch,
    ``K`` resolved to its string constant (own, inherited, interface or ``Other.K`` fields), and
    the fall-through (``super.setAttribute(key, value)``, a launch button, an outer class).
@@ -19,7 +21,8 @@ the component parses it:
    comparisons with constants: an enumeration), following the class's own helper methods the
    value is passed to, and what a bad value does: the exception escapes (``throw``: the Builder
    turns it into an ``IllegalBuildException`` and the component is not built), a ``catch`` that
-   calls ``ErrorDialog.dataWarning`` (``bad_data``), or a catch / fallback that keeps a default
+   calls ``ErrorDialog.dataWarning`` (``bad_data``), another RuntimeException that
+   ``Builder.build`` rethrows (``abort``: ``charAt(0)`` of ""), or a catch / fallback that keeps a default
    (``default``); an enumeration's other values take its ``else`` (``default``) or no branch
    (``ignored``). The outcome of a helper (``stringToColor``…) is read from the helper's code.
 
@@ -30,7 +33,7 @@ each owner passes to its constructor; those names are taken from the owner's
 Only names, kinds and file/method names are written, never VASSAL code. Needs the ``tree-sitter``
 and ``tree-sitter-java`` packages (``pip install -e '.[dev]'``) and a checkout of the source::
 
-    .venv/bin/python scripts/gen_attribute_rules.py --git-dir /work/.mirror/vassalengine+vassal/repo
+    .venv/bin/python scripts/gen_attribute_rules.py --git-dir path/to/vassal.git   # tag 3.7.26
     .venv/bin/python scripts/gen_attribute_rules.py --src vassal-app/src/main/java
 
 The output is deterministic (sorted), so a re-run on the same tag gives the same file.
@@ -150,12 +153,12 @@ class JavaIndex:
         for i in range(len(parts), 0, -1):
             rel = "/".join(parts[:i]) + ".java"
             if (self.src / rel).is_file():
-                self._load(rel, ".".join(parts[:i]))
+                self._load(rel)
                 break
         self.classes.setdefault(fqcn, None)
         return self.classes[fqcn]
 
-    def _load(self, rel: str, top_fqcn: str) -> None:
+    def _load(self, rel: str) -> None:
         tree = self.parser.parse((self.src / rel).read_bytes())
         root = tree.root_node
         package, imports, wildcards = "", {}, []
@@ -175,7 +178,6 @@ class JavaIndex:
                 name = text(n.child_by_field_name("name"))
                 prefix = package + "." if package else ""
                 self._register(n, prefix + name, rel, package, imports, wildcards, None)
-        del top_fqcn
 
     def _register(self, node, fqcn, rel, package, imports, wildcards, outer) -> ClassInfo:
         ci = ClassInfo(fqcn, rel, node, package, imports, wildcards, outer)
@@ -930,19 +932,10 @@ class Analyzer:
                     rule.file, rule.method, values=values)
 
     def launch_rules(self, launch: ClassInfo, typed_keys: list[str]) -> dict[str, Rule]:
-        """A LaunchButton parses its hot-key attribute (``keyAtt``) with the parser of its
-        ``setAttribute``; the owner's key-typed attributes are that attribute."""
-        sa = self.set_attribute(launch)
-        rule = None
-        if sa is not None:
-            for b in sa.branches:
-                if b.rule is not None and b.rule.kind in ("named_key", "key"):
-                    rule = b.rule
-        if sa is None:
-            # LaunchButton compares with fields (nameAtt, keyAtt…): find the branch by hand
-            pass
-        if rule is None:
-            rule = self._launch_key_rule(launch)
+        """A LaunchButton parses only its hot-key attribute, whose name (``keyAtt``) its owner
+        passes to the constructor: the rule is read from the ``key.equals(keyAtt)`` branch of
+        ``LaunchButton.setAttribute`` and applied to the owner's key-typed attributes."""
+        rule = self._launch_key_rule(launch)
         return {k: rule for k in typed_keys} if rule is not None else {}
 
     def _launch_key_rule(self, launch: ClassInfo) -> Rule | None:
