@@ -194,8 +194,17 @@ class Base:
         return angle_between(self.facing, bearing(self.centre, p)) <= half_angle + 1e-9
 
     def sees(self, other: Base, half_angle: float) -> bool:
-        """Some point of ``other`` (its centre or a corner) is within the arc."""
-        return any(self.in_arc(p, half_angle) for p in (other.centre, *other._corners))
+        """Some point of ``other`` (its centre or a corner) is within the arc (as
+        :meth:`in_arc`, by the cosine of the angle instead of a bearing per point)."""
+        (fx, fy), _ = self._frame
+        c = math.cos(math.radians(min(180.0, half_angle + 1e-9)))
+        x, y = self.x, self.y
+        for px, py in (other.centre, *other._corners):
+            dx, dy = px - x, py - y
+            n = math.hypot(dx, dy)
+            if n < EPS or dx * fx + dy * fy >= c * n:
+                return True
+        return False
 
     def _separated(self, other: Base, eps: float) -> bool:
         """Separating-axis test of two rectangles on the four axes of their edges: ``True`` when

@@ -384,6 +384,8 @@ class OhwState:
         return opts
 
     def _charge_to(self, u: Unit, e: Unit) -> Base | None:
+        if not self.distances.within(u.base, e.base, self.allowance + u.base.radius):
+            return None  # its centre moves at most the allowance and ends within its radius of the target
         face = e.base.face_towards(u.base.centre)
         if self.rules.charge.one_attacker_per_face and any(o.side == u.side and e.base.face_towards(o.base.centre) == face for o in self._contacts(e)):
             return None
