@@ -46,7 +46,7 @@ lint: build
 	$(VENV)/bin/ruff check pipeline tests
 
 schema: setup
-	$(GUNBAI) schema --out $(DATA)/genpei/schema
+	$(GUNBAI) schema --data $(DATA)
 
 bench: setup
 	$(PY) benchmarks/bench_build.py
