@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 Point = tuple[float, float]
 #: An axis-aligned bounding box ``(min x, min y, max x, max y)``.
@@ -58,6 +58,11 @@ def angle_between(f1: float, f2: float) -> float:
 def norm(facing: float) -> float:
     """Facing in ``[0, 360)``."""
     return facing % 360.0
+
+
+@lru_cache(maxsize=64)
+def _cos_arc(half_angle: float) -> float:
+    return math.cos(math.radians(min(180.0, half_angle + 1e-9)))
 
 
 @dataclass(frozen=True)
@@ -197,9 +202,11 @@ class Base:
         """Some point of ``other`` (its centre or a corner) is within the arc (as
         :meth:`in_arc`, by the cosine of the angle instead of a bearing per point)."""
         (fx, fy), _ = self._frame
-        c = math.cos(math.radians(min(180.0, half_angle + 1e-9)))
+        c = _cos_arc(half_angle)
         x, y = self.x, self.y
-        for px, py in (other.centre, *other._corners):
+        if fx * (other.x - x) + fy * (other.y - y) >= c * math.hypot(other.x - x, other.y - y):
+            return True  # the centre, the usual case
+        for px, py in other._corners:
             dx, dy = px - x, py - y
             n = math.hypot(dx, dy)
             if n < EPS or dx * fx + dy * fy >= c * n:
@@ -208,18 +215,22 @@ class Base:
 
     def _separated(self, other: Base, eps: float) -> bool:
         """Separating-axis test of two rectangles on the four axes of their edges: ``True`` when
-        an axis separates them, or their overlap on it is at most ``eps`` thick."""
+        an axis separates them, or their overlap on it is at most ``eps`` thick.
+
+        With ``c`` and ``s`` the cosine and sine between the two facings, the half extent of a
+        rectangle on the other's forward axis is ``w|s| + d|c|`` and on its right axis
+        ``w|c| + d|s|``; the centres are ``|D . n|`` apart on axis ``n``.
+        """
         dx, dy = other.x - self.x, other.y - self.y
         (f1x, f1y), (r1x, r1y) = self._frame
         (f2x, f2y), (r2x, r2y) = other._frame
         w1, d1, w2, d2 = self.width / 2, self.depth / 2, other.width / 2, other.depth / 2
-        # the projections of the two centres differ by |d . n|; the half extents add up
-        for nx, ny in ((f1x, f1y), (r1x, r1y), (f2x, f2y), (r2x, r2y)):
-            h1 = w1 * abs(r1x * nx + r1y * ny) + d1 * abs(f1x * nx + f1y * ny)
-            h2 = w2 * abs(r2x * nx + r2y * ny) + d2 * abs(f2x * nx + f2y * ny)
-            if abs(dx * nx + dy * ny) >= h1 + h2 - eps:
-                return True
-        return False
+        c = abs(f1x * f2x + f1y * f2y)
+        sn = abs(f1x * r2x + f1y * r2y)
+        return (abs(dx * f1x + dy * f1y) >= d1 + w2 * sn + d2 * c - eps
+                or abs(dx * r1x + dy * r1y) >= w1 + w2 * c + d2 * sn - eps
+                or abs(dx * f2x + dy * f2y) >= d2 + w1 * sn + d1 * c - eps
+                or abs(dx * r2x + dy * r2y) >= w2 + w1 * c + d1 * sn - eps)
 
     def _point_distance(self, px: float, py: float) -> float:
         """Distance from a point to this rectangle (0 inside)."""
@@ -233,6 +244,25 @@ class Base:
             return ex
         return math.hypot(ex, ey)
 
+    def _corner_distance(self, other: Base) -> float:
+        """Least distance from a corner of ``other`` to this rectangle."""
+        (fx, fy), (rx, ry) = self._frame
+        x, y, hw, hd = self.x, self.y, self.width / 2, self.depth / 2
+        best = math.inf
+        for px, py in other._corners:
+            dx, dy = px - x, py - y
+            ex = abs(dx * rx + dy * ry) - hw
+            ey = abs(dx * fx + dy * fy) - hd
+            if ex <= 0.0:
+                d = ey if ey > 0.0 else 0.0
+            elif ey <= 0.0:
+                d = ex
+            else:
+                d = math.hypot(ex, ey)
+            if d < best:
+                best = d
+        return best
+
     def distance_to(self, other: Base) -> float:
         """Closest distance between the two rectangles (0 when they touch or overlap).
 
@@ -242,8 +272,9 @@ class Base:
         """
         if not self._separated(other, 0.0):
             return 0.0
-        best = min(other._point_distance(px, py) for px, py in self._corners)
-        return min(best, min(self._point_distance(px, py) for px, py in other._corners))
+        a = other._corner_distance(self)
+        b = self._corner_distance(other)
+        return a if a < b else b
 
     def within(self, other: Base, distance: float) -> bool:
         """The closest distance to ``other`` is at most ``distance`` (bounding boxes first)."""

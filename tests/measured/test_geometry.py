@@ -81,6 +81,8 @@ def test_fast_rectangle_tests_agree_with_the_generic_polygon_algorithms():
         assert a.distance_to(b) == pytest.approx(generic, abs=1e-9)
         assert cache.distance(a, b) == pytest.approx(generic, abs=1e-9) == cache.distance(b, a)
         assert a.overlaps(b) == polygons_overlap(a.corners(), b.corners())
+        for arc in (45, 90):
+            assert a.sees(b, arc) == any(a.in_arc(p, arc) for p in [b.centre, *b.corners()])
         for d in (0.05, 1.0, 6.0):
             assert a.within(b, d) == (generic <= d) == cache.within(a, b, d)
     assert polygon_distance(cases[3][0].corners(), cases[3][1].corners()) == 0 and cases[3][0].distance_to(cases[3][1]) == 0
