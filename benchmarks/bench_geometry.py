@@ -1,14 +1,14 @@
 """Measured-table geometry, before and after: the same calls timed on this checkout's
 ``pipeline/measured/geometry.py`` and on the one of a git revision.
 
-    .venv/bin/python benchmarks/bench_geometry.py [--rev 06065c9] [--pairs 20000]
+    .venv/bin/python benchmarks/bench_geometry.py [--rev 6a0662b] [--pairs 20000]
 
 The workload is what the OHW and Sekigahara engines ask of the geometry: pairs of bases on a
 36" table (OHW's 4" x 2" and 4" x 3" bases, Sekigahara's lines of 1.5" stands), a third of them
 within 6" of each other. Per operation it prints microseconds per call, old and new, and the
 ratio; then "contacts", the engines' pattern of asking who touches whom at every decision (each
 pair asked 8 times while nobody moves), answered by a fresh :class:`DistanceCache` per game in
-the new code. The revision defaults to the commit before the issue-13 geometry work.
+the new code. The revision defaults to main before the issue-13 geometry work (6a0662b).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _time(fn, reps: int = 3) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rev", default="06065c9", help="git revision of the 'before' geometry")
+    ap.add_argument("--rev", default="6a0662b", help="git revision of the 'before' geometry")
     ap.add_argument("--pairs", type=int, default=20000)
     args = ap.parse_args()
     from pipeline.measured import geometry as new
