@@ -294,3 +294,36 @@ def test_every_game_is_played_to_its_end_seeded(data):
         if lg.value.scenario != "tournament":  # d6+6 turns at most (or Capture's 8)
             assert all(r.turns <= 12 for r in a), lg.value.id
 
+
+
+def test_a_wavering_model_that_fails_to_charge_may_do_something_else(data):
+    """p.12: Wavering: to move into contact roll d6 + Rank, 7 or more; otherwise the model may not
+    move into contact, though it may take other actions. A Rank 1 Ashigaru passes on a 6 only."""
+    st = _state(data)
+    st.sides[0].morale = "wavering"
+    _only(st, "red3", "blue1")
+    m, e = st.models["red3"], st.models["blue1"]
+    m.x, m.y, e.x, e.y = 12, 12, 12, 8
+    st._do_move("red3", ("charge", "blue1"))
+    assert st.pending[0] == [("pass", F(1, 6)), ("fail", F(5, 6))]
+    st.apply_action("fail")
+    kind, player, payload = st.steps[0]
+    assert (kind, player, payload) == ("move", 0, ("red3", "no_charge"))
+    opts = st.legal_actions()
+    assert ("hold",) in opts and not any(o[0] == "charge" for o in opts)
+
+
+def test_a_tough_model_falls_at_the_end_of_the_combat_phase(data):
+    """p.29 Tough: a Critical wound removes it only at the end of the current Combat Phase."""
+    st = _state(data)
+    m = st.models["red5"]
+    m.p = engine.Profile(**{**m.p.__dict__, "attributes": m.p.attributes | {"tough"}})
+    st.phase = "combat"
+    st.combat = engine.Combat((["red5"], ["blue5"]))
+    st._wound(st.models["blue5"], m, "critical", "melee")
+    assert m.alive and m.dying
+    st._wound(st.models["blue5"], m, "critical", "melee")
+    assert m.alive
+    st.steps = []
+    st._auto_next_combat(0)
+    assert not m.alive and not m.dying and m.killer_rank == 3

@@ -888,10 +888,10 @@ class RoninState:
         return True
 
     def _options_move(self, mid) -> list[tuple]:
-        m = self.models[mid]
+        """A model's Move Phase options; ``mid`` is ``(model id, "no_charge")`` after a Wavering
+        model failed its roll to charge (it may still do something else, p.12)."""
         no_charge = isinstance(mid, tuple)
-        if no_charge:
-            m = self.models[mid[0]]
+        m = self.models[mid[0] if no_charge else mid]
         if not (m.alive and m.on_table):
             return []
         if self.engaged(m):
@@ -1176,10 +1176,13 @@ class RoninState:
                 self.combat.defence[m.id] -= 1
         m.wound = new
 
-    def _kill(self, killer_rank: int, m: Model) -> None:
-        """``m`` takes a Critical wound from a model of Rank ``killer_rank``."""
+    def _kill(self, killer_rank: int, m: Model, *, final: bool = False) -> None:
+        """``m`` takes a Critical wound from a model of Rank ``killer_rank`` (a Tough model in
+        the Combat Phase falls only at its end, ``final``)."""
         st = self.sides[m.side]
-        if "tough" in m.p.attributes and self.phase == "combat" and not m.dying and self.combat is not None:
+        if m.dying and not final:
+            return
+        if "tough" in m.p.attributes and self.phase == "combat" and self.combat is not None and not final:
             m.dying = True  # removed at the end of the Combat Phase (p.29)
             m.killer_rank = killer_rank
             return
@@ -1208,8 +1211,8 @@ class RoninState:
         # the phase is over: Tough models that took a Critical wound fall now
         for m in self.models.values():
             if m.dying and m.alive:
+                self._kill(m.killer_rank or 0, m, final=True)
                 m.dying = False
-                self._kill(m.killer_rank or 0, m)
             if m.alive and m.on_table:
                 m.rounds = m.rounds + 1 if m.fought else 0
         self.combat = None
