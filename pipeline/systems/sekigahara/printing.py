@@ -35,7 +35,7 @@ def scenario_sheet(data: SekiData, sc) -> ScenarioSheet:
             lead = f"; {up.leader.name}{' (commander)' if up.leader.commander else ''}" if up.leader else ""
             lines.append(f"{up.name}: {up.stands} stands of {data.units[up.unit].name}{men}{lead}")
         sides.append({"name": names[side], "fill": col.fill, "text": col.text, "lines": lines})
-    victory_note = "" if sc.victory_source.doc != "gunbai" else " (gunbai's own condition: the rules text gives none)"
+    victory_note = " (gunbai's own condition: the rules text gives none)" if sc.victory_source.doc == "gunbai" and "gunbai" not in sc.victory else ""
     notes = ["Kobayakawa rolls for his side at the start of every turn from turn 2 (treachery card); until then nobody moves, shoots or charges with or at his contingent."]
     return ScenarioSheet(sc.id, sc.code, sc.name, sc.date, data.system.name, " ".join(sc.description.split()), sc.victory + victory_note,
                          art.table_context(data, sc), units, sides, notes,
