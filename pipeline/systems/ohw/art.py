@@ -133,7 +133,8 @@ def card_specs(data: OhwData) -> dict[str, Card]:
             f'Road: +{s.road.bonus_inches:g}" for a move wholly on the road, not when charging.'], h=0),
         Notes("General (Daimyo)", [
             f"Attached to a {short_name(data.units[g.attached_to])} unit for the whole game, removed with it.",
-            "May re-roll any die roll; the re-roll stands." if g.reroll_any_die else "May re-roll his unit's dice; the re-roll stands."], h=110),
+            "May re-roll any die roll of his side once; the re-roll stands (erratum general_reroll)." if g.reroll == "own_side"
+            else "May re-roll his own unit's dice once; the re-roll stands (erratum general_reroll)."], h=110),
     ], subtitle=f"{s.turns.limit} turns · {s.name}", kanji="手順", footer=_srcs(s.sequence.source.doc, o.source.doc, g.source.doc))
     rows = []
     for u in data.units.values():
@@ -145,7 +146,7 @@ def card_specs(data: OhwData) -> dict[str, Card]:
         Notes("Shooting", [f"One target within {s.shooting.arc_half_angle_degrees:g}° of the front. Hits = the score.",
                            "Cover (a town, or tate): half hits, rounded for the shooter."], h=120),
         Notes("Hand-to-hand", ["Only the phasing side inflicts hits: D6 + modifier.",
-                               "Half hits (rounded for the attacker) to Ashigaru attacked frontally, defenders in a town, on a hill, at a river crossing, or behind a bamboo palisade.",
+                               "Half hits (rounded for the attacker) to Ashigaru attacked frontally, defenders in a town, at a river crossing, behind a bamboo palisade, or on a hill against an attacker not on it.",
                                f"Flank or rear attacks: ×{s.hand_to_hand.flank_rear_multiplier} hits. A unit may turn to face a flank or rear attack unless engaged in front, or retire a full move."], h=0),
     ], subtitle=f"Eliminated at {s.elimination.hits} hits", kanji="兵種", footer=_srcs(*(u.move.source.doc for u in data.units.values()), s.shooting.source.doc, s.hand_to_hand.source.doc))
     trows = []
@@ -153,7 +154,8 @@ def card_specs(data: OhwData) -> dict[str, Card]:
         kind = t.draw or t.id
         move = "impassable" if not t.passable else ("crossing" if t.crossing else (f'+{s.road.bonus_inches:g}" on road' if t.road else "open"))
         trows.append([{"text": t.name, "swatch": SWATCH.get(kind, "#cccccc"), "bold": True}, move, "blocks" if t.blocks_sight else "—",
-                      "half hits" if t.shooting_cover else "—", "half hits" if t.melee_halved else "—"])
+                      "half hits" if t.shooting_cover else "—",
+                      ("half hits from attackers off it" if t.melee_halved_only_against_attackers_off_it else "half hits") if t.melee_halved else "—"])
     for d in data.defences.values():
         trows.append([{"text": d.name, "swatch": "#a0785a", "bold": True}, "removed if the unit moves", "—",
                       "half hits" if d.halves == "shooting" else "—", "half hits" if d.halves == "hand_to_hand" else "—"])
