@@ -286,21 +286,22 @@ def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
 def _engine_checks(data: GenpeiData, sc: Any, find: Any, units_at: dict[tuple[int, int], int]) -> None:
     """The static checks added with the rules engine (see :data:`RULES`)."""
     from pipeline.systems.genpei.engine.board import STEPS
-    from pipeline.systems.genpei.engine.victory import max_temporary, supply_ships
+    from pipeline.systems.genpei.engine.victory import max_temporary, supply_ships, tent_banners
 
     board = data.board
     side_ids = [s.id for s in sc.sides]
     # banners-reachable
     temp = max_temporary(data, sc)
+    tents = tent_banners(sc)
     for i, side in enumerate(sc.sides):
         enemy_units = sum(1 for u in sc.units if u.side != side.id and u.side in side_ids)
         enemy_leaders = sum(1 for u in sc.units if u.side != side.id and u.side in side_ids and u.leader) + sum(1 for lp in sc.leaders if lp.side != side.id and lp.side in side_ids)
-        most = enemy_units + enemy_leaders + temp.get(side.id, 0)
+        most = enemy_units + enemy_leaders + temp.get(side.id, 0) + tents.get(side.id, 0)
         target = side.banners or sc.victory.banners
         if target > most:
             loc = ("sides", i, "banners") if side.banners else ("victory", "banners")
             find(loc, None, "banners-reachable",
-                 f"{side.name} needs {target} banners but can win at most {most} ({enemy_units} enemy units, {enemy_leaders} enemy leaders, {temp.get(side.id, 0)} temporary)")
+                 f"{side.name} needs {target} banners but can win at most {most} ({enemy_units} enemy units, {enemy_leaders} enemy leaders, {temp.get(side.id, 0)} temporary, {tents.get(side.id, 0)} command tents)")
     # commanders and bodyguards
     commanders: dict[str, int] = {}
     for i, up in enumerate(sc.units):
