@@ -25,7 +25,12 @@ import random
 from pipeline.play.protocol import random_policy, sample_chance
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine.combat import Fighter, close_setup, max_range, ranged_setup
-from pipeline.systems.genpei.engine.state import LEADER_BASE, GenpeiState, Unit, marsh_entry_outcomes
+from pipeline.systems.genpei.engine.state import (
+    LEADER_BASE,
+    GenpeiState,
+    Unit,
+    marsh_entry_outcomes,
+)
 
 #: Weight of an expected figure removed next to an expected banner.
 HIT_WEIGHT = 0.05

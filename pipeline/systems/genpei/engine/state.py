@@ -1066,6 +1066,8 @@ class GenpeiState:
                     if n in seen or b.impassable(n) or n in self.lat:
                         continue
                     seen.add(n)
+                    if not b.is_naval(n) and not self._leader_may_enter(le, n):
+                        continue
                     uid = self.at.get(n)
                     if uid is not None:
                         o = self.units[uid]
@@ -1078,18 +1080,18 @@ class GenpeiState:
                         continue
                     if b.is_naval(n):
                         continue  # open ocean: impassable to lone leaders
-                    if not self._leader_may_enter(le, n):
-                        continue
                     out.append(n)
                     nxt.append(n)
             frontier = nxt
         return out
 
-    def _leader_may_enter(self, le: Leader, n: Hex) -> bool:
+    def _leader_may_enter(self, le: Leader, n: Hex, *, retreat: bool = False) -> bool:
+        """Terrain lets ``le`` enter ``n``: never a Stockade for a cavalry leader; an ordered
+        move into a Stockade only from next to it at the start of the turn (Genpei pack)."""
         for t in self.board.terrain(n):
             if not t.movement.mounted_may_enter and le.type.mounted:
                 return False
-            if t.movement.must_start_adjacent and self.board.distance(le.start_hex, n) != 1:
+            if not retreat and t.movement.must_start_adjacent and self.board.distance(le.start_hex, n) != 1:
                 return False
         return True
 
@@ -1162,6 +1164,8 @@ class GenpeiState:
                     if n in seen or b.impassable(n) or n in self.lat:
                         continue
                     seen.add(n)
+                    if not b.is_naval(n) and not self._leader_may_enter(le, n, retreat=True):
+                        continue  # a cavalry leader never enters a Stockade (Genpei pack)
                     uid = self.at.get(n)
                     if uid is not None:
                         o = self.units[uid]
@@ -1172,7 +1176,7 @@ class GenpeiState:
                         if not b.is_naval(n):
                             nxt.append(n)
                         continue
-                    if b.is_naval(n) or not self._leader_may_enter(le, n):
+                    if b.is_naval(n):
                         continue
                     out.append(n)
                     nxt.append(n)
