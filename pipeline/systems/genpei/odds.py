@@ -219,7 +219,9 @@ def matchup(data: GenpeiData, attacker: str, defender: str, *, terrain: str | No
     with the defender on ``terrain`` and the attacker on ``attacker_terrain``.
 
     ``leader`` attaches the attacker's natural leader (cavalry leader to a mounted unit,
-    infantry leader otherwise) and spends H&F for Inspiration; ``at_sea`` makes both naval.
+    infantry leader otherwise) and spends H&F for Inspiration; ``at_sea`` makes both naval. The
+    attack crosses a covered hexside when the defender's tile has any (Palisade), close or
+    ranged, as the engine computes for an attack across one.
     """
     if attacker not in data.units:
         raise KeyError(f"unknown unit {attacker!r} (units: {', '.join(data.units)})")
@@ -246,7 +248,7 @@ def matchup(data: GenpeiData, attacker: str, defender: str, *, terrain: str | No
     if ranged:
         if au.ranged is None:
             raise KeyError(f"{au.name} has no ranged combat")
-        return ranged_setup(att, dfn, att.stats.min_range, inspired=leader)
+        return ranged_setup(att, dfn, att.stats.min_range, covered=True, inspired=leader)
     return close_setup(att, dfn, covered=True, inspired=leader)
 
 
