@@ -83,6 +83,10 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     adjacent = False
     units = state.units
     at = state.at
+    key = ("best", u.uid, h, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
+    got = cache.get(key)
+    if got is not None:
+        return got
     for _, n in b.neighbours(h):
         uid = at.get(n)
         if uid is None or uid == u.uid:
@@ -108,6 +112,7 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
                 v = _value(state, "ranged", u, h, o, moved, d)
                 if v > best:
                     best = v
+    cache[key] = best
     return best
 
 
@@ -278,8 +283,9 @@ def greedy_policy(state: GenpeiState, rng: random.Random):
         return acts[0]
     if acts[0][0] == "grapple":
         return _grapple_choice(state, acts)
-    # Nothing moves between the card decision and the last order: share one cache for them.
-    if acts[0][0] in ("card", "order", "no_dragon", "end_orders"):
+    # No enemy moves or falls between the card decision and the last move of a turn: one cache
+    # serves them all (its values depend on enemy positions and the own units' properties).
+    if state.phase in ("card", "alongside", "order", "move") and state.node is None:
         pc = getattr(state, "_policy_cache", None)
         if pc is None or pc[0] != state.turn:
             pc = (state.turn, {})

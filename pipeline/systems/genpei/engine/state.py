@@ -270,6 +270,7 @@ class GenpeiState:
         self.pick: list[str] = []
         self.pending_grapple: tuple[int, int, int, bool] | None = None
         self.log: dict[str, int] = {}
+        self._vdirty = True
         for i, s in enumerate(scenario.sides):
             for _ in range(s.command_cards):
                 self.steps.append(("draw_cmd", i, 1))
@@ -407,8 +408,12 @@ class GenpeiState:
             self.steps.appendleft(s)
 
     def _check_victory(self) -> None:
-        if self.winner_ is not None:
+        """End the game when a side holds its banner target. Banners change only on events that
+        set ``_vdirty`` (an elimination, a leader lost, a move, a grapple, a tile removed, a
+        defection), so other steps skip the count."""
+        if self.winner_ is not None or not self._vdirty:
             return
+        self._vdirty = False
         for i in (self.player, 1 - self.player):
             side = self.sides[i]
             if side.banners + self.temporary.most[i] < side.target:
@@ -436,6 +441,7 @@ class GenpeiState:
             self.queue = deque(x for x in self.queue if x != lid)
 
     def _leader_lost(self, ldr_side: int, *, banner: bool) -> None:
+        self._vdirty = True
         if banner:
             self.sides[1 - ldr_side].banners += 1
         self._count("leader_eliminated")
@@ -809,7 +815,14 @@ class GenpeiState:
         return False
 
     def _token_for(self, u: Unit | int) -> int | None:
+        """Index of the order token the card spends on piece ``u``: a specific token (section,
+        standard, cavalry, naval) before an ``any`` token; ``None`` when the card cannot order it."""
         pid = u if isinstance(u, int) else u.uid
+        toks = self.tokens
+        if not toks:
+            return None
+        if toks[0] == toks[-1] and len(set(toks)) == 1:
+            return 0 if self._matches(toks[0], pid) else None
         best = None
         for i, tok in enumerate(self.tokens):
             if self._matches(tok, pid):
@@ -951,6 +964,7 @@ class GenpeiState:
         return True
 
     def _enter_hex(self, u: Unit, dest: Hex) -> None:
+        self._vdirty = True
         del self.at[u.hex]
         u.hex = dest
         self.at[dest] = u.uid
@@ -1508,6 +1522,7 @@ class GenpeiState:
         r, t = self.units[roller], self.units[target]
         self.sides[r.side].hf += hf
         if spend_sword:
+            self._vdirty = True
             pair = frozenset((roller, target))
             if pair in self.grapples:
                 self.grapples.discard(pair)  # severed: both free at once
@@ -1632,6 +1647,7 @@ class GenpeiState:
         self._push(("hit", u.uid, figures))
 
     def _eliminate(self, u: Unit) -> None:
+        self._vdirty = True
         del self.units[u.uid]
         del self.at[u.hex]
         if self.grapples:
@@ -1737,6 +1753,7 @@ class GenpeiState:
     def _h_turncoat(self, o, uid: int) -> None:
         if o[1] and uid in self.units:
             u = self.units[uid]
+            self._vdirty = True
             u.side = self.player  # defects; not ordered by the change (ccn_faq_dragon_command_cards)
             self.grapples = {g for g in self.grapples if uid not in g}
             self._count("turncoat_defected")
@@ -1754,6 +1771,7 @@ class GenpeiState:
         tile = self.data.terrain[tile_id]
         if o[2] >= tile.destruction.swords_needed:  # type: ignore[union-attr]
             self.board.remove_tile(h, tile_id)
+            self._vdirty = True
             self._count("tile_destroyed")
             lost = tile.destruction.occupant_loses_figures  # type: ignore[union-attr]
             occ = self.at.get(h)
