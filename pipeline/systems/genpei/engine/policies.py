@@ -95,7 +95,10 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
         if o.side == u.side:
             continue
         adjacent = True
-        v = _value(state, "close", u, h, o, moved, 1)
+        vk = ("v", u.uid, h, uid, u.bonus_close)
+        v = cache.get(vk)
+        if v is None:
+            v = cache[vk] = _value(state, "close", u, h, o, moved, 1)
         if v > best:
             best = v
     if not adjacent and u.stats.ranged > 0 and not u.no_ranged:
@@ -104,9 +107,10 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
             r = cache[("range", u.uid, h)] = max_range(Fighter(u.type, b.terrain(h), naval=b.is_naval(h)))
         row = b.dist[h]
         lo = u.stats.min_range
-        for o in units.values():
-            if o.side == u.side:
-                continue
+        enemies = cache.get(("enemy_units", u.side))
+        if enemies is None:
+            enemies = cache[("enemy_units", u.side)] = [o for o in units.values() if o.side != u.side]
+        for o in enemies:
             d = row[o.hex]
             if lo <= d <= r:
                 v = _value(state, "ranged", u, h, o, moved, d)
