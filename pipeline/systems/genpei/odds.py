@@ -339,7 +339,7 @@ def run_cli(args: list[str], data_root: str = "source_data") -> int:
         print(f"gunbai odds: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 2
     where = f" on {data.terrain[ns.terrain].name}" if ns.terrain else ""
-    title = f"{data.units[ns.attacker].name} against {data.units[ns.defender].name}{where}" + (" (inspired)" if ns.leader else "")
+    title = f"{data.units[ns.attacker].name} against {data.units[ns.defender].name}{where}" + (" (inspired)" if setup.inspired else " (leader attached, not inspired)" if ns.leader else "")
     from pipeline.systems.genpei.engine.stats import resolve
 
     print(format_odds(data, setup, title))
