@@ -374,26 +374,34 @@ class GenpeiState:
         return self.sides[side].banners + self.temporary.count(side)
 
     def naval(self, u: Unit) -> bool:
+        """``u`` stands on an Ocean hex (a naval unit)."""
         return self.board.is_naval(u.hex)
 
     def fighter(self, u: Unit, leader: LeaderType | None | bool = True) -> Fighter:
+        """``u`` as a :class:`~.combat.Fighter` (``leader``: ``True`` its own, a leader type, or
+        ``False``/``None`` for none)."""
         ldr = u.leader if leader is True else (leader or None)
         return Fighter(u.type, self.board.terrain(u.hex), naval=self.naval(u), moved=u.moved, lying_flat=u.lying_flat, leader=ldr)
 
     def grappled(self, u: Unit) -> bool:
+        """``u`` is held by a grapple."""
         uid = u.uid
         return any(uid in g for g in self.grapples)
 
     def units_of(self, side: int) -> list[Unit]:
+        """The units of side ``side`` (0 or 1)."""
         return [u for u in self.units.values() if u.side == side]
 
     def occupied(self, h: Hex) -> bool:
+        """A unit or a lone leader stands on ``h``."""
         return h in self.at or h in self.lat
 
     def piece_side(self, pid: int) -> int:
+        """The side of piece ``pid`` (a unit or a lone leader)."""
         return self.leaders[pid].side if pid >= LEADER_BASE else self.units[pid].side
 
     def alive(self, pid: int) -> bool:
+        """Piece ``pid`` is still on the board."""
         return pid in self.leaders if pid >= LEADER_BASE else pid in self.units
 
     def _chance(self, outcomes: list, handler: str, *args) -> None:
@@ -1269,6 +1277,9 @@ class GenpeiState:
         return out
 
     def ranged_targets(self, u: Unit) -> list[int]:
+        """Enemy units and lone leaders ``u`` may fire at: in range (Arrow Tower, long shot),
+        in line of sight, not when an enemy is adjacent, not after a move that forbids it, not
+        under a card that forbids ranged combat."""
         if u.stats.ranged <= 0 or u.no_ranged or self.close_targets(u):
             return []
         naval = self.naval(u)
@@ -1287,6 +1298,7 @@ class GenpeiState:
         return out
 
     def has_los(self, a: Hex, b: Hex) -> bool:
+        """Line of sight from ``a`` to ``b``: no unit or lone leader between, no blocking terrain."""
         at, lat = self.at, self.lat
         for h in self.board.between(a, b):
             if h in at or h in lat:
@@ -1313,6 +1325,7 @@ class GenpeiState:
         return out
 
     def battle_actions(self, u: Unit) -> list:
+        """The battles the ordered unit ``u`` may fight now (without the ``pass``)."""
         acts: list = []
         insp = (False, True) if self.inspiration(u) is not None else (False,)
         card_forbids = self.card_effect is not None and self.card_effect in u.type.close_combat.not_when_ordered_by
@@ -1341,6 +1354,7 @@ class GenpeiState:
                             bonus_dice=att.bonus_ranged + extra)
 
     def leader_setup_for(self, att: Unit, le: Leader, kind: str, inspired: bool) -> Setup:
+        """The :class:`~.combat.Setup` of ``att``'s roll at the lone leader ``le``."""
         ldr = self.inspiration(att) if inspired else None
         fa = self.fighter(att, ldr or False)
         bonus = att.bonus_close if kind == "close" else att.bonus_ranged
