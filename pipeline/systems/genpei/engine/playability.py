@@ -214,5 +214,5 @@ def play_command(data_root, scenario_files, games: int, *, seed: int = 1, worker
     chart = None
     if out_dir is not None and reports:
         chart = write_chart(reports, Path(out_dir) / "genpei" / "playability.png",
-                            title=f"Genpei playability: {games} seeded games per policy (seed {seed})")
+                            title=f"Genpei playability: {games} seeded games per policy, rollout {games_for('rollout', games)} (seed {seed})")
     return lines, findings, chart
