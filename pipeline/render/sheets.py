@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
-from pipeline.render.fonts import font_path
+from pipeline.render.fonts import PDF_REPERTOIRE
 
 #: Paper sizes (width, height) in millimetres, portrait.
 PAPER: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -230,16 +230,59 @@ def with_bleed(img: Image.Image, px: int, background: tuple[int, int, int] = (25
 PDF_DATE = _dt.datetime(2000, 1, 1, tzinfo=_dt.UTC)
 
 
-def new_pdf(orientation: str = "P", paper: str = "a4", title: str = ""):
+def new_pdf(orientation: str = "P", paper: str = "a4", title: str = "", text: str = ""):
     """An ``fpdf.FPDF`` in mm with the Noto Sans CJK JP fonts (``noto``, regular and ``B``) and a
-    fixed creation date."""
+    fixed creation date.
+
+    The fonts are subsets (:func:`pipeline.render.fonts.pdf_subset_path`) of the common Latin,
+    punctuation and kana characters plus those of ``title`` and ``text`` (give the texts the PDF
+    will show): loading and embedding a subset takes milliseconds, the 16 MB font a second or
+    more per PDF. A text with a character outside the subset is still drawn right: that text
+    alone uses a second subset that has it.
+    """
     from fpdf import FPDF
 
-    pdf = FPDF(orientation=orientation, unit="mm", format=PAPER[paper])
+    from pipeline.render.fonts import pdf_subset_path
+
+    subset_chars = frozenset(PDF_REPERTOIRE) | frozenset(title) | frozenset(text)
+
+    class _Pdf(FPDF):
+        """FPDF whose ``noto`` text falls back to a larger subset for characters outside its own."""
+
+        covered = subset_chars
+
+        def _full(self, txt: str):
+            if self.font_family != "noto" or set(txt) <= self.covered:
+                return None
+            style = self.font_style.replace("I", "")
+            extra = "".join(sorted(set(txt) - self.covered))
+            family = f"noto{len(self.fonts)}"
+            self.add_font(family, style, str(pdf_subset_path("B" in style, "".join(sorted(self.covered)) + extra)))
+            previous = (self.font_family, self.font_style, self.font_size_pt)
+            self.set_font(family, style, self.font_size_pt)
+            return previous
+
+        def text(self, x, y, text=""):  # type: ignore[override]
+            previous = self._full(str(text))
+            try:
+                return super().text(x, y, text)
+            finally:
+                if previous:
+                    self.set_font(*previous)
+
+        def get_string_width(self, s, normalized=False, markdown=False):  # type: ignore[override]
+            previous = self._full(str(s))
+            try:
+                return super().get_string_width(s, normalized, markdown)
+            finally:
+                if previous:
+                    self.set_font(*previous)
+
+    pdf = _Pdf(orientation=orientation, unit="mm", format=PAPER[paper])
     pdf.set_auto_page_break(False)
     pdf.set_margin(0)
-    pdf.add_font("noto", "", str(font_path(False)))
-    pdf.add_font("noto", "B", str(font_path(True)))
+    pdf.add_font("noto", "", str(pdf_subset_path(False, title + text)))
+    pdf.add_font("noto", "B", str(pdf_subset_path(True, title + text)))
     pdf.set_creation_date(PDF_DATE)
     pdf.set_producer("gunbai")
     pdf.set_creator("gunbai")
@@ -253,14 +296,20 @@ def draw_pages(pdf, pages: list[Page], images: dict[str, Image.Image], spec: She
     size without bleed) placed on its trim box grown by the bleed, then the cut marks (0.2 mm
     black), the page title (left) and ``footer`` (right) on the header line as vector text."""
     b = spec.bleed_mm
-    bleed_px: dict[str, Image.Image] = {}
+    placed: dict[str, str] = {}  # image name -> the PDF library's key of its image, once embedded
     for pg in pages:
         pdf.add_page()
         for p in pg.pieces:
-            if p.name not in bleed_px:
-                img = images[p.name]
-                bleed_px[p.name] = with_bleed(img, round(b / p.w * img.width))
-            pdf.image(bleed_px[p.name], x=p.x - b, y=p.y - b, w=p.w + 2 * b, h=p.h + 2 * b)
+            box = {"x": p.x - b, "y": p.y - b, "w": p.w + 2 * b, "h": p.h + 2 * b}
+            if p.name in placed:  # by key: the library would hash every copy's pixels again
+                pdf.image(placed[p.name], **box)
+                continue
+            img = images[p.name]
+            before = set(pdf.image_cache.images)
+            pdf.image(with_bleed(img, round(b / p.w * img.width)), **box)
+            new = set(pdf.image_cache.images) - before
+            if len(new) == 1:
+                placed[p.name] = new.pop()
         pdf.set_draw_color(0, 0, 0)
         pdf.set_line_width(0.2)
         for mk in pg.marks:

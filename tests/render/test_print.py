@@ -55,22 +55,50 @@ def test_cache_touching_one_unit_redraws_exactly_its_images(tmp_path, data, layo
     assert "card_unit_sohei_warriors.png" in cards.rendered
 
 
-def test_cache_template_edit_redraws_only_its_users(tmp_path, data, layout):
+def test_cache_template_edit_redraws_only_the_images_it_changes(tmp_path, data, layout):
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
     jobs = _jobs(data, layout)
     RenderCache(tmp_path / "cache", TemplateRenderer(templates)).render_all(jobs)
     pattern = templates / "genpei" / "_terrain.j2"  # imported by the terrain tile template only
-    pattern.write_text(pattern.read_text(encoding="utf-8").replace('"#2f5a22"', '"#2f5a23"'), encoding="utf-8")
+    text = pattern.read_text(encoding="utf-8")
+    assert text.count('"#2f5a22"') >= 1
+    pattern.write_text(text.replace('"#2f5a22"', '"#2f5a23"'), encoding="utf-8")
     cache = RenderCache(tmp_path / "cache", TemplateRenderer(templates))
     cache.render_all(jobs)
-    assert cache.rendered and all(n.startswith("terrain_") for n in cache.rendered)
-    assert len(cache.rendered) == len([n for n in jobs if n.startswith("terrain_")])
+    # exactly the tiles whose drawing holds the colour are drawn again
+    users = sorted(n for n, j in jobs.items() if '"#2f5a23"' in TemplateRenderer(templates).render_yaml(j.template, j.context))
+    assert users and all(n.startswith("terrain_") for n in users)
+    assert sorted(cache.rendered) == users
 
 
-def test_templates_used_follows_imports():
-    cache = art.render_cache(None)
-    assert cache.templates_used("genpei/terrain_tile.yaml.j2") == ["genpei/_terrain.j2", "genpei/terrain_tile.yaml.j2"]
+def test_cache_key_holds_only_what_the_template_draws(tmp_path, data, layout):
+    """A unit counter shows the abbreviation, not the long name: renaming the unit draws no
+    counter again, but its card (which shows the name) is drawn again."""
+    art.render_cache(tmp_path / "cache").render_all(_jobs(data, layout))
+    art.render_cache(tmp_path / "cache").render_all(art.card_jobs(data, scale=0.2))
+    data.units["sohei_warriors"] = data.units["sohei_warriors"].model_copy(update={"name": "Warrior Monks of Mount Hiei"})
+    counters = art.render_cache(tmp_path / "cache")
+    counters.render_all(_jobs(data, layout))
+    assert counters.rendered == []
+    cards = art.render_cache(tmp_path / "cache")
+    cards.render_all(art.card_jobs(data, scale=0.2))
+    assert cards.rendered == ["card_unit_sohei_warriors.png"]
+
+
+def test_parallel_drawing_gives_the_same_bytes_as_one_process(tmp_path, data, layout):
+    from pipeline.render import parallel
+
+    jobs = art.counter_jobs(data, layout, ["red"], [])
+    try:
+        parallel.set_workers(1)
+        one = RenderCache(None, art.renderer()).render_all(jobs)
+        parallel.set_workers(2)
+        two = RenderCache(None, art.renderer()).render_all(jobs)
+    finally:
+        parallel.set_workers(None)
+        parallel.shutdown()
+    assert one == two and len(one) == len(jobs)
 
 
 # ---------------------------------------------------------------------------------------------

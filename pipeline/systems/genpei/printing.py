@@ -33,12 +33,16 @@ import hashlib
 import io
 import json
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from pipeline import progress
 from pipeline.render.cache import RenderCache, RenderJob
+from pipeline.render.fonts import prepare_pdf_subsets
+from pipeline.render.parallel import fork_map
 from pipeline.render.sheets import (
     Page,
     SheetItem,
@@ -179,7 +183,7 @@ def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, o
 
     def make() -> bytes:
         images = _decode(pngs)
-        pdf = new_pdf("P", paper, title="Genpei counters")
+        pdf = new_pdf("P", paper, title="Genpei counters", text=SYSTEM_NAME_JA)
         draw_pages(pdf, fronts, images, spec, footer=footer)
         draw_pages(pdf, backs, images, spec, footer=footer)
         return pdf_bytes(pdf)
@@ -191,18 +195,26 @@ def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, o
 # cards
 
 
+def card_sheet_jobs(data: Any, spec: SheetSpec) -> tuple[dict[str, RenderJob], dict[str, RenderJob]]:
+    """The render jobs of the cards PDF at ``spec``: the unit cards (63 × 88 mm) and the charts
+    that each fill the printable width (terrain effects, naval summary)."""
+    card_px = spec.px(UNIT_CARD_MM[0])
+    unit_scale = card_px / art.UNIT_CARD_SIZE[0]
+    width_px = spec.px(spec.size[0] - 2 * spec.margin_mm)
+    chart_scale = width_px / art.TERRAIN_CHART_WIDTH
+    naval_scale = width_px / art.NAVAL_CARD_SIZE[0]
+    unit_jobs = {n: j for n, j in art.card_jobs(data, scale=unit_scale).items() if n.startswith("card_unit_")}
+    charts = {n: j for n, j in art.card_jobs(data, scale=chart_scale).items() if n == art.card_image_name("terrain", "effects")}
+    charts.update({n: j for n, j in art.card_jobs(data, scale=naval_scale).items() if n == art.card_image_name("naval", "summary")})
+    return unit_jobs, charts
+
+
 def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = PrintOptions()) -> bytes:
     """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
     chart and the naval summary, each on its own page fitted to the printable area."""
     spec = opts.spec(paper)
-    card_px = spec.px(UNIT_CARD_MM[0])
-    unit_scale = card_px / art.UNIT_CARD_SIZE[0]
     x0, y0, x1, y1 = spec.margin_mm, spec.margin_mm + spec.header_mm, spec.size[0] - spec.margin_mm, spec.size[1] - spec.margin_mm
-    chart_scale = spec.px(x1 - x0) / art.TERRAIN_CHART_WIDTH
-    naval_scale = spec.px(x1 - x0) / art.NAVAL_CARD_SIZE[0]
-    unit_jobs = {n: j for n, j in art.card_jobs(data, scale=unit_scale).items() if n.startswith("card_unit_")}
-    charts = {n: j for n, j in art.card_jobs(data, scale=chart_scale).items() if n == art.card_image_name("terrain", "effects")}
-    charts.update({n: j for n, j in art.card_jobs(data, scale=naval_scale).items() if n == art.card_image_name("naval", "summary")})
+    unit_jobs, charts = card_sheet_jobs(data, spec)
     pngs = cache.render_all({**unit_jobs, **charts})
     items = [SheetItem(n, *UNIT_CARD_MM) for n in unit_jobs]
     pages = pack(items, spec=spec)
@@ -212,7 +224,7 @@ def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptio
 
     def make() -> bytes:
         images = _decode(pngs)
-        pdf = new_pdf("P", paper, title="Genpei reference cards")
+        pdf = new_pdf("P", paper, title="Genpei reference cards", text=SYSTEM_NAME_JA)
         draw_pages(pdf, pages, images, spec, footer=f"{paper.upper()} · cards {UNIT_CARD_MM[0]:g} × {UNIT_CARD_MM[1]:g} mm")
         for name in charts:
             img = images[name]
@@ -339,8 +351,16 @@ def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache
     return canvas
 
 
-def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> bytes:
-    """The scenario sheet as PNG at ``px_per_mm``: the template drawing with the map pasted in."""
+def scenario_sheet_jobs(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> dict[str, RenderJob]:
+    """Every image the scenario sheet at ``px_per_mm`` is made of: the sheet itself (``sheet``)
+    and the board and pieces of its map (by image name)."""
+    ctx = scenario_context(data, layout, loaded)
+    W, H = SCENARIO_SHEET_MM
+    jobs, _pieces, _ = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm))
+    return {"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm))), **jobs}
+
+
+def _sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache):
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
     job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
@@ -349,15 +369,21 @@ def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, 
     jobs, pieces, _ = map_jobs(data, layout, loaded, map_w)
     key = _digest("scenario-sheet", cache.key(job), [(n, k, round(x, 3), round(y, 3)) for n, k, x, y in pieces], {n: cache.key(j) for n, j in sorted(jobs.items())})
 
-    def make() -> bytes:
-        from pipeline.render.png import png_bytes
-
+    def image() -> Image.Image:
         sheet = Image.open(io.BytesIO(cache.png(f"scenario_{loaded.scenario.id}_base", job))).convert("RGBA")
         picture = scenario_map(data, layout, loaded, map_w, cache)
         sheet.alpha_composite(picture, (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
-        return png_bytes(sheet)
+        return sheet
 
-    return cache.blob(f"scenario_{loaded.scenario.id}.png", key, make, ext="png")
+    return key, image
+
+
+def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> bytes:
+    """The scenario sheet as PNG at ``px_per_mm``: the template drawing with the map pasted in."""
+    from pipeline.render.png import png_bytes
+
+    key, image = _sheet_parts(data, layout, loaded, px_per_mm, cache)
+    return cache.blob(f"scenario_{loaded.scenario.id}.png", key, lambda: png_bytes(image()), ext="png")
 
 
 def scenario_png_name(loaded: Any) -> str:
@@ -367,20 +393,20 @@ def scenario_png_name(loaded: Any) -> str:
 
 def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> bytes:
     """The scenario sheet as a one-page A4 landscape PDF: the sheet at ``opts.dpi`` filling the
-    page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it."""
-    px_per_mm = opts.dpi / 25.4
-    png = scenario_sheet(data, layout, loaded, px_per_mm, cache)
+    page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it.
+    The 300 DPI sheet goes straight into the PDF (no PNG of it is kept)."""
+    sheet_key, image = _sheet_parts(data, layout, loaded, opts.dpi / 25.4, cache)
     sc = loaded.scenario
-    key = _digest("scenario-pdf", hashlib.sha256(png).hexdigest())
+    key = _digest("scenario-pdf", sheet_key)
 
     def make() -> bytes:
-        pdf = new_pdf("L", "a4", title=f"{sc.code} {sc.name}")
+        pdf = new_pdf("L", "a4", title=f"{sc.code} {sc.name}", text=SYSTEM_NAME_JA)
         pdf.add_page()
         W, H = SCENARIO_SHEET_MM
         pdf.set_font("noto", "B", 9)
         pdf.set_text_color(246, 240, 220)
         pdf.text(10, 15.5, f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
-        pdf.image(Image.open(io.BytesIO(png)).convert("RGB"), x=0, y=0, w=W, h=H)
+        pdf.image(image().convert("RGB"), x=0, y=0, w=W, h=H)
         return pdf_bytes(pdf)
 
     return cache.blob(f"scenario_{sc.id}.pdf", key, make, ext="pdf")
@@ -391,18 +417,35 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
 
 
 def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str, bytes]:
-    """Every scenario sheet PNG for the chart window, by image name."""
-    return {scenario_png_name(s): scenario_sheet(data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios}
+    """Every scenario sheet PNG for the chart window, by image name: their images drawn at once
+    on every core, then each sheet composed in its own process."""
+    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in scenario_sheet_jobs(data, layout, s, SCENARIO_PNG_PX_PER_MM).items()})
+    return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios})
+
+
+def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = PrintOptions()) -> dict[str, RenderJob]:
+    """Every image the print PDFs are made of (keys ``<file>/<image>``)."""
+    _items, counter_jobs = counter_sheet(data, layout, opts)
+    jobs = {f"counters/{n}": j for n, j in counter_jobs.items()}
+    unit_jobs, charts = card_sheet_jobs(data, opts.spec("a4"))
+    jobs.update({f"cards/{n}": j for n, j in {**unit_jobs, **charts}.items()})
+    for s in data.scenarios:
+        jobs.update({f"scenario_{s.scenario.id}/{n}": j for n, j in scenario_sheet_jobs(data, layout, s, opts.dpi / 25.4).items()})
+    return jobs
 
 
 def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> dict[str, bytes]:
     """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``, ``cards.pdf``,
-    ``scenario_<id>.pdf``)."""
-    out = {f"counters_{paper}.pdf": counters_pdf(data, layout, cache, paper, opts) for paper in ("a4", "letter")}
-    out["cards.pdf"] = cards_pdf(data, cache, "a4", opts)
+    ``scenario_<id>.pdf``). Every image they need is drawn first, at once on every core
+    (:func:`print_jobs`); then the files are assembled in parallel processes
+    (:func:`pipeline.render.parallel.fork_map`), each reading its images from the cache."""
+    cache.render_all(print_jobs(data, layout, opts))
+    prepare_pdf_subsets(SYSTEM_NAME_JA)
+    makers = {f"counters_{paper}.pdf": partial(counters_pdf, data, layout, cache, paper, opts) for paper in ("a4", "letter")}
+    makers["cards.pdf"] = partial(cards_pdf, data, cache, "a4", opts)
     for s in data.scenarios:
-        out[f"scenario_{s.scenario.id}.pdf"] = scenario_pdf(data, layout, s, cache, opts)
-    return out
+        makers[f"scenario_{s.scenario.id}.pdf"] = partial(scenario_pdf, data, layout, s, cache, opts)
+    return fork_map(makers, on_done=lambda done, total: progress.count(done, total, "print files"))
 
 
 def write_print(data: Any, layout: HexLayout, out_dir: Path, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> list[Path]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pipeline.build import BuildRefused, BuildResult
 from pipeline.measured.vassal_module import Placed, UnitPiece, build_measured_module
-from pipeline.output import write_images
+from pipeline.output import size_of, write_images
 from pipeline.render.png import png_bytes
 from pipeline.render.templates import TemplateRenderer
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData, load
@@ -161,6 +161,6 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         setups=setups, images={**images, **cards}, out_path=module_path, date_ms=resolve_date_ms(v.date_saved_ms))
     result.files += write_images(out_dir / "images", images) + write_images(out_dir / "cards", cards)
     result.files.append(module_path)
-    result.module, result.module_entries, result.module_bytes, result.scenarios = module_path, entries, module_path.stat().st_size, n
+    result.module, result.module_entries, result.module_bytes, result.scenarios = module_path, entries, size_of(module_path), n
     result.seconds["total"] = time.perf_counter() - t0
     return result
