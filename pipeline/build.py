@@ -57,14 +57,18 @@ class BuildResult:
     skipped: str | None = None
     #: files this build changed (created, replaced or removed) in the output folder
     changed: int = 0
+    #: images drawn (not found in the render cache) by this build
+    drawn: int = 0
 
     def summary(self) -> str:
         """One line for the terminal."""
         if self.skipped is not None:
-            return f"{self.system}: unchanged, skipped (last build: {self.skipped.split(': ', 1)[-1]})"
+            from pipeline.stamp import skipped_line
+
+            return skipped_line(self.system, self.skipped)
         setups = f"{self.scenarios} setup{'' if self.scenarios == 1 else 's'}"
         mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {setups})" if self.module else "no module"
-        return f"{self.system}: {mod}; {len(self.files)} files, {self.changed} changed"
+        return f"{self.system}: {mod}; {len(self.files)} files, {self.changed} changed, {self.drawn} images drawn"
 
 
 class BuildRefused(GunbaiError):
@@ -151,10 +155,6 @@ def check_environment() -> None:
         raise GunbaiError(str(exc)) from None
 
 
-#: Build options that change what is written (part of each system's stamp).
-BUILD_OPTIONS = {"print_sheets": True}
-
-
 def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False) -> list[BuildResult]:
     """Build every system found under ``data_root`` (or just ``system``) into
     ``out_root/<system>/``: verify, render, package, lint, and the print sheets of every system
@@ -170,6 +170,7 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
     from pipeline import progress as shown
     from pipeline import stamp
     from pipeline.output import Transaction
+    from pipeline.stamp import BUILD_OPTIONS
 
     check_environment()
     chosen = systems_in(data_root, system)
@@ -185,11 +186,15 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
             digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
             shown.step(name, "building")
             _start_drawing()
+            from pipeline.render import cache
+
+            drawn = cache.drawn_total
             mod = _systems()[name]
             result = mod.build(data_dir, out_dir, progress=progress)
             if getattr(mod, "PRINT_SHEETS", False):
                 shown.step(name, "print sheets")
                 result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets")]
+            result.drawn = cache.drawn_total - drawn
             results.append(result)
         shown.clear()
         written = {r.system: tx.written_under(out_root / r.system) for r in results if r.skipped is None}

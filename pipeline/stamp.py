@@ -38,6 +38,13 @@ REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = ("genpei", "ronin", "ohw", "sekigahara")
 #: Files of the repository that pin the dependencies.
 DEPENDENCY_FILES = ("pyproject.toml", "requirements.lock")
+#: Build options that change what is written (part of each system's digest).
+BUILD_OPTIONS = {"print_sheets": True}
+
+
+def skipped_line(system: str, summary: str) -> str:
+    """The line ``gunbai build`` prints for a system it skipped, from its last build's line."""
+    return f"{system}: unchanged since the last build, skipped ({summary.split(': ', 1)[-1].split('; ')[0]})"
 
 
 def _files(folder: Path, skip: set[Path] = frozenset()) -> list[Path]:  # type: ignore[assignment]

@@ -228,6 +228,10 @@ def with_bleed(img: Image.Image, px: int, background: tuple[int, int, int] = (25
 
 #: Fixed creation date of every PDF (reproducible files).
 PDF_DATE = _dt.datetime(2000, 1, 1, tzinfo=_dt.UTC)
+#: zlib level of the images embedded in PDFs: level 3 assembles the Genpei counter sheet in
+#: two thirds of the time of the default (6) for a file a fifth larger (measured: 1.35 s and
+#: 922 KB against 2.0 s and 763 KB).
+PDF_IMAGE_LEVEL = 3
 
 
 def new_pdf(orientation: str = "P", paper: str = "a4", title: str = "", text: str = ""):
@@ -240,9 +244,12 @@ def new_pdf(orientation: str = "P", paper: str = "a4", title: str = "", text: st
     more per PDF. A text with a character outside the subset is still drawn right: that text
     alone uses a second subset that has it.
     """
+    import fpdf.image_parsing
     from fpdf import FPDF
 
     from pipeline.render.fonts import pdf_subset_path
+
+    fpdf.image_parsing.SETTINGS.compression_level = PDF_IMAGE_LEVEL
 
     subset_chars = frozenset(PDF_REPERTOIRE) | frozenset(title) | frozenset(text)
 

@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -80,13 +81,29 @@ class TemplateRenderer:
         self.env.globals.update(HELPERS)
         self.env.filters["num"] = lambda v: round(float(v), 4)
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
+        self._rendered: dict[tuple[str, str], str] = {}
+
+    #: Most rendered texts remembered per renderer (a build renders a few hundred).
+    MEMO_SIZE = 8192
 
     def render_yaml(self, name: str, context: dict[str, Any]) -> str:
-        """The YAML text template ``name`` renders from ``context``.
+        """The YAML text template ``name`` renders from ``context``. The same template and
+        context rendered again in this process (a cache key, then the drawing) give the
+        remembered text.
 
         Raises:
             RenderError: the template is missing, has a syntax error, or uses an undefined value.
         """
+        memo_key = (name, json.dumps(context, sort_keys=True, default=str))
+        text = self._rendered.get(memo_key)
+        if text is None:
+            text = self._render(name, context)
+            if len(self._rendered) >= self.MEMO_SIZE:
+                self._rendered.clear()
+            self._rendered[memo_key] = text
+        return text
+
+    def _render(self, name: str, context: dict[str, Any]) -> str:
         try:
             return self.env.get_template(name).render(**context)
         except jinja2.TemplateNotFound as exc:
