@@ -663,9 +663,10 @@ def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
         raise RenderError("primitive has no drawing code", source=painter.source, primitive=name, where=shape.where)
 
 
-def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
-    k = T.k
-    x, y = T((p["x"], p["y"]))
+def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[list[tuple], float]:
+    """Lines of a paragraphs primitive at length scale ``k`` after scaling down to fit its box:
+    ``(placed, total height)``, each placed line ``(item, text, x, baseline from the top,
+    h_anchor, size, bullet, bullet x)``."""
     w, h = p["w"] * k, p["h"] * k
     scale = 1.0
     while True:
@@ -684,13 +685,68 @@ def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
                 cy += s * 1.25
         total = cy
         if total <= h or scale <= p["min_scale"]:
-            break
+            return placed, total
         scale = max(p["min_scale"], scale * 0.94)
+
+
+def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
+    k = T.k
+    x, y = T((p["x"], p["y"]))
+    h = p["h"] * k
+    placed, total = _layout_paragraphs(p, k, x)
     off = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}[p["valign"]]
     for it, line, lx, by, ha, s, bullet, bx in placed:
         painter.text_mask([(line, lx, off + by, ha, s, it["bold"])], it["colour"], 0, None)
         if bullet:
             painter.text_mask([(bullet, bx, off + by, "l", s, it["bold"])], it["colour"], 0, None)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A text that does not fit its box even at its smallest size.
+
+    Attributes:
+        where: the shape, e.g. ``shapes[12]`` or ``shapes[3].paragraphs.items[0]``.
+        text: the text (for paragraphs: the whole block's texts joined by newlines).
+        need: how much of the box it needs at the smallest size, e.g. ``1.8 × the width``.
+    """
+
+    where: str
+    text: str
+    need: str
+
+
+def overflows(drawing: Drawing, k: float = 8.0) -> list[Overflow]:
+    """Every text of ``drawing`` that overflows its box (``max_width``/``max_height`` of a text,
+    the box of a paragraphs block) even after shrinking to its smallest size, measured with the
+    real font at ``k`` pixels per unit: what a template's space can show, found without drawing.
+    Text in groups is measured at the group's scale."""
+    out: list[Overflow] = []
+
+    def walk(shapes: tuple[Shape, ...], scale: float) -> None:
+        for shape in shapes:
+            p = shape.params
+            kk = k * scale
+            if shape.name == "text" and (p["max_width"] is not None or p["max_height"] is not None):
+                lines, s = _layout_text(p, kk)
+                width = max(text_length(line, s, p["bold"]) for line in lines)
+                height = (len(lines) - 1) * s * p["line_height"] + s
+                ratios = []
+                if p["max_width"] is not None and width > p["max_width"] * kk * 1.001:
+                    ratios.append(f"{width / (p['max_width'] * kk):.1f} × the width")
+                if p["max_height"] is not None and height > p["max_height"] * kk * 1.001:
+                    ratios.append(f"{height / (p['max_height'] * kk):.1f} × the height")
+                if ratios:
+                    out.append(Overflow(shape.where, p["text"], " and ".join(ratios)))
+            elif shape.name == "paragraphs":
+                _placed, total = _layout_paragraphs(p, kk)
+                if total > p["h"] * kk * 1.001:
+                    out.append(Overflow(shape.where, "\n".join(it["text"] for it in p["items"]), f"{total / (p['h'] * kk):.1f} × the height"))
+            elif shape.name == "group":
+                walk(shape.children, scale * p["scale"])
+
+    walk(drawing.shapes, 1.0)
+    return out
 
 
 def _draw_group(painter: _Painter, shape: Shape, T: Affine) -> None:

@@ -55,11 +55,40 @@ def font(size_px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(bold)), size_px, layout_engine=ImageFont.Layout.BASIC)
 
 
+#: A code point no font maps (plane 16 private use): what it draws is the font's ``.notdef``
+#: box, the "tofu" a missing character shows as.
+_UNMAPPED = "\U0010fffd"
+
+
+@lru_cache(maxsize=8192)
 def has_glyph(char: str, bold: bool = False) -> bool:
-    """True when the font has a real glyph for ``char`` (its bitmap has ink; a space has none)."""
+    """True when the font has a real glyph for ``char``: it draws something other than the
+    ``.notdef`` box (a missing character's "tofu"). Spaces and other characters that draw
+    nothing but are mapped count as present.
+
+    >>> has_glyph("僧"), has_glyph("A"), has_glyph("\U0001F600")
+    (True, True, False)
+    """
     f = font(64, bold)
     mask = f.getmask(char)
-    return mask.getbbox() is not None
+    notdef = _notdef_mask(bold)
+    return not (mask.size == notdef[0] and bytes(mask) == notdef[1])
+
+
+@lru_cache(maxsize=2)
+def _notdef_mask(bold: bool) -> tuple[tuple[int, int], bytes]:
+    mask = font(64, bold).getmask(_UNMAPPED)
+    return mask.size, bytes(mask)
+
+
+def missing_glyphs(text: str, bold: bool = False) -> list[str]:
+    """The characters of ``text`` the font draws as ``.notdef`` boxes, in order, each once
+    (line breaks and other control characters are not drawn and not checked)."""
+    out: list[str] = []
+    for ch in dict.fromkeys(text):
+        if ch.isprintable() and not ch.isspace() and not has_glyph(ch, bold):
+            out.append(ch)
+    return out
 
 
 #: Characters every PDF font subset holds: printable ASCII, Latin-1 and Latin Extended-A (romanised
