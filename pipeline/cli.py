@@ -337,14 +337,24 @@ def main() -> None:
         err.print(f"gunbai: {where}{exc.strerror or exc}", markup=False)
         sys.exit(1)
     except KeyboardInterrupt:
-        from pipeline import progress
-        from pipeline.output import interrupted_message
-        from pipeline.render import parallel
+        _interrupted()
+    except SystemExit as exc:
+        # Typer turns Ctrl-C into a silent exit 130 (SystemExit <- typer.Exit <- KeyboardInterrupt)
+        if isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
+            _interrupted()
+        raise
 
-        parallel.shutdown(wait=False)
-        progress.clear()
-        err.print(f"gunbai: interrupted; {interrupted_message()}", markup=False)
-        sys.exit(130)
+
+def _interrupted() -> None:
+    """Ctrl-C: stop the drawing processes, say what was kept, exit 130."""
+    from pipeline import progress
+    from pipeline.output import interrupted_message
+    from pipeline.render import parallel
+
+    parallel.shutdown(wait=False)
+    progress.clear()
+    err.print(f"gunbai: interrupted; {interrupted_message()}", markup=False)
+    sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

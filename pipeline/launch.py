@@ -70,19 +70,23 @@ def fast_build(args: list[str]) -> list[str] | None:
 
 
 def main() -> None:
-    """Console entry point (``gunbai``)."""
-    args = sys.argv[1:]
-    if args[:1] == ["build"]:
-        try:
-            lines = fast_build(args[1:])
-        except OSError:
-            lines = None
-        if lines is not None:
-            sys.stdout.write("".join(line + "\n" for line in lines))
-            sys.stdout.flush()
-            return
-    from pipeline.cli import main as cli_main
-
+    """Console entry point (``gunbai``). Ctrl-C at any moment (even while modules are still
+    being imported) exits 130 with one line saying what was kept."""
+    try:
+        args = sys.argv[1:]
+        if args[:1] == ["build"]:
+            try:
+                lines = fast_build(args[1:])
+            except OSError:
+                lines = None
+            if lines is not None:
+                sys.stdout.write("".join(line + "\n" for line in lines))
+                sys.stdout.flush()
+                return
+        from pipeline.cli import main as cli_main
+    except KeyboardInterrupt:
+        sys.stderr.write("gunbai: interrupted; nothing was written\n")
+        sys.exit(130)
     cli_main()
 
 

@@ -204,6 +204,19 @@ def mirrored(pages: list[Page], spec: SheetSpec, backs: dict[str, str | None]) -
     return out
 
 
+def duplex(fronts: list[Page], backs: list[Page]) -> list[Page]:
+    """Pages in duplex order: front 1, back 1, front 2, back 2… A duplex printer prints each
+    odd page on the front of a sheet and the next one on its back, so every back lands behind
+    its own front (all fronts then all backs would put front 2 behind front 1).
+
+    >>> [p.title for p in duplex([Page(title="f1"), Page(title="f2")], [Page(title="b1"), Page(title="b2")])]
+    ['f1', 'b1', 'f2', 'b2']
+    """
+    if len(fronts) != len(backs):
+        raise ValueError(f"{len(fronts)} front pages but {len(backs)} back pages")
+    return [pg for pair in zip(fronts, backs, strict=True) for pg in pair]
+
+
 def with_bleed(img: Image.Image, px: int, background: tuple[int, int, int] = (255, 255, 255)) -> Image.Image:
     """``img`` flattened on ``background`` and grown by ``px`` pixels on every side by repeating
     its edge pixels (the usual bleed for artwork that runs to the trim)."""

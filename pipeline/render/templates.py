@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,21 @@ def _hex_corners(cx: float, cy: float, r: float, pointy: bool = True) -> list[li
 
 def _lerp(a: Any, b: Any, t: float) -> list[float]:
     return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
+
+
+_SURROGATE_PAIR = re.compile(r"\\ud([89ab][0-9a-f]{2})\\ud([c-f][0-9a-f]{2})")
+
+
+def yaml_json(value: Any) -> str:
+    """The ``| tojson`` filter: ``value`` as JSON, which is valid YAML flow syntax, ASCII only.
+    A character beyond U+FFFF (an emoji) is written ``\\UXXXXXXXX`` as YAML wants, not as the
+    pair of surrogate escapes JSON uses (which YAML parsers refuse).
+
+    >>> print(yaml_json("a😀"))
+    "a\\U0001f600"
+    """
+    text = json.dumps(value, sort_keys=True, ensure_ascii=True)
+    return _SURROGATE_PAIR.sub(lambda m: "\\U%08x" % (0x10000 + ((int("d" + m.group(1), 16) - 0xD800) << 10) + (int("d" + m.group(2), 16) - 0xDC00)), text)
 
 
 HELPERS: dict[str, Any] = {
@@ -80,6 +96,7 @@ class TemplateRenderer:
         )
         self.env.globals.update(HELPERS)
         self.env.filters["num"] = lambda v: round(float(v), 4)
+        self.env.filters["tojson"] = yaml_json
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
         self._rendered: dict[tuple[str, str], str] = {}
 

@@ -257,6 +257,30 @@ def test_scenario_sheet_places_what_the_vassal_setup_places(genpei):
                 assert name == images[key], key
 
 
+def test_duplex_print_puts_each_back_behind_its_front(genpei):
+    """Printed duplex and flipped on the long edge, page 2k+1 is the back of sheet k and a point
+    (x, y) on it lands behind (page width - x, y) of page 2k: every counter's back image must
+    be there."""
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    opts = printing.PrintOptions(dpi=40)
+    items, _jobs = printing.counter_sheet(data, layout, opts)
+    backs = {it.name: it.back for it in items}
+    for paper in ("a4", "letter"):
+        spec = opts.spec(paper)
+        pages = printing.print_order(items, spec)
+        assert len(pages) % 2 == 0 and len(pages) >= 4
+        width = spec.size[0]
+        for k in range(0, len(pages), 2):
+            front, back = pages[k], pages[k + 1]
+            assert f"front {k // 2 + 1}/" in front.title and f"back {k // 2 + 1}/" in back.title
+            behind = {(round(width - p.x - p.w, 6), round(p.y, 6)): p.name for p in back.pieces}
+            for p in front.pieces:
+                assert behind[(round(p.x, 6), round(p.y, 6))] == backs[p.name], (paper, k, p)
+            assert len(back.pieces) == len(front.pieces)
+
+
 def test_scenario_sheet_png_and_pdf(genpei, tmp_path):
     from pipeline.systems.genpei import printing
 

@@ -8,7 +8,7 @@ laid out by :mod:`pipeline.render.sheets`.
 Outputs (under ``build/genpei/``)::
 
     print/counters_a4.pdf       every counter, `copies` of each (units and leaders in every
-    print/counters_letter.pdf   army colour the scenarios use): fronts, then the mirrored backs
+    print/counters_letter.pdf   army colour the scenarios use): front 1, back 1, front 2, back 2…
     print/cards.pdf             unit cards (63 × 88 mm, cut marks), terrain chart, naval summary
     print/scenario_<id>.pdf     one A4 landscape sheet per scenario
     cards/scenario_<id>.png     the same sheet for VASSAL's chart window
@@ -48,6 +48,7 @@ from pipeline.render.sheets import (
     SheetItem,
     SheetSpec,
     draw_pages,
+    duplex,
     mirrored,
     new_pdf,
     pack,
@@ -176,8 +177,16 @@ def counter_pages(items: list[SheetItem], spec: SheetSpec) -> tuple[list[Page], 
     return fronts, backs
 
 
+def print_order(items: list[SheetItem], spec: SheetSpec) -> list[Page]:
+    """The pages of the counter sheet PDF in the order they are printed: front 1, back 1,
+    front 2, back 2… (:func:`pipeline.render.sheets.duplex`)."""
+    return duplex(*counter_pages(items, spec))
+
+
 def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = PrintOptions()) -> bytes:
-    """The counter sheet PDF on ``paper`` (``a4`` or ``letter``): front pages then back pages."""
+    """The counter sheet PDF on ``paper`` (``a4`` or ``letter``) in duplex order: each front page
+    followed by its (mirrored) back page, so a duplex print flipped on the long edge puts every
+    back behind its front."""
     spec = opts.spec(paper)
     items, jobs = counter_sheet(data, layout, opts)
     pngs = cache.render_all(jobs)
@@ -188,8 +197,7 @@ def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, o
     def make() -> bytes:
         images = _decode(pngs)
         pdf = new_pdf("P", paper, title="Genpei counters", text=SYSTEM_NAME_JA)
-        draw_pages(pdf, fronts, images, spec, footer=footer)
-        draw_pages(pdf, backs, images, spec, footer=footer)
+        draw_pages(pdf, print_order(items, spec), images, spec, footer=footer)
         return pdf_bytes(pdf)
 
     return cache.blob(f"counters_{paper}.pdf", key, make, ext="pdf")

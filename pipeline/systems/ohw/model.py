@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.data.common import Id, Source, Strict
+from pipeline.data.common import Id, Source, Strict, Text
 from pipeline.measured.data import Area, TableSize, VassalSettings
 
 Face = Literal["front", "left", "right", "rear"]
@@ -114,7 +114,7 @@ class SystemInfo(Strict):
     """``system.yaml``."""
 
     id: Literal["ohw"]
-    name: str
+    name: Text
     table: TableSize
     turns: TurnLimit
     sequence: Sequence
@@ -157,7 +157,7 @@ class Melee(Strict):
 
 class UnitType(Strict):
     id: Id
-    name: str
+    name: Text
     kanji: str | None = None
     role: str
     role_source: Source
@@ -182,7 +182,7 @@ class TerrainType(Strict):
     ``hill_defence``)."""
 
     id: Id
-    name: str
+    name: Text
     passable: bool
     blocks_sight: bool
     shooting_cover: bool
@@ -196,7 +196,7 @@ class TerrainType(Strict):
 
 class DefenceType(Strict):
     id: Id
-    name: str
+    name: Text
     halves: Literal["shooting", "hand_to_hand"]
     removed_if_unit_moves: bool
     source: Source
@@ -209,13 +209,13 @@ class TerrainFile(Strict):
 
 class Pattern(Strict):
     number: int
-    name: str
+    name: Text
     source: Source
 
 
 class Side(Strict):
     id: Id
-    name: str
+    name: Text
     army: Id
 
 
@@ -260,7 +260,7 @@ class Objective(Strict):
 class Scenario(Strict):
     id: Id
     code: str
-    name: str
+    name: Text
     pattern: Pattern
     description: str
     turns: int = Field(ge=1)
