@@ -129,12 +129,15 @@ def verify(
     for f in findings:
         err.print(str(f), markup=False)
     if play > 0 and system in (None, "genpei"):
+        from pipeline import progress
         from pipeline.systems.genpei.engine.playability import play_command
 
+        progress.step("genpei", "playing")
         try:
             lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir)
         except GunbaiError as exc:
             _fail(exc)
+        progress.clear()
         lines = _summarise_notes(lines, notes)
         for line in lines:
             out.print(line, markup=False)
