@@ -47,18 +47,23 @@ _ENGINE_FILES = ("drawing.py", "fonts.py", "png.py", "templates.py", "parallel.p
 @dataclass(frozen=True)
 class RenderJob:
     """One image to render: template ``template`` with ``context`` at ``size`` pixels
-    ``(width, height)``, or at ``scale`` pixels per template unit (size from the canvas)."""
+    ``(width, height)``, or at ``scale`` pixels per template unit (size from the canvas).
+    ``supersample`` overrides the drawing's default supersampling (1 for print images at
+    300 DPI, where a pixel is 0.085 mm)."""
 
     template: str
     context: dict[str, Any]
     size: tuple[int, int] | None = None
     scale: float | None = None
+    supersample: int | None = None
 
     def render(self, renderer: TemplateRenderer):
         """Draw the job (no cache): a PIL RGBA image."""
-        if self.size is not None:
-            return renderer.image(self.template, self.context, size=self.size)
-        return renderer.image(self.template, self.context, scale=self.scale if self.scale is not None else 1.0)
+        from pipeline.render.drawing import draw, pixel_size
+
+        d = renderer.drawing(self.template, self.context)
+        size = self.size if self.size is not None else pixel_size(d, scale=self.scale if self.scale is not None else 1.0)
+        return draw(d, size, supersample=self.supersample)
 
     def task(self, renderer: TemplateRenderer) -> DrawTask:
         """The job with its template rendered: what a drawing process needs.
@@ -66,7 +71,7 @@ class RenderJob:
         Raises:
             RenderError: the template is missing or fails.
         """
-        return DrawTask(self.template, renderer.render_yaml(self.template, self.context), self.size, self.scale)
+        return DrawTask(self.template, renderer.render_yaml(self.template, self.context), self.size, self.scale, self.supersample)
 
 
 def _engine_digest() -> str:
@@ -82,7 +87,7 @@ def task_key(engine: str, task: DrawTask) -> str:
     h = hashlib.sha256()
     h.update(engine.encode() + b"\0")
     h.update(task.text.encode() + b"\0")
-    h.update(json.dumps([task.size, task.scale]).encode())
+    h.update(json.dumps([task.size, task.scale] + ([task.supersample] if task.supersample is not None else [])).encode())
     return h.hexdigest()
 
 

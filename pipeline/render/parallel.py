@@ -34,12 +34,14 @@ JOBS_ENV = "GUNBAI_JOBS"
 @dataclass(frozen=True)
 class DrawTask:
     """One image to draw: the YAML ``text`` of a drawing rendered from template ``source``, at
-    ``size`` pixels ``(width, height)`` or at ``scale`` pixels per drawing unit."""
+    ``size`` pixels ``(width, height)`` or at ``scale`` pixels per drawing unit, supersampled
+    ``supersample`` times (``None``: :func:`pipeline.render.drawing.draw`'s default)."""
 
     source: str
     text: str
     size: tuple[int, int] | None
     scale: float | None
+    supersample: int | None = None
 
 
 def draw_png(task: DrawTask) -> bytes:
@@ -54,7 +56,7 @@ def draw_png(task: DrawTask) -> bytes:
 
     drawing = parse_drawing_text(task.text, task.source)
     size = task.size if task.size is not None else pixel_size(drawing, scale=task.scale if task.scale is not None else 1.0)
-    return png_bytes(draw(drawing, size))
+    return png_bytes(draw(drawing, size, supersample=task.supersample))
 
 
 def usable_cores() -> int:

@@ -91,6 +91,25 @@ class PrintOptions:
         return SheetSpec(paper=paper, margin_mm=self.margin_mm, bleed_mm=self.bleed_mm, mark_mm=self.mark_mm, dpi=self.dpi)
 
 
+#: Pixels per mm from which images are drawn for print: at 8 px/mm (200 DPI) and above a pixel is
+#: at most 0.125 mm, so images are drawn without supersampling (text is anti-aliased by the font
+#: engine anyway), which cuts the drawing time of the print sheets.
+PRINT_PX_PER_MM = 8.0
+
+
+def print_supersample(px_per_mm: float) -> int | None:
+    """1 (no supersampling) for images drawn at print resolution, else None (the default)."""
+    return 1 if px_per_mm >= PRINT_PX_PER_MM else None
+
+
+def _supersampled(jobs: dict[str, RenderJob], supersample: int | None) -> dict[str, RenderJob]:
+    if supersample is None:
+        return jobs
+    from dataclasses import replace
+
+    return {n: replace(j, supersample=supersample) for n, j in jobs.items()}
+
+
 # ---------------------------------------------------------------------------------------------
 # counter sheets
 
@@ -151,7 +170,7 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = PrintOption
             continue
         jobs[name] = art.marker_job(m, spec.px(marker_mm), "E" if m.symbol == "arrow" else None)
         items += [SheetItem(name, marker_mm, marker_mm, name)] * m.copies
-    return items, jobs
+    return items, _supersampled(jobs, print_supersample(opts.dpi / 25.4))
 
 
 def _digest(*parts: Any) -> str:
@@ -218,7 +237,8 @@ def card_sheet_jobs(data: Any, spec: SheetSpec) -> tuple[dict[str, RenderJob], d
     unit_jobs = {n: j for n, j in art.card_jobs(data, scale=unit_scale).items() if n.startswith("card_unit_")}
     charts = {n: j for n, j in art.card_jobs(data, scale=chart_scale).items() if n == art.card_image_name("terrain", "effects")}
     charts.update({n: j for n, j in art.card_jobs(data, scale=naval_scale).items() if n == art.card_image_name("naval", "summary")})
-    return unit_jobs, charts
+    ss = print_supersample(spec.dpi / 25.4)
+    return _supersampled(unit_jobs, ss), _supersampled(charts, ss)
 
 
 def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = PrintOptions()) -> bytes:
@@ -340,9 +360,10 @@ def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str
     return out
 
 
-def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
+def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
     """The render jobs of the scenario map picture ``width_px`` wide (the board and each image a
-    placement uses, at the same scale), the pieces (:func:`map_pieces`) and the scale."""
+    placement uses, at the same scale, drawn with ``supersample``), the pieces
+    (:func:`map_pieces`) and the scale."""
     scale = width_px / layout.size[0]
     w, h = layout.size
     board_name = art.board_image_name(data.board.id)
@@ -351,13 +372,13 @@ def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int) -> tuple[
     needed = {n for n, *_ in pieces}
     counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
     jobs.update({n: j for n, j in counters.items() if n in needed})
-    return jobs, pieces, scale
+    return _supersampled(jobs, supersample), pieces, scale
 
 
-def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache) -> Image.Image:
+def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache, supersample: int | None = None) -> Image.Image:
     """The scenario's map picture, ``width_px`` wide: the board and every placed piece drawn at
     the same scale, each piece centred on its hex as in the VASSAL setup."""
-    jobs, pieces, scale = map_jobs(data, layout, loaded, width_px)
+    jobs, pieces, scale = map_jobs(data, layout, loaded, width_px, supersample)
     images = _decode(cache.render_all(jobs))
     canvas = images[art.board_image_name(data.board.id)].copy()
     for name, _key, x, y in pieces:
@@ -371,22 +392,24 @@ def scenario_sheet_jobs(data: Any, layout: HexLayout, loaded: Any, px_per_mm: fl
     and the board and pieces of its map (by image name)."""
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
-    jobs, _pieces, _ = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm))
-    return {"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm))), **jobs}
+    ss = print_supersample(px_per_mm)
+    jobs, _pieces, _ = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), ss)
+    return {"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)), supersample=ss), **jobs}
 
 
 def _sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache):
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
-    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
+    ss = print_supersample(px_per_mm)
+    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)), supersample=ss)
     box = ctx["map"]
     map_w = round(box["w"] * px_per_mm)
-    jobs, pieces, _ = map_jobs(data, layout, loaded, map_w)
+    jobs, pieces, _ = map_jobs(data, layout, loaded, map_w, ss)
     key = _digest("scenario-sheet", cache.key(job), [(n, k, round(x, 3), round(y, 3)) for n, k, x, y in pieces], {n: cache.key(j) for n, j in sorted(jobs.items())})
 
     def image() -> Image.Image:
         sheet = Image.open(io.BytesIO(cache.png(f"scenario_{loaded.scenario.id}_base", job))).convert("RGBA")
-        picture = scenario_map(data, layout, loaded, map_w, cache)
+        picture = scenario_map(data, layout, loaded, map_w, cache, ss)
         sheet.alpha_composite(picture, (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
         return sheet
 
