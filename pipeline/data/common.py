@@ -95,7 +95,7 @@ def _not_blank(value: str) -> str:
 
 #: A name or other text that is drawn or printed: not empty, not only spaces. (How long it may
 #: be is decided by the place the template gives it: see ``pipeline/systems/genpei/fit.py``.)
-Text = Annotated[str, AfterValidator(_not_blank)]
+Text = Annotated[str, AfterValidator(_not_blank), Field(json_schema_extra={"minLength": 1, "pattern": "\\S"})]
 
 _FULL_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december")
 #: Month names a date may use: the English name, its first three letters, or "Sept".
@@ -129,7 +129,7 @@ def _historical_date(value: str) -> str:
 
 #: A historical date: ``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD``, ``Mon YYYY``, ``D Mon YYYY`` (a real
 #: calendar date: ``1600-13-45`` is refused), or ``unknown``.
-HistoricalDate = Annotated[str, AfterValidator(_historical_date)]
+HistoricalDate = Annotated[str, AfterValidator(_historical_date), Field(json_schema_extra={"description": f"A date: {_DATE_FORMS}."})]
 
 #: ``dateSaved`` in ms since 1970, up to the last date a ZIP entry can hold (2107-12-31).
 DateSavedMs = Annotated[int, Field(ge=0, le=4_354_819_199_000)]
