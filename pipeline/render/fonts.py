@@ -120,11 +120,22 @@ def _subset_folder() -> Path:
     return _subset_dir
 
 
+def keep_subsets_in(folder: Path) -> None:
+    """Make and find PDF font subsets in ``folder`` (e.g. a render cache folder) from now on, so
+    a later build reuses them instead of cutting them from the 16 MB fonts again. The file name
+    holds the SHA-256 of the characters and of the font file's name and size."""
+    global _subset_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    _subset_dir = folder
+
+
 def _subset_file(bold: bool, chars: frozenset[str]) -> Path:
     import hashlib
 
     text = "".join(sorted(chars))
-    return _subset_folder() / f"noto-{'bold' if bold else 'regular'}-{hashlib.sha256(text.encode()).hexdigest()[:16]}.otf"
+    source = font_path(bold)
+    key = hashlib.sha256(f"{source.name}\0{source.stat().st_size}\0{text}".encode()).hexdigest()[:16]
+    return _subset_folder() / f"noto-{'bold' if bold else 'regular'}-{key}.otf"
 
 
 def _subset_for(bold: bool, chars: frozenset[str]) -> Path:

@@ -41,7 +41,7 @@ from PIL import Image
 
 from pipeline import progress
 from pipeline.render.cache import RenderCache, RenderJob
-from pipeline.render.fonts import prepare_pdf_subsets
+from pipeline.render.fonts import keep_subsets_in, prepare_pdf_subsets
 from pipeline.render.parallel import fork_map
 from pipeline.render.sheets import (
     Page,
@@ -478,6 +478,8 @@ def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOpt
     (:func:`print_jobs`); then the files are assembled in parallel processes
     (:func:`pipeline.render.parallel.fork_map`), each reading its images from the cache."""
     cache.render_all(print_jobs(data, layout, opts))
+    if cache.folder is not None:
+        keep_subsets_in(cache.folder / "fonts")
     prepare_pdf_subsets(SYSTEM_NAME_JA)
     makers = {f"counters_{paper}.pdf": partial(counters_pdf, data, layout, cache, paper, opts) for paper in ("a4", "letter")}
     makers["cards.pdf"] = partial(cards_pdf, data, cache, "a4", opts)
