@@ -7,7 +7,12 @@ output folder (and so a fresh cache under ``<out>/genpei/.cache``):
 
 1. cold: empty cache, every image drawn;
 2. no change: the same data again, every image read from the cache;
-3. one-unit change: the name of one unit type changed in units.yaml; only its images are drawn.
+3. one-unit change: the English name of one unit type changed in units.yaml. Its counters show
+   the abbreviation and the Japanese name, not the English name, and the cache key is the
+   drawing the template renders, so no counter is drawn again (its card is, by ``gunbai
+   cards``/``build``);
+4. one-unit drawn change: its Japanese name changed: exactly its counters (one per army colour)
+   are drawn again.
 
 For each it prints the seconds of the whole job (load data + render + write) and of the render
 step alone, and how many images were drawn and reused.
@@ -57,7 +62,12 @@ def main() -> None:
         changed, n = re.subn(r"(\n    name: )([^\n]+)", r"\1\2 Changed", text, count=1)
         assert n == 1, "no unit name found in units.yaml"
         units.write_text(changed, encoding="utf-8")
-        rows.append(("one-unit change", *run(data_dir, out_dir)))
+        rows.append(("name change", *run(data_dir, out_dir)))
+        text = units.read_text(encoding="utf-8")
+        changed, n = re.subn(r"(\n    name_ja: )([^\n]+)", r"\1\2隊", text, count=1)
+        assert n == 1, "no name_ja found in units.yaml"
+        units.write_text(changed, encoding="utf-8")
+        rows.append(("name_ja change", *run(data_dir, out_dir)))
     print(f"{'run':<16} {'job s':>7} {'render s':>9} {'drawn':>6} {'reused':>7}")
     for name, job, render, drawn, reused in rows:
         print(f"{name:<16} {job:7.2f} {render:9.3f} {drawn:6d} {reused:7d}")

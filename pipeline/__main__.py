@@ -1,5 +1,5 @@
-"""``python -m pipeline`` runs the ``gunbai`` command line."""
+"""``python -m pipeline`` is the ``gunbai`` command."""
 
-from pipeline.cli import main
+from pipeline.launch import main
 
 main()

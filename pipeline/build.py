@@ -1,13 +1,29 @@
 """The main job: for every game system under the data folder, verify, render and package.
 
 ``gunbai build`` calls :func:`build_all`; ``gunbai verify`` calls :func:`verify_all`;
-``gunbai counters`` / ``gunbai cards`` call :func:`render_only`. A game system is a folder of
-``source_data/`` whose name is a key of :data:`SYSTEM_MODULES`.
+``gunbai counters`` / ``cards`` / ``sheets`` call :func:`render_only`. A game system is a folder
+of ``source_data/`` whose name is a key of :data:`SYSTEM_MODULES`.
+
+Every command that writes runs in one :class:`~pipeline.output.Transaction` over the output
+folder: a build that fails anywhere (bad data in one system, a lint error in another, Ctrl-C)
+changes no output at all. A system whose inputs, code and outputs are as its last build left
+them is skipped (:mod:`pipeline.stamp`). Images are drawn on every core
+(:mod:`pipeline.render.parallel`).
+
+The hooks a system's build module offers (``pipeline/systems/<system>/build.py``)::
+
+    build(data_dir, out_dir, *, progress) -> BuildResult   the module, images, cards
+    verify(data_dir, files) -> (findings, count)          legality of its scenarios
+    render(data_dir, out_dir, *, what) -> [Path]          what = counters | cards | sheets
+    PRINT_SHEETS = True                                   it has print sheets: render(what="sheets")
+                                                          is part of every build
+    play(data_dir, n, seed, *, workers) -> [report]       playability (verify --play)
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,12 +53,22 @@ class BuildResult:
     module_bytes: int = 0
     scenarios: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
+    #: the line of the last build when this one was skipped (inputs and outputs unchanged)
+    skipped: str | None = None
+    #: files this build changed (created, replaced or removed) in the output folder
+    changed: int = 0
+    #: images drawn (not found in the render cache) by this build
+    drawn: int = 0
 
     def summary(self) -> str:
         """One line for the terminal."""
+        if self.skipped is not None:
+            from pipeline.stamp import skipped_line
+
+            return skipped_line(self.system, self.skipped)
         setups = f"{self.scenarios} setup{'' if self.scenarios == 1 else 's'}"
         mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {setups})" if self.module else "no module"
-        return f"{self.system}: {mod}; {len(self.files)} files written"
+        return f"{self.system}: {mod}; {len(self.files)} files, {self.changed} changed, {self.drawn} images drawn"
 
 
 class BuildRefused(GunbaiError):
@@ -88,12 +114,16 @@ def _systems() -> Mapping[str, ModuleType]:
     return _Systems()
 
 
-def systems_in(data_root: Path) -> list[str]:
-    """The game systems that have a data folder under ``data_root``, in a fixed order.
+def systems_in(data_root: Path, only: str | None = None) -> list[str]:
+    """The game systems that have a data folder under ``data_root``, in a fixed order (just
+    ``only`` when given).
 
     Raises:
-        GunbaiError: ``data_root`` is not a folder, or holds no known system.
+        GunbaiError: ``data_root`` is not a folder, or holds no known system, or a folder that is
+            not one; ``only`` is not a system or has no folder there.
     """
+    if only is not None and only not in SYSTEM_MODULES:
+        raise GunbaiError(f"--system {only!r} is not valid; expected one of {', '.join(SYSTEM_MODULES)}")
     if not data_root.is_dir():
         raise GunbaiError(f"{data_root}: no such data folder")
     found = [s for s in _systems() if (data_root / s).is_dir()]
@@ -102,21 +132,89 @@ def systems_in(data_root: Path) -> list[str]:
         raise GunbaiError(f"{data_root}: folder(s) {', '.join(strays)} are not game systems (expected: {', '.join(_systems())})")
     if not found:
         raise GunbaiError(f"{data_root}: no game system folder (expected one of: {', '.join(_systems())})")
+    if only is not None:
+        if only not in found:
+            raise GunbaiError(f"{data_root / only}: no such data folder (--system {only})")
+        return [only]
     return found
 
 
-def build_all(data_root: Path, out_root: Path, *, progress: bool = True) -> list[BuildResult]:
-    """Build every system found under ``data_root`` into ``out_root/<system>/``.
+def check_environment() -> None:
+    """Refuse a bad ``SOURCE_DATE_EPOCH`` or ``GUNBAI_JOBS`` before anything is read or written.
 
     Raises:
-        DataError: a data file is invalid.
-        BuildRefused: a scenario is not legal.
-        GunbaiError: a written module fails lint.
+        GunbaiError: one line naming the variable, its value and what is expected.
     """
-    results = []
-    for system in systems_in(data_root):
-        results.append(_systems()[system].build(data_root / system, out_root / system, progress=progress))
+    from pipeline.render.parallel import workers
+    from pipeline.vassal.archive import resolve_epoch
+
+    try:
+        resolve_epoch()
+        workers()
+    except ValueError as exc:
+        raise GunbaiError(str(exc)) from None
+
+
+def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False) -> list[BuildResult]:
+    """Build every system found under ``data_root`` (or just ``system``) into
+    ``out_root/<system>/``: verify, render, package, lint, and the print sheets of every system
+    that has them. All or nothing: the outputs change only when every system built.
+
+    A system whose stamp says its inputs and outputs are unchanged is skipped (``force``: never).
+
+    Raises:
+        DataError: a data file is invalid (nothing is written).
+        BuildRefused: a scenario is not legal (nothing is written).
+        GunbaiError: a written module fails lint, or the environment is bad (nothing is written).
+    """
+    from pipeline import progress as shown
+    from pipeline import stamp
+    from pipeline.output import Transaction
+    from pipeline.stamp import BUILD_OPTIONS
+
+    check_environment()
+    chosen = systems_in(data_root, system)
+    results: list[BuildResult] = []
+    digests: dict[str, str] = {}
+    with Transaction(out_root) as tx:
+        for name in chosen:
+            data_dir, out_dir = data_root / name, out_root / name
+            last = None if force else stamp.fresh(data_dir, out_dir, name, BUILD_OPTIONS)
+            if last is not None:
+                results.append(BuildResult(name, skipped=last))
+                continue
+            digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
+            shown.step(name, "building")
+            _start_drawing()
+            from pipeline.render import cache
+
+            drawn = cache.drawn_total
+            mod = _systems()[name]
+            result = mod.build(data_dir, out_dir, progress=progress)
+            if getattr(mod, "PRINT_SHEETS", False):
+                shown.step(name, "print sheets")
+                result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets")]
+            result.drawn = cache.drawn_total - drawn
+            results.append(result)
+        shown.clear()
+        written = {r.system: tx.written_under(out_root / r.system) for r in results if r.skipped is None}
+    for r in results:
+        if r.skipped is None:
+            base = Path(os.path.abspath(out_root / r.system))
+            r.changed = sum(1 for p in tx.changed + tx.removed if p.is_relative_to(base))
+            stamp.write(out_root / r.system, digests[r.system], r.summary(), written[r.system])
     return results
+
+
+def _relative(path: Path, out_root: Path) -> Path:
+    return path.relative_to(out_root.parent) if path.is_relative_to(out_root.parent) else path
+
+
+def _start_drawing() -> None:
+    """Fork the drawing processes now, before any other thread runs."""
+    from pipeline.render import parallel
+
+    parallel.start()
 
 
 def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, system: str | None = None) -> tuple[list, int]:
@@ -132,7 +230,7 @@ def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, sys
     findings: list = []
     count = 0
     if system is not None and system not in _systems():
-        raise GunbaiError(f"--system {system!r}: expected one of {', '.join(_systems())}")
+        raise GunbaiError(f"--system {system!r} is not valid; expected one of {', '.join(_systems())}")
     if scenario_files:
         by_system: dict[str, list[Path]] = {}
         for path in scenario_files:
@@ -146,22 +244,43 @@ def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, sys
             findings.extend(f)
             count += n
         return findings, count
-    for system in systems_in(data_root):
-        f, n = _systems()[system].verify(data_root / system, None)
+    for name in systems_in(data_root, system):
+        f, n = _systems()[name].verify(data_root / name, None)
         findings.extend(f)
         count += n
     return findings, count
 
 
-def render_only(data_root: Path, out_root: Path, *, what: str) -> Iterator[str]:
-    """Render ``counters`` or ``cards`` of every system; yields one line per system."""
-    for system in systems_in(data_root):
-        mod = _systems()[system]
-        if what == "sheets" and not getattr(mod, "PRINT_SHEETS", False):
-            yield f"{system}: no print sheets for this system yet"
-            continue
-        written = mod.render(data_root / system, out_root / system, what=what)
-        yield f"{system}: {len(written)} files ({what}) in {out_root / system}"
+def render_only(data_root: Path, out_root: Path, *, what: str, system: str | None = None) -> Iterator[str]:
+    """Render ``counters``, ``cards`` or ``sheets`` of every system (or of ``system``); yields
+    one line per system. All or nothing, like :func:`build_all`.
+
+    Raises:
+        GunbaiError: bad data or environment (nothing is written).
+    """
+    from pipeline import progress as shown
+    from pipeline import stamp
+    from pipeline.output import Transaction
+
+    check_environment()
+    names = systems_in(data_root, system)
+    lines = []
+    with Transaction(out_root) as tx:
+        for name in names:
+            mod = _systems()[name]
+            if what == "sheets" and not getattr(mod, "PRINT_SHEETS", False):
+                lines.append(f"{name}: no print sheets for this system yet")
+                continue
+            shown.step(name, f"rendering {what}")
+            _start_drawing()
+            written = mod.render(data_root / name, out_root / name, what=what)
+            lines.append(f"{name}: {len(written)} files ({what}) in {out_root / name}")
+        shown.clear()
+    for name in names:
+        base = Path(os.path.abspath(out_root / name))
+        if any(p.is_relative_to(base) for p in tx.changed + tx.removed):
+            stamp.remove(out_root / name)  # the folder now differs from what the last build stamped
+    yield from lines
 
 
 def explain_rule(rule_id: str) -> str:
@@ -200,15 +319,20 @@ def explain_rule(rule_id: str) -> str:
     return "\n".join(f"[{system}] {text}" for system, text in found)
 
 
-def play_others(data_root: Path, n: int, seed: int, *, workers: int) -> list:
+def play_others(data_root: Path, n: int, seed: int, *, workers: int, system: str | None = None) -> list:
     """Playability reports of the systems other than Genpei (whose ``--play`` also draws the
     chart and checks per-scenario thresholds): one report per scenario of each system found
-    under ``data_root`` whose build module has ``play(data_dir, n, seed, workers=)``."""
+    under ``data_root`` (or of ``system``) whose build module has
+    ``play(data_dir, n, seed, workers=)``."""
+    from pipeline import progress as shown
+
     reports: list = []
-    for system in systems_in(data_root):
-        mod = _systems()[system]
-        if system != "genpei" and hasattr(mod, "play"):
-            reports.extend(mod.play(data_root / system, n, seed, workers=workers))
+    for name in systems_in(data_root, system):
+        mod = _systems()[name]
+        if name != "genpei" and hasattr(mod, "play"):
+            shown.step(name, "playing")
+            reports.extend(mod.play(data_root / name, n, seed, workers=workers))
+    shown.clear()
     return reports
 
 

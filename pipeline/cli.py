@@ -2,18 +2,21 @@
 
 Commands::
 
-    gunbai build     [--data source_data] [--out build]   # verify, render, write modules
-    gunbai verify    [--data source_data] [SCENARIO.yaml…] [--explain RULE]
-    gunbai counters  [--data source_data] [--out build]   # counter images only
-    gunbai cards     [--data source_data] [--out build]   # reference cards only
-    gunbai sheets    [--data source_data] [--out build]   # print PDFs: counters, cards, scenarios
+    gunbai build     [--data source_data] [--out build] [--system S] [--force] [--jobs N]
+                                                          # verify, render, modules, print PDFs
+    gunbai verify    [--data source_data] [SCENARIO.yaml…] [--system S] [--explain RULE] [--play N]
+    gunbai counters  [--data source_data] [--out build] [--system S]   # counter images only
+    gunbai cards     [--data source_data] [--out build] [--system S]   # reference cards only
+    gunbai sheets    [--data source_data] [--out build] [--system S]   # print PDFs
     gunbai lint      PATH… [--base MODULE.vmod]            # check .vmod/.vmdx/.vsav files
     gunbai inspect   PATH…                                 # what a module/extension/save holds
     gunbai schema    [--data source_data] [--system S]     # JSON Schema of every system's data files
     gunbai odds      ATTACKER DEFENDER [--terrain T] [--leader]   # exact odds of one battle roll
     gunbai roster check ROSTER.yaml…                      # cost a Ronin Buntai, check composition
 
-Every command exits 0 on success and 1 on a problem, printing one line per problem.
+Every command exits 0 on success and 1 on a problem, printing one line per problem. A command
+that can take more than a couple of seconds shows its progress on standard error when that is a
+terminal (never in CI or a pipe, nor with ``--quiet``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,28 @@ out = Console(highlight=False, soft_wrap=True)
 
 DataOpt = Annotated[Path, typer.Option("--data", help="The canonical data folder (one sub-folder per game system).")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Where outputs go (one sub-folder per game system).")]
+SystemOpt = Annotated[str | None, typer.Option("--system", help="Only this game system (genpei, ronin, ohw, sekigahara).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display (it is shown only on a terminal anyway).")]
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Processes that draw images (default: every usable core, or $GUNBAI_JOBS).")]
+
+
+def _progress(quiet: bool) -> bool:
+    """Turn the progress line on when standard error is a terminal and not ``quiet``."""
+    from pipeline import progress
+
+    on = progress.wanted(quiet)
+    progress.enable(on)
+    return on
+
+
+def _jobs(jobs: int | None) -> None:
+    from pipeline.render import parallel
+
+    try:
+        parallel.set_workers(jobs)
+    except ValueError as exc:
+        err.print(f"gunbai: {exc}", markup=False)
+        raise typer.Exit(2) from None
 
 
 def _fail(exc: GunbaiError) -> None:
@@ -50,13 +75,20 @@ def _fail(exc: GunbaiError) -> None:
 def build(
     data: DataOpt = Path("source_data"),
     out_dir: OutOpt = Path("build"),
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    system: SystemOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Build every system even when its inputs and outputs are unchanged.")] = False,
+    jobs: JobsOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Verify every scenario, render counters and cards, and write the VASSAL modules."""
+    """Verify every scenario, render counters and cards, write the VASSAL modules and the print
+    PDFs. All or nothing: when anything fails, no output changes. A system whose data, templates,
+    code and outputs are as its last build left them is skipped."""
     from pipeline.build import build_all
 
+    _jobs(jobs)
+    on = _progress(quiet)
     try:
-        results = build_all(data, out_dir, progress=not quiet)
+        results = build_all(data, out_dir, progress=on, system=system, force=force)
     except GunbaiError as exc:
         _fail(exc)
     for r in results:
@@ -73,7 +105,9 @@ def verify(
     workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the report does not depend on it).")] = 2,
     stats: Annotated[bool, typer.Option("--stats", help="With --play: count the Command and Dragon cards played per policy (Genpei).")] = False,
     out_dir: OutOpt = Path("build"),
-    system: Annotated[str | None, typer.Option("--system", help="Game system of the scenario files given (default: from their folder).")] = None,
+    system: Annotated[str | None, typer.Option("--system", help="Only this game system; with files, their system (default: from their folder).")] = None,
+    notes: Annotated[bool, typer.Option("--notes", help="With --play: list every engine note (a stand-in for a value no source gives) instead of a summary.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
     from pipeline.build import explain_rule, play_others, verify_all
@@ -85,19 +119,27 @@ def verify(
             err.print(exc.args[0], markup=False)
             raise typer.Exit(1) from None
         return
+    if play < 0:
+        err.print(f"gunbai verify: --play {play} is not valid; expected a number of games from 0 up", markup=False)
+        raise typer.Exit(2)
+    _progress(quiet)
     try:
         findings, count = verify_all(data, scenarios, system=system)
     except GunbaiError as exc:
         _fail(exc)
     for f in findings:
         err.print(str(f), markup=False)
-    if play > 0:
+    if play > 0 and system in (None, "genpei"):
+        from pipeline import progress
         from pipeline.systems.genpei.engine.playability import play_command
 
+        progress.step("genpei", "playing")
         try:
             lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir, stats=stats)
         except GunbaiError as exc:
             _fail(exc)
+        progress.clear()
+        lines = _summarise_notes(lines, notes)
         for line in lines:
             out.print(line, markup=False)
         if chart is not None:
@@ -105,8 +147,9 @@ def verify(
         for f in unplayable:
             err.print(str(f), markup=False)
         findings = list(findings) + unplayable
+    if play > 0:
         if not scenarios:
-            for report in play_others(data, play, seed, workers=workers):
+            for report in play_others(data, play, seed, workers=workers, system=system):
                 for line in report.lines():
                     out.print(line, markup=False)
     if findings:
@@ -115,39 +158,51 @@ def verify(
     out.print(f"{count} scenario(s) legal" + (", Genpei scenarios playable" if play > 0 else ""), markup=False)
 
 
-def _render(data: Path, out_dir: Path, what: str) -> None:
+def _summarise_notes(lines: list[str], full: bool) -> list[str]:
+    """The engine notes (``engine note: …`` lines, one per stand-in the engine uses for a value
+    no public source gives) once, as one summary line, unless ``full``."""
+    prefix = "engine note: "
+    notes = [line[len(prefix):] for line in lines if line.startswith(prefix)]
+    rest = [line for line in lines if not line.startswith(prefix)]
+    if full or not notes:
+        return lines
+    subjects: dict[str, int] = {}
+    for n in notes:
+        subject = n.split(".", 1)[0].split(" ", 1)[0]
+        subjects[subject] = subjects.get(subject, 0) + 1
+    listing = ", ".join(f"{k} {v}" for k, v in subjects.items())
+    return [f"engine notes: {len(notes)} values no public source gives are played with stand-ins ({listing}); --notes lists them"] + rest
+
+
+def _render(data: Path, out_dir: Path, what: str, system: str | None, quiet: bool, jobs: int | None = None) -> None:
     from pipeline.build import render_only
 
+    _jobs(jobs)
+    _progress(quiet)
     try:
-        for line in render_only(data, out_dir, what=what):
+        for line in render_only(data, out_dir, what=what, system=system):
             out.print(line, markup=False)
     except GunbaiError as exc:
         _fail(exc)
 
 
 @app.command()
-def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
+def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
     """Render every counter image (PNG) of every system into OUT/<system>/images/."""
-    _render(data, out_dir, "counters")
+    _render(data, out_dir, "counters", system, quiet, jobs)
 
 
 @app.command()
-def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
+def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
     """Render every reference card (PNG) of every system into OUT/<system>/cards/."""
-    _render(data, out_dir, "cards")
+    _render(data, out_dir, "cards", system, quiet, jobs)
 
 
 @app.command()
-def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build")) -> None:
+def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
     """Write the print PDFs (counter sheets A4 and Letter, cards, scenario sheets) of every
-    system into OUT/<system>/print/."""
-    from pipeline.build import render_only
-
-    try:
-        for line in render_only(data, out_dir, what="sheets"):
-            out.print(line, markup=False)
-    except GunbaiError as exc:
-        _fail(exc)
+    system into OUT/<system>/print/ (``gunbai build`` writes them too)."""
+    _render(data, out_dir, "sheets", system, quiet, jobs)
 
 
 @app.command()
@@ -278,7 +333,7 @@ def roster_check(
 def main() -> None:
     """Console entry point: run the app; an operating-system error (a folder where a file was
     expected, a file where a folder was, no permission) is one line and exit 1, and Ctrl-C says
-    so and exits 130 (outputs are replaced atomically, so nothing is left half-written)."""
+    what was kept and exits 130."""
     try:
         app(prog_name="gunbai")
     except OSError as exc:
@@ -286,8 +341,24 @@ def main() -> None:
         err.print(f"gunbai: {where}{exc.strerror or exc}", markup=False)
         sys.exit(1)
     except KeyboardInterrupt:
-        err.print("gunbai: interrupted; earlier outputs are left as they were", markup=False)
-        sys.exit(130)
+        _interrupted()
+    except SystemExit as exc:
+        # Typer turns Ctrl-C into a silent exit 130 (SystemExit <- typer.Exit <- KeyboardInterrupt)
+        if isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
+            _interrupted()
+        raise
+
+
+def _interrupted() -> None:
+    """Ctrl-C: stop the drawing processes, say what was kept, exit 130."""
+    from pipeline import progress
+    from pipeline.output import interrupted_message
+    from pipeline.render import parallel
+
+    parallel.shutdown(wait=False)
+    progress.clear()
+    err.print(f"gunbai: interrupted; {interrupted_message()}", markup=False)
+    sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

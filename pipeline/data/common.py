@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 #: A value that no public source gives. Write ``unknown`` in the data file.
 Unknown = Literal["unknown"]
@@ -85,3 +85,51 @@ class Sources(Strict):
 
     documents: list[Document] = Field(min_length=1)
     errata: list[Erratum] = []
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("a text with something other than spaces")
+    return value
+
+
+#: A name or other text that is drawn or printed: not empty, not only spaces. (How long it may
+#: be is decided by the place the template gives it: see ``pipeline/systems/genpei/fit.py``.)
+Text = Annotated[str, AfterValidator(_not_blank), Field(json_schema_extra={"minLength": 1, "pattern": "\\S"})]
+
+_FULL_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december")
+#: Month names a date may use: the English name, its first three letters, or "Sept".
+_MONTH_NAMES = {n: i + 1 for i, n in enumerate(_FULL_MONTHS)} | {n[:3]: i + 1 for i, n in enumerate(_FULL_MONTHS)} | {"sept": 9}
+_DATE_FORMS = "YYYY, YYYY-MM, YYYY-MM-DD, 'Mon YYYY' or 'D Mon YYYY' (e.g. 1600-10-21, Feb 1184, 21 Oct 1600), or unknown"
+
+
+def _historical_date(value: str) -> str:
+    """A date as the sources give it, checked to be a real calendar date (proleptic Gregorian,
+    as Python's ``datetime``; only the day/month combination is checked for old dates)."""
+    import calendar
+    import re
+
+    v = value.strip()
+    if v == "unknown":
+        return value
+    m = re.fullmatch(r"(\d{3,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?", v)
+    if m:
+        year, month, day = int(m.group(1)), m.group(2), m.group(3)
+    else:
+        m = re.fullmatch(r"(?:(\d{1,2}) )?([A-Za-z]{3,9})\.? (\d{3,4})", v)
+        if not m or m.group(2).lower() not in _MONTH_NAMES:
+            raise ValueError(f"a date written {_DATE_FORMS}")
+        year, month, day = int(m.group(3)), str(_MONTH_NAMES[m.group(2).lower()]), m.group(1)
+    if month is not None and not 1 <= int(month) <= 12:
+        raise ValueError(f"a real date: month {int(month)} does not exist ({_DATE_FORMS})")
+    if day is not None and not 1 <= int(day) <= calendar.monthrange(max(year, 1), int(month or 1))[1]:
+        raise ValueError(f"a real date: {calendar.month_name[int(month or 1)]} has no day {int(day)} ({_DATE_FORMS})")
+    return value
+
+
+#: A historical date: ``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD``, ``Mon YYYY``, ``D Mon YYYY`` (a real
+#: calendar date: ``1600-13-45`` is refused), or ``unknown``.
+HistoricalDate = Annotated[str, AfterValidator(_historical_date), Field(json_schema_extra={"description": f"A date: {_DATE_FORMS}."})]
+
+#: ``dateSaved`` in ms since 1970, up to the last date a ZIP entry can hold (2107-12-31).
+DateSavedMs = Annotated[int, Field(ge=0, le=4_354_819_199_000)]

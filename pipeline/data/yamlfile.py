@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -83,6 +84,19 @@ class YamlDocument:
             loader = _LOADER(text)
             try:
                 root = loader.get_single_node()
+                if _expanded_size(root) > MAX_EXPANDED_NODES:
+                    raise DataError([DataProblem(path, None, "", "aliases (*name) that expand to more than "
+                                                 f"{MAX_EXPANDED_NODES} values", "a document of hand-written size")])
+                # before construction: a merge key (<<: *base) splices the base's keys into the
+                # mapping, and a key written after it overrides one of them; that is legal YAML
+                dups = list(_duplicate_keys(root, ()))
+                if dups:
+                    raise DataError(
+                        [DataProblem(path, line, format_location(loc), repr(key), "each key once in a mapping") for loc, key, line in dups]
+                    )
+                ambiguous = list(_ambiguous_numbers(root, ()))
+                if ambiguous:
+                    raise DataError([DataProblem(path, line, format_location(loc), value, expected) for loc, value, line, expected in ambiguous])
                 data = loader.construct_document(root) if root is not None else None
             finally:
                 loader.dispose()
@@ -91,16 +105,7 @@ class YamlDocument:
             line = mark.line + 1 if mark is not None else None
             problem = getattr(exc, "problem", None) or str(exc)
             raise DataError([DataProblem(path, line, "", "the text", f"valid YAML ({problem})")]) from exc
-        if _expanded_size(root) > MAX_EXPANDED_NODES:
-            raise DataError([DataProblem(path, None, "", "aliases (*name) that expand to more than "
-                                         f"{MAX_EXPANDED_NODES} values", "a document of hand-written size")])
-        doc = cls(path, data, root)
-        dups = list(_duplicate_keys(root, ()))
-        if dups:
-            raise DataError(
-                [DataProblem(path, line, format_location(loc), repr(key), "each key once in a mapping") for loc, key, line in dups]
-            )
-        return doc
+        return cls(path, data, root)
 
     def node_at(self, loc: tuple[Any, ...]) -> yaml.Node | None:
         """The deepest node on the path ``loc`` (keys and list indices) that exists."""
@@ -133,7 +138,9 @@ class YamlDocument:
 
 def _child(node: yaml.Node | None, part: Any) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
+        # the last one: after a merge key (<<: *base) the mapping holds the base's pairs first
+        # and the keys written here after them, and the later one is the value
+        for key_node, value_node in reversed(node.value):
             if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(part):
                 return value_node
         return None
@@ -186,6 +193,39 @@ def _duplicate_keys(node: yaml.Node | None, loc: tuple[Any, ...]):
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             yield from _duplicate_keys(item, loc + (i,))
+
+
+#: A plain (unquoted) integer with a leading zero: YAML 1.1 (PyYAML) reads ``010`` as octal 8
+#: (``[010, 9]`` loads as ``[8, 9]``), YAML 1.2 as 10; ``1:20`` is base 60 (80) in YAML 1.1.
+_AMBIGUOUS_INT = re.compile(r"[-+]?(0[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])+)")
+
+
+def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
+    """Plain scalars PyYAML would read as an octal or base-60 integer: ``(loc, value, line,
+    expected)`` each. A quoted ``'010'`` is text and fine."""
+    stack: list[tuple[yaml.Node | None, tuple[Any, ...]]] = [(node, loc)]
+    seen: set[int] = set()
+    while stack:
+        n, where = stack.pop()
+        if n is None or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, yaml.ScalarNode):
+            if n.tag == "tag:yaml.org,2002:int" and not n.style and _AMBIGUOUS_INT.fullmatch(n.value):
+                if ":" in n.value:
+                    expected = f"a number without ':' (YAML 1.1 reads {n.value} as a base-60 number); quote it if it is text"
+                else:
+                    sign = "-" if n.value.startswith("-") else ""
+                    plain = sign + (n.value.replace("_", "").lstrip("+-").lstrip("0") or "0")
+                    expected = f"a number without leading zeros (YAML 1.1 reads {n.value} as octal {int(n.value.replace('_', ''), 8)}); write {plain}, or quote it if it is text"
+                yield where, repr(n.value), n.start_mark.line + 1, expected
+        elif isinstance(n, yaml.MappingNode):
+            for k, v in reversed(n.value):
+                key = k.value if isinstance(k, yaml.ScalarNode) else None
+                stack.append((v, where + (key,)))
+        elif isinstance(n, yaml.SequenceNode):
+            for i, item in reversed(list(enumerate(n.value))):
+                stack.append((item, where + (i,)))
 
 
 def format_location(loc: tuple[Any, ...]) -> str:

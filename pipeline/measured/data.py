@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from pipeline.data.common import Source, Strict
+from pipeline.data.common import DateSavedMs, Source, Strict
 from pipeline.data.folder import catalogue as shared_catalogue
 from pipeline.data.folder import load_files, source_problems
 from pipeline.data.yamlfile import YamlDocument
@@ -75,7 +75,7 @@ class VassalSettings(Strict):
     module_version: str = "0.1"
     description: str = ""
     px_per_inch: int = Field(ge=8, le=100)
-    date_saved_ms: int = 1735689600000
+    date_saved_ms: DateSavedMs = 1735689600000
 
 
 @dataclass

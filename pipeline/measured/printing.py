@@ -9,7 +9,7 @@ A system supplies a :class:`PrintSet` (what to print) and calls :func:`print_fil
 
 Outputs (under ``build/<system>/print/``)::
 
-    counters_a4.pdf, counters_letter.pdf   every unit (fronts, then mirrored backs), markers
+    counters_a4.pdf, counters_letter.pdf   every unit, markers; front 1, back 1 (mirrored), …
     cards.pdf                              the reference cards with cut marks
     scenario_<id>.pdf                      one A4 landscape sheet per scenario
 """
@@ -17,7 +17,9 @@ Outputs (under ``build/<system>/print/``)::
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -27,6 +29,7 @@ from pipeline.measured.art import CounterSpec, counter_job, marker_job, table_jo
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card
+from pipeline.render.parallel import fork_map
 from pipeline.render.png import png_bytes
 from pipeline.render.sheets import PrintOptions, SheetItem, decode_pngs, digest
 
@@ -112,17 +115,25 @@ def counter_sheet(ps: PrintSet, opts: PrintOptions) -> tuple[list[SheetItem], di
     px = sheets.SheetSpec(dpi=opts.dpi).px(MARKER_MM)
     jobs["turn_marker.png"] = marker_job("Turn", "#333333", px)
     items += [SheetItem("turn_marker.png", MARKER_MM, MARKER_MM, "turn_marker.png")] * ps.turn_markers
-    return items, jobs
+    return items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH))
 
 
-def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache) -> Image.Image:
-    """The scenario's table ``width_px`` wide with every unit drawn at the same scale, turned to
-    its facing and centred on its place, as in the VASSAL setup."""
+def map_jobs(sheet: ScenarioSheet, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], float]:
+    """The render jobs of the scenario's map picture ``width_px`` wide: the table (``table``)
+    and each unit (``u<i>``) at the same scale, drawn with ``supersample``; and that scale in
+    pixels per inch."""
     t = sheet.table["table"]
     ppi = width_px / t["width"]
     jobs = {"table": table_job(sheet.table, ppi)}
     for i, u in enumerate(sheet.units):
         jobs[f"u{i}"] = u.counter.job(ppi)
+    return sheets.supersampled(jobs, supersample), ppi
+
+
+def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache, supersample: int | None = None) -> Image.Image:
+    """The scenario's table ``width_px`` wide with every unit drawn at the same scale, turned to
+    its facing and centred on its place, as in the VASSAL setup."""
+    jobs, ppi = map_jobs(sheet, width_px, supersample)
     imgs = decode_pngs(cache.render_all(jobs))
     canvas = imgs["table"].copy()
     for i, u in enumerate(sheet.units):
@@ -145,53 +156,89 @@ def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
             "sides": sheet.sides}
 
 
-def scenario_png(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> bytes:
-    """The scenario sheet as PNG at ``px_per_mm``, cached by content."""
+def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
+    """Every image the scenario sheet at ``px_per_mm`` is made of: the sheet itself (``sheet``)
+    and the table and units of its map (:func:`map_jobs`); drawn without supersampling at print
+    resolution (:func:`pipeline.render.sheets.print_supersample`)."""
     ctx = sheet_context(sheet)
-    job = RenderJob("measured/scenario_sheet.yaml.j2", ctx, size=(round(SHEET_MM[0] * px_per_mm), round(SHEET_MM[1] * px_per_mm)))
+    ss = sheets.print_supersample(px_per_mm)
+    jobs, _ppi = map_jobs(sheet, round(ctx["map"]["w"] * px_per_mm), ss)
+    base = RenderJob("measured/scenario_sheet.yaml.j2", ctx, size=(round(SHEET_MM[0] * px_per_mm), round(SHEET_MM[1] * px_per_mm)), supersample=ss)
+    return {"sheet": base, **jobs}
+
+
+def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> tuple[str, Callable[[], Image.Image]]:
+    """The content key of the scenario sheet at ``px_per_mm`` and a function composing it."""
+    ctx = sheet_context(sheet)
+    jobs = sheet_jobs(sheet, px_per_mm)
     box = ctx["map"]
     map_w = round(box["w"] * px_per_mm)
-    t = sheet.table["table"]
-    ppi = map_w / t["width"]
-    key = digest("measured-scenario-sheet", cache.key(job), cache.key(table_job(sheet.table, ppi)),
-                 [(cache.key(u.counter.job(ppi)), u.x, u.y, u.facing) for u in sheet.units])
+    ss = sheets.print_supersample(px_per_mm)
+    key = digest("measured-scenario-sheet", {n: cache.key(j) for n, j in sorted(jobs.items())}, [(u.x, u.y, u.facing) for u in sheet.units])
 
-    def make() -> bytes:
-        base = Image.open(io.BytesIO(cache.png(f"scenario_{sheet.id}_base", job))).convert("RGBA")
-        base.alpha_composite(map_picture(sheet, map_w, cache), (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
-        return png_bytes(base)
+    def image() -> Image.Image:
+        base = Image.open(io.BytesIO(cache.png(f"scenario_{sheet.id}_base", jobs["sheet"]))).convert("RGBA")
+        base.alpha_composite(map_picture(sheet, map_w, cache, ss), (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
+        return base
 
-    return cache.blob(f"scenario_{sheet.id}.png", key, make, ext="png")
+    return key, image
+
+
+def scenario_png(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> bytes:
+    """The scenario sheet as PNG at ``px_per_mm``, cached by content."""
+    key, image = _sheet_parts(sheet, px_per_mm, cache)
+    return cache.blob(f"scenario_{sheet.id}.png", key, lambda: png_bytes(image()), ext="png")
+
+
+def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, name: str, title: str) -> bytes:
+    """The scenario sheet as a one-page A4 landscape PDF at ``opts.dpi``, the picture straight
+    into the PDF (no PNG of it), cached by content under ``name``."""
+    key, image = _sheet_parts(sheet, opts.dpi / MM_PER_INCH, cache)
+    return sheets.sheet_pdf(key, image, SHEET_MM, cache, name=name, title=title, heading=f"{sheet.code}  {sheet.name}")
+
+
+def sheet_pngs(named: dict[str, ScenarioSheet], cache: RenderCache) -> dict[str, bytes]:
+    """The sheets of ``named`` (image name → sheet) as PNG for VASSAL's chart window: every image
+    they are made of drawn at once on every core, then each sheet composed in its own process."""
+    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in sheet_jobs(s, SHEET_PNG_PX_PER_MM).items()})
+    return fork_map({n: partial(scenario_png, s, SHEET_PNG_PX_PER_MM, cache) for n, s in named.items()})
 
 
 def scenario_pngs(ps: PrintSet, cache: RenderCache) -> dict[str, bytes]:
     """Every scenario sheet as PNG for VASSAL's chart window, by image name."""
-    return {f"scenario_{s.id}.png": scenario_png(s, SHEET_PNG_PX_PER_MM, cache) for s in ps.scenarios}
+    return sheet_pngs({f"scenario_{s.id}.png": s for s in ps.scenarios}, cache)
+
+
+def card_jobs(cards: dict[str, Card], card_mm: tuple[float, float], opts: PrintOptions) -> dict[str, RenderJob]:
+    """The render jobs of ``cards`` printed ``card_mm[0]`` wide at ``opts.dpi``."""
+    scale = sheets.SheetSpec(dpi=opts.dpi).px(card_mm[0]) / 600
+    return sheets.supersampled({n: c.job(scale) for n, c in cards.items()}, sheets.print_supersample(opts.dpi / MM_PER_INCH))
 
 
 def print_files(ps: PrintSet, cache: RenderCache, opts: PrintOptions) -> dict[str, bytes]:
     """Every print PDF by file name: ``counters_a4.pdf``, ``counters_letter.pdf``, ``cards.pdf``,
-    ``scenario_<id>.pdf``.
+    ``scenario_<id>.pdf``; every image drawn first on every core, then the files assembled in
+    parallel processes (:func:`pipeline.render.sheets.print_files`).
 
     Raises:
         ValueError: a counter does not fit the printable area.
     """
     items, jobs = counter_sheet(ps, opts)
-    out = {}
+    cards = card_jobs(ps.cards, CARD_MM, opts)
+    makers: dict[str, Callable[[], bytes]] = {}
     for paper in ("a4", "letter"):
         footer = f"{paper.upper()} · bases to scale (1 inch = 25.4 mm) · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
-        out[f"counters_{paper}.pdf"] = sheets.counters_pdf(items, jobs, cache, paper, opts, title=f"{ps.title} counters", pdf_title=f"{ps.title} counters", footer=footer)
-    spec = opts.spec("a4")
-    scale = spec.px(CARD_MM[0]) / 600
-    card_jobs = {n: c.job(scale) for n, c in ps.cards.items()}
-    out["cards.pdf"] = sheets.cards_pdf(card_jobs, CARD_MM, {}, cache, "a4", opts, title=f"{ps.title} reference cards", pdf_title=f"{ps.title} reference cards", caption=ps.title)
+        makers[f"counters_{paper}.pdf"] = partial(sheets.counters_pdf, items, jobs, cache, paper, opts, title=f"{ps.title} counters",
+                                                  pdf_title=f"{ps.title} counters", footer=footer)
+    makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title=f"{ps.title} reference cards",
+                                  pdf_title=f"{ps.title} reference cards", caption=ps.title)
+    all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
     for s in ps.scenarios:
-        png = scenario_png(s, opts.dpi / MM_PER_INCH, cache)
-        out[f"scenario_{s.id}.pdf"] = sheets.sheet_pdf(png, SHEET_MM, cache, name=f"scenario_{s.id}.pdf", title=f"{s.code} {s.name}", heading=f"{s.code}  {s.name}")
-    return out
+        makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}")
+        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
+    return sheets.print_files(cache, all_jobs, makers)
 
 
 def write_print(ps: PrintSet, out_dir: Path, cache: RenderCache, opts: PrintOptions) -> list[Path]:
     """Write :func:`print_files` into ``out_dir/print`` (unchanged files are left alone)."""
     return sheets.write_files(print_files(ps, cache, opts), out_dir / "print")
-

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from pipeline import progress
 from pipeline.play.protocol import GameState, Policy, sample_chance
 
 #: z for a two-sided 95% interval.
@@ -121,11 +122,12 @@ class PlayabilityReport:
         return dict(sorted(out.items()))
 
     def lines(self) -> list[str]:
-        out = [f"{self.label}: {self.games} games, seed {self.seed}, turn cap {self.turn_cap}"]
+        out = [f"{self.label}: {self.games} games, seed {self.seed}, turn cap {self.turn_cap} player turns"]
         for s in self.sides:
             lo, hi = s.interval
             out.append(f"  {s.name}: wins {s.wins} = {s.win_rate:.1%} (95% CI {lo:.1%}-{hi:.1%})")
-        out.append(f"  mean length {self.mean_turns:.1f} turns; cut off by the turn cap {self.cut_off} = {self.cut_off_share:.1%}")
+        out.append(f"  mean length {self.mean_turns:.1f} player turns; {self.cut_off} of {self.games} games ({self.cut_off_share:.1%}) "
+                   f"cut off unfinished at the turn cap of {self.turn_cap} player turns")
         return out
 
 
@@ -163,15 +165,26 @@ def run_many(jobs: Sequence[Job], *, workers: int = 1, chunk: int = 50) -> list[
     ``chunk`` games and all chunks share one pool of processes, so no worker idles while
     another finishes a long run. Same reports as :func:`run_playability` one by one."""
     if workers <= 1:
-        return [_report(j, _chunk((j.state_factory, j.policies, j.seed, 0, j.games, j.turn_cap))) for j in jobs]
+        reports, done, total = [], 0, sum(j.games for j in jobs)
+        for j in jobs:
+            results: list[GameResult] = []
+            for start in range(0, j.games, chunk):
+                results += _chunk((j.state_factory, j.policies, j.seed, start, min(j.games, start + chunk), j.turn_cap))
+                done += min(j.games, start + chunk) - start
+                progress.count(done, total, f"games ({j.label})" if j.label else "games")
+            reports.append(_report(j, results))
+        return reports
     tasks = []
     for k, j in enumerate(jobs):
         for start in range(0, j.games, chunk):
             tasks.append((k, (j.state_factory, j.policies, j.seed, start, min(j.games, start + chunk), j.turn_cap)))
     parts: dict[int, list[GameResult]] = {k: [] for k in range(len(jobs))}
+    total, done = sum(j.games for j in jobs), 0
     with ProcessPoolExecutor(max_workers=workers) as ex:
         for (k, _), res in zip(tasks, ex.map(_chunk, [t for _, t in tasks]), strict=True):
             parts[k].extend(res)
+            done += len(res)
+            progress.count(done, total, f"games ({jobs[k].label})" if jobs[k].label else "games")
     return [_report(j, parts[k]) for k, j in enumerate(jobs)]
 
 
@@ -184,11 +197,4 @@ def run_playability(state_factory: Callable[[], GameState], policies: Sequence[P
     ``workers > 1`` spreads the games over processes (the factory and policies must pickle);
     the report is the same for any number of workers.
     """
-    if workers > 1 and games >= 2 * workers:
-        bounds = [games * k // workers for k in range(workers + 1)]
-        jobs = [(state_factory, policies, seed, bounds[k], bounds[k + 1], turn_cap) for k in range(workers)]
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            results = [r for part in ex.map(_chunk, jobs) for r in part]
-    else:
-        results = _chunk((state_factory, policies, seed, 0, games, turn_cap))
-    return _report(Job(state_factory, policies, games, seed, turn_cap, side_names, label), results)
+    return run_many([Job(state_factory, policies, games, seed, turn_cap, side_names, label)], workers=workers if games >= 2 * workers else 1)[0]

@@ -4,14 +4,18 @@ A :class:`RenderJob` says what to draw: a template, its context and a pixel size
 Its :meth:`RenderCache.key` is the SHA-256 of
 
 - :data:`RENDERER_VERSION` and the source of the drawing engine (``drawing.py``, ``fonts.py``,
-  ``png.py``), so a change to how primitives are drawn re-renders everything;
-- the text of the template **and of every template it imports or includes** (found by parsing
-  it, recursively), so editing ``_terrain.j2`` re-renders only the tiles;
-- the job's context (as canonical JSON: the piece's data) and size.
+  ``png.py``, ``templates.py``), so a change to how primitives are drawn re-renders everything;
+- the **drawing the template renders** from the job's context (the YAML text of the shapes,
+  colours and texts it will draw) and the pixel size.
+
+So the key holds exactly what is drawn: a data field the template does not draw (a unit's
+long name on a counter that shows its abbreviation) or an edit to a template that does not
+change a given image leaves that image's key alone, and the image is not drawn again. Templates
+are rendered (Jinja, fast) on every run; only the drawing and PNG encoding (slow) are cached.
 
 The PNG of a job is stored as ``<folder>/<key>.png``. A job whose key is in the folder is not
-drawn again: its bytes are read back. So after a change to one unit only that unit's images
-are rendered; with no change nothing is.
+drawn again: its bytes are read back. The misses of one :meth:`RenderCache.render_all` are
+drawn on every core (:mod:`pipeline.render.parallel`).
 
 Example::
 
@@ -31,32 +35,43 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jinja2.meta
-
-from pipeline.render.png import png_bytes
+from pipeline import progress
+from pipeline.render.parallel import DrawTask, draw_pngs
 from pipeline.render.templates import TemplateRenderer
 
 #: Bump to invalidate every cached image (e.g. after a change outside the hashed sources).
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 
-_ENGINE_FILES = ("drawing.py", "fonts.py", "png.py", "templates.py")
-
+_ENGINE_FILES = ("drawing.py", "fonts.py", "png.py", "templates.py", "parallel.py")
 
 @dataclass(frozen=True)
 class RenderJob:
     """One image to render: template ``template`` with ``context`` at ``size`` pixels
-    ``(width, height)``, or at ``scale`` pixels per template unit (size from the canvas)."""
+    ``(width, height)``, or at ``scale`` pixels per template unit (size from the canvas).
+    ``supersample`` overrides the drawing's default supersampling (1 for print images at
+    300 DPI, where a pixel is 0.085 mm)."""
 
     template: str
     context: dict[str, Any]
     size: tuple[int, int] | None = None
     scale: float | None = None
+    supersample: int | None = None
 
     def render(self, renderer: TemplateRenderer):
         """Draw the job (no cache): a PIL RGBA image."""
-        if self.size is not None:
-            return renderer.image(self.template, self.context, size=self.size)
-        return renderer.image(self.template, self.context, scale=self.scale if self.scale is not None else 1.0)
+        from pipeline.render.drawing import draw, pixel_size
+
+        d = renderer.drawing(self.template, self.context)
+        size = self.size if self.size is not None else pixel_size(d, scale=self.scale if self.scale is not None else 1.0)
+        return draw(d, size, supersample=self.supersample)
+
+    def task(self, renderer: TemplateRenderer) -> DrawTask:
+        """The job with its template rendered: what a drawing process needs.
+
+        Raises:
+            RenderError: the template is missing or fails.
+        """
+        return DrawTask(self.template, renderer.render_yaml(self.template, self.context), self.size, self.scale, self.supersample)
 
 
 def _engine_digest() -> str:
@@ -65,6 +80,19 @@ def _engine_digest() -> str:
     for name in _ENGINE_FILES:
         h.update(name.encode() + b"\0" + (here / name).read_bytes())
     return h.hexdigest()
+
+
+def task_key(engine: str, task: DrawTask) -> str:
+    """The cache key (hex SHA-256) of a rendered task: engine digest, drawing text, size."""
+    h = hashlib.sha256()
+    h.update(engine.encode() + b"\0")
+    h.update(task.text.encode() + b"\0")
+    h.update(json.dumps([task.size, task.scale] + ([task.supersample] if task.supersample is not None else [])).encode())
+    return h.hexdigest()
+
+
+#: Images drawn (cache misses) by every cache of this process, for the Ctrl-C message.
+drawn_total = 0
 
 
 @dataclass
@@ -84,94 +112,83 @@ class RenderCache:
     renderer: TemplateRenderer
     rendered: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
-    _template_digests: dict[str, str] = field(default_factory=dict, repr=False)
     _engine: str = field(default_factory=_engine_digest, repr=False)
 
     # -- keys -----------------------------------------------------------------------------------
 
-    def templates_used(self, name: str) -> list[str]:
-        """``name`` and every template it imports, includes or extends, recursively, sorted."""
-        seen: set[str] = set()
-        todo = [name]
-        env = self.renderer.env
-        while todo:
-            n = todo.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            source, _, _ = env.loader.get_source(env, n)  # type: ignore[union-attr]
-            for ref in jinja2.meta.find_referenced_templates(env.parse(source)):
-                if ref is not None:
-                    todo.append(ref)
-        return sorted(seen)
-
-    def template_digest(self, name: str) -> str:
-        """SHA-256 of the text of ``name`` and every template it uses (cached per object)."""
-        if name not in self._template_digests:
-            h = hashlib.sha256()
-            env = self.renderer.env
-            for n in self.templates_used(name):
-                source, _, _ = env.loader.get_source(env, n)  # type: ignore[union-attr]
-                h.update(n.encode() + b"\0" + source.encode() + b"\0")
-            self._template_digests[name] = h.hexdigest()
-        return self._template_digests[name]
-
     def key(self, job: RenderJob) -> str:
-        """The job's content hash (hex)."""
-        h = hashlib.sha256()
-        h.update(self._engine.encode())
-        h.update(self.template_digest(job.template).encode())
-        h.update(json.dumps([job.template, job.context, job.size, job.scale], sort_keys=True, ensure_ascii=True, default=str).encode())
-        return h.hexdigest()
+        """The job's content hash (hex): of the drawing its template renders, not of its context."""
+        return task_key(self._engine, job.task(self.renderer))
 
     # -- rendering ------------------------------------------------------------------------------
 
     def png(self, name: str, job: RenderJob) -> bytes:
         """The PNG of ``job``: read from the cache, or drawn and stored. ``name`` is only recorded
         in :attr:`rendered` / :attr:`reused`."""
-        if self.folder is None:
-            self.rendered.append(name)
-            return png_bytes(job.render(self.renderer))
-        path = self.folder / f"{self.key(job)}.png"
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            pass
-        else:
-            self.reused.append(name)
-            return data
-        data = png_bytes(job.render(self.renderer))
-        self._store(path, data)
-        self.rendered.append(name)
-        return data
+        return self.render_all({name: job})[name]
 
     def render_all(self, jobs: dict[str, RenderJob]) -> dict[str, bytes]:
-        """PNG bytes of every job, by name (in the order of ``jobs``)."""
-        return {name: self.png(name, job) for name, job in jobs.items()}
+        """PNG bytes of every job, by name (in the order of ``jobs``). Jobs not in the cache are
+        drawn on every core; jobs with the same drawing are drawn once.
+
+        Raises:
+            RenderError: a template or a drawing is invalid.
+        """
+        tasks = {name: job.task(self.renderer) for name, job in jobs.items()}
+        keys = {name: task_key(self._engine, t) for name, t in tasks.items()}
+        out: dict[str, bytes] = {}
+        missing: dict[str, list[str]] = {}  # key -> names
+        for name, key in keys.items():
+            data = self._read(key, "png")
+            if data is None:
+                missing.setdefault(key, []).append(name)
+            else:
+                out[name] = data
+                self.reused.append(name)
+        if missing:
+            order = list(missing)
+            done = 0
+
+            def tick(i: int) -> None:  # store each image as soon as it is drawn (Ctrl-C keeps it)
+                nonlocal done
+                global drawn_total
+                done += 1
+                drawn_total += 1
+                progress.count(done, len(order), "images drawn")
+
+            pngs = draw_pngs([tasks[missing[k][0]] for k in order], tick, store=lambda i, data: self._store(order[i], "png", data))
+            for key, data in zip(order, pngs, strict=True):
+                for name in missing[key]:
+                    out[name] = data
+                    self.rendered.append(name)
+        return {name: out[name] for name in jobs}
 
     def blob(self, name: str, key: str, make: Callable[[], bytes], ext: str = "bin") -> bytes:
         """A derived file (a composed sheet, a PDF) cached under ``key`` (a hash of everything
         it is made from): read back, or made by ``make()`` and stored. ``name`` is recorded in
         :attr:`rendered` / :attr:`reused` like a job's."""
-        if self.folder is None:
-            self.rendered.append(name)
-            return make()
-        path = self.folder / f"{key}.{ext}"
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            pass
-        else:
+        data = self._read(key, ext)
+        if data is not None:
             self.reused.append(name)
             return data
         data = make()
-        self._store(path, data)
+        self._store(key, ext, data)
         self.rendered.append(name)
         return data
 
-    def _store(self, path: Path, data: bytes) -> None:
-        assert self.folder is not None
+    def _read(self, key: str, ext: str) -> bytes | None:
+        if self.folder is None:
+            return None
+        try:
+            return (self.folder / f"{key}.{ext}").read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def _store(self, key: str, ext: str, data: bytes) -> None:
+        if self.folder is None:
+            return
         self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"{key}.{ext}"
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)

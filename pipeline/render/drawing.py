@@ -11,7 +11,8 @@ A drawing is the YAML a template renders (see :mod:`pipeline.render.templates`):
 The canvas is ``width`` × ``height`` *units*; every coordinate, length, stroke width and font
 size is in units. :func:`draw` maps units to pixels (``px = unit × scale``), so the same
 drawing gives a 56 px VASSAL counter and a 300 DPI print. Shapes are drawn in order at a
-supersampled size (default 4×, 2× for large images) and downsampled with LANCZOS, which
+supersampled size (4× for counters, 2× for cards and boards, none for print pages) and
+downsampled by a box filter, which
 anti-aliases every edge. Output is deterministic: the same drawing and size give the same pixels.
 
 Colours are ``#rrggbb`` or ``#rrggbbaa`` (alpha), a CSS colour name, or ``null`` (none).
@@ -457,11 +458,15 @@ class _Painter:
         boxes = []
         for text, x, y, h, size, bold in lines:
             if text:
-                boxes.append(ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((x, y), text, font=font(size, bold), anchor=h + "s", stroke_width=stroke_px))
+                # the ink box from the advance width: no glyph is rasterised to measure it
+                w = text_length(text, size, bold)
+                left = x - {"l": 0.0, "m": w / 2, "r": w}[h]
+                pad = stroke_px + 0.15 * size + 2
+                boxes.append((left - pad, y - 1.25 * size - pad, left + w + pad, y + 0.45 * size + pad))
         if not boxes:
             return
-        x0, y0 = max(0, int(min(b[0] for b in boxes)) - 2), max(0, int(min(b[1] for b in boxes)) - 2)
-        x1, y1 = min(W, int(max(b[2] for b in boxes)) + 3), min(H, int(max(b[3] for b in boxes)) + 3)
+        x0, y0 = max(0, int(min(b[0] for b in boxes))), max(0, int(min(b[1] for b in boxes)))
+        x1, y1 = min(W, int(max(b[2] for b in boxes)) + 1), min(H, int(max(b[3] for b in boxes)) + 1)
         if x1 <= x0 or y1 <= y0:
             return
         size = (x1 - x0, y1 - y0)
@@ -532,44 +537,63 @@ def _dash(pts: list[Point], dash: tuple[float, float]) -> list[list[Point]]:
 # ---------------------------------------------------------------------------------------------
 # text layout
 
-_TOKEN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+\s*|\s+")
+#: Line-break tokens: a CJK character, a word with its trailing hyphens and spaces (so a line may
+#: break after the hyphen of "Ashigaru-gashira"), a run of hyphens, a run of spaces.
+_TOKEN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\-\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+-*\s*|-+\s*|\s+")
 
 
-@functools.lru_cache(maxsize=65536)
-def _token_length(tok: str, size_px: int, bold: bool) -> float:
-    return font(size_px, bold).getlength(tok)
+@functools.lru_cache(maxsize=1 << 18)
+def _advance(ch: str, size_px: int, bold: bool) -> float:
+    return font(size_px, bold).getlength(ch)
+
+
+def text_length(text: str, size_px: int, bold: bool) -> float:
+    """Advance width of one line of ``text`` at ``size_px`` pixels, in pixels: exactly what
+    Pillow's ``getlength`` gives.
+
+    The basic layout has no kerning, so a line's width is the sum of its characters' (hinted)
+    advances; each is measured once per size and remembered, which makes wrapping and
+    shrink-to-fit loops cheap.
+    """
+    return sum(_advance(c, size_px, bold) for c in text)
+
+
+def _fit_chars(text: str, size_px: int, bold: bool, max_width_px: float) -> int:
+    """Length of the longest prefix of ``text`` no wider than ``max_width_px`` (at least 1), found
+    in one pass over the characters."""
+    w, n = 0.0, 0
+    for ch in text:
+        w += _advance(ch, size_px, bold)
+        if w > max_width_px:
+            break
+        n += 1
+    return max(1, n)
 
 
 def wrap_text(text: str, size_px: int, bold: bool, max_width_px: float) -> list[str]:
     """Break ``text`` into lines no wider than ``max_width_px`` at a font size of ``size_px``.
 
-    Lines break at spaces and between CJK characters; a word wider than the line is broken
-    between characters. Newlines in ``text`` are kept.
+    Lines break at spaces, after hyphens and between CJK characters; a word wider than the line is broken
+    between characters. Newlines in ``text`` are kept. Time is linear in the length of the text
+    for a given line width.
     """
-    f = font(size_px, bold)
     lines: list[str] = []
     for para in text.split("\n"):
         cur = ""
-        cur_w = 0.0  # estimated width of cur: the sum of its tokens' widths
         for tok in _TOKEN.findall(para):
             trial = cur + tok
-            tok_w = _token_length(tok, size_px, bold)
-            # far from the limit the sum of token widths decides; near it, the exact width
-            if not cur.strip() or cur_w + tok_w < 0.94 * max_width_px or f.getlength(trial.rstrip()) <= max_width_px:
+            if not cur.strip() or text_length(trial.rstrip(), size_px, bold) <= max_width_px:
                 cur = trial
-                cur_w += tok_w
             else:
                 lines.append(cur.rstrip())
                 cur = tok.lstrip()
-                cur_w = _token_length(cur, size_px, bold)
-            while f.getlength(cur.rstrip()) > max_width_px and len(cur.rstrip()) > 1:
+            while len(cur.rstrip()) > 1:
                 # a single over-long word: break it between characters
-                n = len(cur)
-                while n > 1 and f.getlength(cur[:n]) > max_width_px:
-                    n -= 1
+                n = _fit_chars(cur, size_px, bold, max_width_px)
+                if n >= len(cur.rstrip()):
+                    break
                 lines.append(cur[:n])
                 cur = cur[n:]
-                cur_w = _token_length(cur, size_px, bold)
         lines.append(cur.rstrip())
     return lines
 
@@ -589,8 +613,7 @@ def _layout_text(p: dict[str, Any], k: float) -> tuple[list[str], int]:
             lines = wrap_text(p["text"], s, p["bold"], max_w)
         else:
             lines = p["text"].split("\n")
-        f = font(s, p["bold"])
-        wide = max_w is not None and max(f.getlength(line) for line in lines) > max_w
+        wide = max_w is not None and max(text_length(line, s, p["bold"]) for line in lines) > max_w
         tall = max_h is not None and (len(lines) - 1) * s * p["line_height"] + s > max_h
         if not (wide or tall) or size <= min_size or s <= 1:
             return lines, s
@@ -642,9 +665,10 @@ def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
         raise RenderError("primitive has no drawing code", source=painter.source, primitive=name, where=shape.where)
 
 
-def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
-    k = T.k
-    x, y = T((p["x"], p["y"]))
+def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[list[tuple], float]:
+    """Lines of a paragraphs primitive at length scale ``k`` after scaling down to fit its box:
+    ``(placed, total height)``, each placed line ``(item, text, x, baseline from the top,
+    h_anchor, size, bullet, bullet x)``."""
     w, h = p["w"] * k, p["h"] * k
     scale = 1.0
     while True:
@@ -663,13 +687,68 @@ def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
                 cy += s * 1.25
         total = cy
         if total <= h or scale <= p["min_scale"]:
-            break
+            return placed, total
         scale = max(p["min_scale"], scale * 0.94)
+
+
+def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
+    k = T.k
+    x, y = T((p["x"], p["y"]))
+    h = p["h"] * k
+    placed, total = _layout_paragraphs(p, k, x)
     off = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}[p["valign"]]
     for it, line, lx, by, ha, s, bullet, bx in placed:
         painter.text_mask([(line, lx, off + by, ha, s, it["bold"])], it["colour"], 0, None)
         if bullet:
             painter.text_mask([(bullet, bx, off + by, "l", s, it["bold"])], it["colour"], 0, None)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A text that does not fit its box even at its smallest size.
+
+    Attributes:
+        where: the shape, e.g. ``shapes[12]`` or ``shapes[3].paragraphs.items[0]``.
+        text: the text (for paragraphs: the whole block's texts joined by newlines).
+        need: how much of the box it needs at the smallest size, e.g. ``1.8 × the width``.
+    """
+
+    where: str
+    text: str
+    need: str
+
+
+def overflows(drawing: Drawing, k: float = 8.0) -> list[Overflow]:
+    """Every text of ``drawing`` that overflows its box (``max_width``/``max_height`` of a text,
+    the box of a paragraphs block) even after shrinking to its smallest size, measured with the
+    real font at ``k`` pixels per unit: what a template's space can show, found without drawing.
+    Text in groups is measured at the group's scale."""
+    out: list[Overflow] = []
+
+    def walk(shapes: tuple[Shape, ...], scale: float) -> None:
+        for shape in shapes:
+            p = shape.params
+            kk = k * scale
+            if shape.name == "text" and (p["max_width"] is not None or p["max_height"] is not None):
+                lines, s = _layout_text(p, kk)
+                width = max(text_length(line, s, p["bold"]) for line in lines)
+                height = (len(lines) - 1) * s * p["line_height"] + s
+                ratios = []
+                if p["max_width"] is not None and width > p["max_width"] * kk * 1.001:
+                    ratios.append(f"{width / (p['max_width'] * kk):.1f} × the width")
+                if p["max_height"] is not None and height > p["max_height"] * kk * 1.001:
+                    ratios.append(f"{height / (p['max_height'] * kk):.1f} × the height")
+                if ratios:
+                    out.append(Overflow(shape.where, p["text"], " and ".join(ratios)))
+            elif shape.name == "paragraphs":
+                _placed, total = _layout_paragraphs(p, kk)
+                if total > p["h"] * kk * 1.001:
+                    out.append(Overflow(shape.where, "\n".join(it["text"] for it in p["items"]), f"{total / (p['h'] * kk):.1f} × the height"))
+            elif shape.name == "group":
+                walk(shape.children, scale * p["scale"])
+
+    walk(drawing.shapes, 1.0)
+    return out
 
 
 def _draw_group(painter: _Painter, shape: Shape, T: Affine) -> None:
@@ -719,8 +798,10 @@ def draw(drawing: Drawing, size: tuple[int, int] | None = None, *, scale: float 
             ``width / drawing.width`` horizontally and ``height / drawing.height`` vertically
             (lengths, stroke widths and font sizes use their geometric mean).
         scale: instead of ``size``, pixels per unit (size = canvas × scale, rounded).
-        supersample: drawing resolution factor before the LANCZOS downsample; default 4, or 2
-            when the image is over 400 000 pixels.
+        supersample: drawing resolution factor before the box-filter downsample (each output
+            pixel the mean of ``supersample²`` samples); default 4 up to 40 000 pixels (a
+            200 × 200 counter), 2 up to 2 000 000, 1 above (print pages at 300 DPI, where a
+            pixel is 0.085 mm; text is anti-aliased by the font engine at any factor).
 
     Returns:
         an RGBA image of ``size``; transparent where nothing was drawn and no background.
@@ -734,7 +815,7 @@ def draw(drawing: Drawing, size: tuple[int, int] | None = None, *, scale: float 
         size = pixel_size(drawing, scale=scale)
     pw, ph = size
     if supersample is None:
-        supersample = 4 if pw * ph <= 400_000 else 2
+        supersample = 4 if pw * ph <= 40_000 else 2 if pw * ph <= 2_000_000 else 1
     ss = supersample
     W, H = pw * ss, ph * ss
     img = Image.new("RGBA", (W, H), drawing.background or (0, 0, 0, 0))
@@ -744,5 +825,5 @@ def draw(drawing: Drawing, size: tuple[int, int] | None = None, *, scale: float 
     if drawing.clip is not None:
         _apply_clip_and_opacity(img, drawing.clip, T, 1.0)
     if ss != 1:
-        img = img.resize((pw, ph), Image.Resampling.LANCZOS)
+        img = img.reduce(ss)  # box filter over ss × ss samples (premultiplied alpha): the SSAA resolve
     return img

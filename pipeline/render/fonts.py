@@ -12,6 +12,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,8 +55,149 @@ def font(size_px: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(bold)), size_px, layout_engine=ImageFont.Layout.BASIC)
 
 
+#: A code point no font maps (plane 16 private use): what it draws is the font's ``.notdef``
+#: box, the "tofu" a missing character shows as.
+_UNMAPPED = "\U0010fffd"
+
+
+@lru_cache(maxsize=8192)
 def has_glyph(char: str, bold: bool = False) -> bool:
-    """True when the font has a real glyph for ``char`` (its bitmap has ink; a space has none)."""
+    """True when the font has a real glyph for ``char``: it draws something other than the
+    ``.notdef`` box (a missing character's "tofu"). Spaces and other characters that draw
+    nothing but are mapped count as present.
+
+    >>> has_glyph("僧"), has_glyph("A"), has_glyph("\U0001F600")
+    (True, True, False)
+    """
     f = font(64, bold)
     mask = f.getmask(char)
-    return mask.getbbox() is not None
+    notdef = _notdef_mask(bold)
+    return not (mask.size == notdef[0] and bytes(mask) == notdef[1])
+
+
+@lru_cache(maxsize=2)
+def _notdef_mask(bold: bool) -> tuple[tuple[int, int], bytes]:
+    mask = font(64, bold).getmask(_UNMAPPED)
+    return mask.size, bytes(mask)
+
+
+def missing_glyphs(text: str, bold: bool = False) -> list[str]:
+    """The characters of ``text`` the font draws as ``.notdef`` boxes, in order, each once
+    (line breaks and other control characters are not drawn and not checked)."""
+    out: list[str] = []
+    for ch in dict.fromkeys(text):
+        if ch.isprintable() and not ch.isspace() and not has_glyph(ch, bold):
+            out.append(ch)
+    return out
+
+
+#: Characters every PDF font subset holds: printable ASCII, Latin-1 and Latin Extended-A (romanised
+#: Japanese: ō, ū), general punctuation (– — ‘ ’ “ ” … ·), arrows, ×, CJK punctuation, hiragana,
+#: katakana and full-width forms. Other characters a PDF uses are added by the caller or, failing
+#: that, drawn from the full font (:class:`pipeline.render.sheets.new_pdf`).
+PDF_REPERTOIRE = "".join(
+    chr(c)
+    for lo, hi in ((0x20, 0x7E), (0xA0, 0x17F), (0x2010, 0x2027), (0x2030, 0x203A), (0x2190, 0x2193), (0xD7, 0xD7),
+                   (0x3000, 0x30FF), (0xFF01, 0xFF5E))
+    for c in range(lo, hi + 1)
+)
+
+_subset_dir: Path | None = None
+
+
+_subsets: dict[tuple[bool, frozenset[str]], Path] = {}
+
+
+def _subset_folder() -> Path:
+    import atexit
+    import shutil
+    import tempfile
+
+    global _subset_dir
+    if _subset_dir is None:
+        _subset_dir = Path(tempfile.mkdtemp(prefix="gunbai-fonts-"))
+        atexit.register(shutil.rmtree, _subset_dir, True)
+    return _subset_dir
+
+
+def keep_subsets_in(folder: Path) -> None:
+    """Make and find PDF font subsets in ``folder`` (e.g. a render cache folder) from now on, so
+    a later build reuses them instead of cutting them from the 16 MB fonts again. The file name
+    holds the SHA-256 of the characters and of the font file's name and size."""
+    global _subset_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    _subset_dir = folder
+
+
+def _subset_file(bold: bool, chars: frozenset[str]) -> Path:
+    import hashlib
+
+    text = "".join(sorted(chars))
+    source = font_path(bold)
+    key = hashlib.sha256(f"{source.name}\0{source.stat().st_size}\0{text}".encode()).hexdigest()[:16]
+    return _subset_folder() / f"noto-{'bold' if bold else 'regular'}-{key}.otf"
+
+
+def _subset_for(bold: bool, chars: frozenset[str]) -> Path:
+    if (bold, chars) in _subsets:
+        return _subsets[(bold, chars)]
+    out = _subset_file(bold, chars)
+    if not out.is_file():
+        _make_subset(bold, chars, out)
+    _subsets[(bold, chars)] = out
+    return out
+
+
+def _make_subset(bold: bool, chars: frozenset[str], out: Path) -> None:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    text = "".join(sorted(chars))
+    # no bounding boxes recomputed from every outline; no timestamp (the same input, the same file)
+    font_file = TTFont(str(font_path(bold)), lazy=True, recalcBBoxes=False, recalcTimestamp=False)
+    options = subset.Options()
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    # PDF text here is plain horizontal runs: no OpenType layout (whose closure pulls in thousands
+    # of alternate glyphs), no vertical metrics, no bounds recomputed from every outline
+    options.layout_features = []
+    options.drop_tables += ["GSUB", "GPOS", "GDEF", "BASE", "vhea", "vmtx", "VORG", "DSIG"]
+    options.recalc_bounds = False
+    options.recalc_max_context = False
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=text)
+    subsetter.subset(font_file)
+    tmp = out.with_name(out.name + f".{os.getpid()}.tmp")
+    font_file.save(str(tmp))
+    font_file.close()
+    os.replace(tmp, out)
+
+
+def pdf_subset_path(bold: bool, extra: str = "") -> Path:
+    """A Noto Sans CJK JP font file (regular or bold) cut down to :data:`PDF_REPERTOIRE` plus the
+    characters of ``extra``, for embedding in a PDF: a few hundred KB instead of 16 MB, so a PDF
+    library loads and subsets it in milliseconds instead of a second. Made once per process and
+    character set (in a temporary folder removed at exit); the same input gives the same file.
+
+    Raises:
+        FontError: the font package is missing.
+    """
+    return _subset_for(bold, _chars(extra))
+
+
+def _chars(extra: str) -> frozenset[str]:
+    return frozenset(PDF_REPERTOIRE) | frozenset(c for c in extra if c.isprintable())
+
+
+def prepare_pdf_subsets(extra: str = "") -> None:
+    """Make the regular and bold subsets of :func:`pdf_subset_path` for ``extra`` now, both at
+    once in two processes, so that the processes assembling PDFs afterwards (forked from this
+    one) find them made instead of each making its own."""
+    from pipeline.render.parallel import fork_map
+
+    chars = _chars(extra)
+    todo = {str(int(bold)): bold for bold in (False, True) if (bold, chars) not in _subsets}
+    _subset_folder()
+    fork_map({k: (lambda b=bold: str(_subset_for(b, chars)).encode()) for k, bold in todo.items()})
+    for bold in todo.values():
+        _subset_for(bold, chars)  # the file is there now: remember it

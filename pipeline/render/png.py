@@ -11,6 +11,11 @@ from pathlib import Path
 
 from PIL import Image
 
+#: zlib level of every PNG: level 6 encodes in about a third of level 9's time for under 1 %
+#: more bytes (measured on the Genpei images: a 1485 × 1050 sheet 244 ms / 858 KB at 6, 670 ms /
+#: 851 KB at 9).
+PNG_LEVEL = 6
+
 
 def png_bytes(img: Image.Image) -> bytes:
     """The PNG file of ``img`` (mode kept: RGBA stays RGBA), with fixed options and no metadata."""
@@ -18,7 +23,7 @@ def png_bytes(img: Image.Image) -> bytes:
         img = img.convert("RGBA")
     clean = Image.frombytes(img.mode, img.size, img.tobytes())  # drops img.info (metadata)
     buf = io.BytesIO()
-    clean.save(buf, format="PNG", optimize=False, compress_level=9)
+    clean.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL)
     return buf.getvalue()
 
 

@@ -17,7 +17,9 @@ Example::
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,10 @@ from PIL import Image
 
 from pipeline.render.drawing import Drawing, RenderError, draw, parse_drawing, pixel_size
 
+#: libyaml's safe loader when PyYAML has it (six times faster than the pure-Python one on the
+#: rendered drawings), else the pure-Python safe loader.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def _hex_corners(cx: float, cy: float, r: float, pointy: bool = True) -> list[list[float]]:
     off = -90 if pointy else 0
@@ -35,6 +41,21 @@ def _hex_corners(cx: float, cy: float, r: float, pointy: bool = True) -> list[li
 
 def _lerp(a: Any, b: Any, t: float) -> list[float]:
     return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
+
+
+_SURROGATE_PAIR = re.compile(r"\\ud([89ab][0-9a-f]{2})\\ud([c-f][0-9a-f]{2})")
+
+
+def yaml_json(value: Any) -> str:
+    """The ``| tojson`` filter: ``value`` as JSON, which is valid YAML flow syntax, ASCII only.
+    A character beyond U+FFFF (an emoji) is written ``\\UXXXXXXXX`` as YAML wants, not as the
+    pair of surrogate escapes JSON uses (which YAML parsers refuse).
+
+    >>> print(yaml_json("a😀"))
+    "a\\U0001f600"
+    """
+    text = json.dumps(value, sort_keys=True, ensure_ascii=True)
+    return _SURROGATE_PAIR.sub(lambda m: "\\U%08x" % (0x10000 + ((int("d" + m.group(1), 16) - 0xD800) << 10) + (int("d" + m.group(2), 16) - 0xDC00)), text)
 
 
 HELPERS: dict[str, Any] = {
@@ -75,14 +96,31 @@ class TemplateRenderer:
         )
         self.env.globals.update(HELPERS)
         self.env.filters["num"] = lambda v: round(float(v), 4)
+        self.env.filters["tojson"] = yaml_json
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
+        self._rendered: dict[tuple[str, str], str] = {}
+
+    #: Most rendered texts remembered per renderer (a build renders a few hundred).
+    MEMO_SIZE = 8192
 
     def render_yaml(self, name: str, context: dict[str, Any]) -> str:
-        """The YAML text template ``name`` renders from ``context``.
+        """The YAML text template ``name`` renders from ``context``. The same template and
+        context rendered again in this process (a cache key, then the drawing) give the
+        remembered text.
 
         Raises:
             RenderError: the template is missing, has a syntax error, or uses an undefined value.
         """
+        memo_key = (name, json.dumps(context, sort_keys=True, default=str))
+        text = self._rendered.get(memo_key)
+        if text is None:
+            text = self._render(name, context)
+            if len(self._rendered) >= self.MEMO_SIZE:
+                self._rendered.clear()
+            self._rendered[memo_key] = text
+        return text
+
+    def _render(self, name: str, context: dict[str, Any]) -> str:
         try:
             return self.env.get_template(name).render(**context)
         except jinja2.TemplateNotFound as exc:
@@ -100,14 +138,7 @@ class TemplateRenderer:
                 gives the line of the rendered text), or not a valid drawing (naming the
                 primitive).
         """
-        text = self.render_yaml(name, context)
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f" at rendered line {mark.line + 1}: {text.splitlines()[mark.line]!r}" if mark is not None and mark.line < len(text.splitlines()) else ""
-            raise RenderError(f"rendered text is not valid YAML{line} ({getattr(exc, 'problem', exc)})", source=name) from exc
-        return parse_drawing(doc, source=name)
+        return parse_drawing_text(self.render_yaml(name, context), name)
 
     def image(self, name: str, context: dict[str, Any], *, width_px: int | None = None, size: tuple[int, int] | None = None, scale: float | None = None) -> Image.Image:
         """Render template ``name`` to an RGBA image.
@@ -119,3 +150,32 @@ class TemplateRenderer:
         if size is None:
             size = pixel_size(d, width_px=width_px, scale=scale)
         return draw(d, size)
+
+    @classmethod
+    def shared(cls, root: Path) -> TemplateRenderer:
+        """One renderer per templates folder for the whole process, so each template is
+        compiled once however many systems and caches use it."""
+        key = Path(root).resolve()
+        if key not in _SHARED:
+            _SHARED[key] = cls(key)
+        return _SHARED[key]
+
+
+_SHARED: dict[Path, TemplateRenderer] = {}
+
+
+def parse_drawing_text(text: str, source: str) -> Drawing:
+    """Parse the YAML ``text`` a template rendered into a :class:`Drawing`.
+
+    Raises:
+        RenderError: the text is not valid YAML (the message gives the line of the rendered
+            text) or not a valid drawing (naming the primitive); ``source`` names the template.
+    """
+    try:
+        doc = yaml.load(text, Loader=_LOADER)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        lines = text.splitlines()
+        line = f" at rendered line {mark.line + 1}: {lines[mark.line]!r}" if mark is not None and mark.line < len(lines) else ""
+        raise RenderError(f"rendered text is not valid YAML{line} ({getattr(exc, 'problem', exc)})", source=source) from exc
+    return parse_drawing(doc, source=source)

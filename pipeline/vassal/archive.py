@@ -52,6 +52,8 @@ FIRST_ENTRIES = ("buildFile.xml", "moduledata")
 #: 2025-01-01T00:00:00Z, the default fixed date when neither caller nor environment gives one.
 DEFAULT_EPOCH = 1735689600
 _ZIP_MIN_EPOCH = 315532800  # 1980-01-01, the earliest date a ZIP header can hold
+#: 2107-12-31T23:59:59Z, the latest date a ZIP header can hold (its year field is 1980 + 0..127).
+ZIP_MAX_EPOCH = 4354819199
 
 
 class VassalFormatError(ValueError):
@@ -68,13 +70,15 @@ def resolve_epoch(default_epoch: int = DEFAULT_EPOCH) -> int:
     ``default_epoch``.
 
     Raises:
-        ValueError: ``SOURCE_DATE_EPOCH`` is set but not a non-negative integer.
+        ValueError: ``SOURCE_DATE_EPOCH`` is set but not a whole number of seconds from 0 to
+            :data:`ZIP_MAX_EPOCH` (the last second a ZIP entry's date can hold).
     """
     env = os.environ.get("SOURCE_DATE_EPOCH")
     if env is None or env == "":
         return int(default_epoch)
-    if not env.isdigit():
-        raise ValueError(f"SOURCE_DATE_EPOCH must be an integer, got {env!r}")
+    if not re.fullmatch(r"[0-9]{1,12}", env) or int(env) > ZIP_MAX_EPOCH:
+        raise ValueError(f"SOURCE_DATE_EPOCH={env!r} is not valid; expected a whole number of seconds "
+                         f"since 1970-01-01 UTC from 0 to {ZIP_MAX_EPOCH} (2107-12-31, the last date a ZIP archive holds)")
     return int(env)
 
 
@@ -119,8 +123,14 @@ def _ordered(names: list[str]) -> list[str]:
     return first + sorted(n for n in names if n not in FIRST_ENTRIES)
 
 
+#: Entries stored as they are: already compressed formats gain nothing from a second deflate
+#: (a PNG's zlib stream deflates by under 1 %) and cost its time.
+STORED_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif")
+
+
 def archive_bytes(entries: Mapping[str, bytes], epoch: int | None = None) -> bytes:
-    """Build a deterministic ZIP in memory.
+    """Build a deterministic ZIP in memory: images (:data:`STORED_SUFFIXES`) stored, every other
+    entry deflated at level 9.
 
     Args:
         entries: archive path -> content. Directory entries are not written (§1).
@@ -130,6 +140,8 @@ def archive_bytes(entries: Mapping[str, bytes], epoch: int | None = None) -> byt
         VassalFormatError: for an unsafe entry name.
     """
     stamp = resolve_epoch() if epoch is None else int(epoch)
+    if not 0 <= stamp <= ZIP_MAX_EPOCH:
+        raise VassalFormatError(f"archive date {stamp} s is outside 0..{ZIP_MAX_EPOCH} (1970 to 2107, what a ZIP entry can hold)")
     date_time = time.gmtime(max(stamp, _ZIP_MIN_EPOCH))[:6]
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -138,11 +150,12 @@ def archive_bytes(entries: Mapping[str, bytes], epoch: int | None = None) -> byt
             if name.endswith("/"):
                 raise VassalFormatError("directory entries are not written", name)
             info = zipfile.ZipInfo(name, date_time=date_time)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            method = zipfile.ZIP_STORED if name.lower().endswith(STORED_SUFFIXES) else zipfile.ZIP_DEFLATED
+            info.compress_type = method
             info.create_system = 3
             info.external_attr = (0o100644 << 16)
-            zf.writestr(info, bytes(entries[name]), compress_type=zipfile.ZIP_DEFLATED,
-                        compresslevel=9)
+            zf.writestr(info, bytes(entries[name]), compress_type=method,
+                        compresslevel=9 if method == zipfile.ZIP_DEFLATED else None)
     return buf.getvalue()
 
 

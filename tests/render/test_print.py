@@ -55,22 +55,50 @@ def test_cache_touching_one_unit_redraws_exactly_its_images(tmp_path, data, layo
     assert "card_unit_sohei_warriors.png" in cards.rendered
 
 
-def test_cache_template_edit_redraws_only_its_users(tmp_path, data, layout):
+def test_cache_template_edit_redraws_only_the_images_it_changes(tmp_path, data, layout):
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES, templates)
     jobs = _jobs(data, layout)
     RenderCache(tmp_path / "cache", TemplateRenderer(templates)).render_all(jobs)
     pattern = templates / "genpei" / "_terrain.j2"  # imported by the terrain tile template only
-    pattern.write_text(pattern.read_text(encoding="utf-8").replace('"#2f5a22"', '"#2f5a23"'), encoding="utf-8")
+    text = pattern.read_text(encoding="utf-8")
+    assert text.count('"#2f5a22"') >= 1
+    pattern.write_text(text.replace('"#2f5a22"', '"#2f5a23"'), encoding="utf-8")
     cache = RenderCache(tmp_path / "cache", TemplateRenderer(templates))
     cache.render_all(jobs)
-    assert cache.rendered and all(n.startswith("terrain_") for n in cache.rendered)
-    assert len(cache.rendered) == len([n for n in jobs if n.startswith("terrain_")])
+    # exactly the tiles whose drawing holds the colour are drawn again
+    users = sorted(n for n, j in jobs.items() if '"#2f5a23"' in TemplateRenderer(templates).render_yaml(j.template, j.context))
+    assert users and all(n.startswith("terrain_") for n in users)
+    assert sorted(cache.rendered) == users
 
 
-def test_templates_used_follows_imports():
-    cache = art.render_cache(None)
-    assert cache.templates_used("genpei/terrain_tile.yaml.j2") == ["genpei/_terrain.j2", "genpei/terrain_tile.yaml.j2"]
+def test_cache_key_holds_only_what_the_template_draws(tmp_path, data, layout):
+    """A unit counter shows the abbreviation, not the long name: renaming the unit draws no
+    counter again, but its card (which shows the name) is drawn again."""
+    art.render_cache(tmp_path / "cache").render_all(_jobs(data, layout))
+    art.render_cache(tmp_path / "cache").render_all(art.card_jobs(data, scale=0.2))
+    data.units["sohei_warriors"] = data.units["sohei_warriors"].model_copy(update={"name": "Warrior Monks of Mount Hiei"})
+    counters = art.render_cache(tmp_path / "cache")
+    counters.render_all(_jobs(data, layout))
+    assert counters.rendered == []
+    cards = art.render_cache(tmp_path / "cache")
+    cards.render_all(art.card_jobs(data, scale=0.2))
+    assert cards.rendered == ["card_unit_sohei_warriors.png"]
+
+
+def test_parallel_drawing_gives_the_same_bytes_as_one_process(tmp_path, data, layout):
+    from pipeline.render import parallel
+
+    jobs = art.counter_jobs(data, layout, ["red"], [])
+    try:
+        parallel.set_workers(1)
+        one = RenderCache(None, art.renderer()).render_all(jobs)
+        parallel.set_workers(2)
+        two = RenderCache(None, art.renderer()).render_all(jobs)
+    finally:
+        parallel.set_workers(None)
+        parallel.shutdown()
+    assert one == two and len(one) == len(jobs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,6 +255,30 @@ def test_scenario_sheet_places_what_the_vassal_setup_places(genpei):
             assert abs(x - p.x) <= bound and abs(y - p.y) <= bound
             if p.layer_value is None:
                 assert name == images[key], key
+
+
+def test_duplex_print_puts_each_back_behind_its_front(genpei):
+    """Printed duplex and flipped on the long edge, page 2k+1 is the back of sheet k and a point
+    (x, y) on it lands behind (page width - x, y) of page 2k: every counter's back image must
+    be there."""
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    opts = printing.PrintOptions(dpi=40)
+    items, _jobs = printing.counter_sheet(data, layout, opts)
+    backs = {it.name: it.back for it in items}
+    for paper in ("a4", "letter"):
+        spec = opts.spec(paper)
+        pages = printing.print_order(items, spec)
+        assert len(pages) % 2 == 0 and len(pages) >= 4
+        width = spec.size[0]
+        for k in range(0, len(pages), 2):
+            front, back = pages[k], pages[k + 1]
+            assert f"front {k // 2 + 1}/" in front.title and f"back {k // 2 + 1}/" in back.title
+            behind = {(round(width - p.x - p.w, 6), round(p.y, 6)): p.name for p in back.pieces}
+            for p in front.pieces:
+                assert behind[(round(p.x, 6), round(p.y, 6))] == backs[p.name], (paper, k, p)
+            assert len(back.pieces) == len(front.pieces)
 
 
 def test_scenario_sheet_png_and_pdf(genpei, tmp_path):

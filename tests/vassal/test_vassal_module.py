@@ -133,7 +133,9 @@ def test_round_trip(tmp_path, monkeypatch):
         assert "images/board.png" in arc
         assert "\t" in slots[0].text  # tabs stay raw in text content (§2.1)
         for info in arc.zf.infolist():
-            assert info.compress_type == zipfile.ZIP_DEFLATED
+            # images are stored (already compressed), everything else deflated
+            expected = zipfile.ZIP_STORED if info.filename.endswith(".png") else zipfile.ZIP_DEFLATED
+            assert info.compress_type == expected, info.filename
             assert info.date_time == (2025, 1, 1, 0, 0, 0)
             assert not info.flag_bits & 0x08  # no data descriptor
         save = read_save(arc.read("battle.vsav"))

@@ -17,12 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
 from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
-from pipeline.output import write_images
+from pipeline.output import size_of, write_images
 from pipeline.systems.genpei.layout import HexLayout
 from pipeline.systems.genpei.load import GenpeiData, load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
@@ -88,13 +85,12 @@ def printing_scenario_pngs(data: GenpeiData, layout: HexLayout, cache) -> dict[s
 
 @contextmanager
 def _steps(progress: bool, total: int) -> Iterator:
-    console = Console(stderr=True)
-    show = progress and console.is_terminal
-    with Progress(TextColumn("[bold]genpei[/bold] {task.description:<28}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console, disable=not show, transient=False) as bar:
-        task = bar.add_task("loading data", total=total)
-        if not show and progress:
-            console.print("genpei: building", highlight=False)
-        yield lambda desc: bar.update(task, description=desc, advance=1)
+    """Report each step on the command's progress line (:mod:`pipeline.progress`: shown on a
+    terminal only)."""
+    from pipeline import progress as shown
+
+    shown.step("genpei", "loading data")
+    yield lambda desc: shown.step("genpei", desc)
 
 
 def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResult:
@@ -168,7 +164,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         step("done")
     result.module = module_path
     result.module_entries = len(entries)
-    result.module_bytes = module_path.stat().st_size
+    result.module_bytes = size_of(module_path)
     result.scenarios = len(data.scenarios)
     result.files = [p.relative_to(out_dir.parent) if p.is_relative_to(out_dir.parent) else p for p in result.files]
     return result

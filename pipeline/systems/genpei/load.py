@@ -141,4 +141,9 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> GenpeiData:
     problems += source_problems(checked, data.sources, docs["sources.yaml"])
     if problems:
         raise DataError(problems)
+    from pipeline.systems.genpei.fit import problems as drawing_problems
+
+    problems += drawing_problems(data)  # texts that do not fit their template, missing glyphs
+    if problems:
+        raise DataError(problems)
     return data

@@ -28,10 +28,15 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import Id, Source, Strict, Unknown
+from pipeline.data.common import DateSavedMs, HistoricalDate, Id, Source, Strict, Text, Unknown
 
 #: A die count, or ``unknown`` when no public source gives it.
 Dice = Annotated[int, Field(ge=0, le=12)] | Unknown
+#: Most battle dice a terrain may cap a roll at: a cap is at most the largest die count (``Dice``).
+MAX_DICE = 12
+#: Most figures a unit has: Commands & Colours units have 2 to 5 figures (rules-facts: foot x5,
+#: cavalry x3), and the counter shows the count as one digit in its circle.
+MAX_FIGURES = 9
 
 #: A hex as ``[column, row]``, 1-based (see the module docstring).
 Hex = tuple[Annotated[int, Field(ge=1, le=99)], Annotated[int, Field(ge=1, le=99)]]
@@ -100,7 +105,7 @@ class VassalSettings(Strict):
     board_margin_px: int = Field(ge=0, le=400)
     base_module_name: str | None = Field(default=None, min_length=1)
     base_module_version: str | None = Field(default=None, min_length=1)
-    date_saved_ms: int = Field(ge=0)
+    date_saved_ms: DateSavedMs
 
     @property
     def extension_base(self) -> tuple[str, str]:
@@ -123,7 +128,7 @@ class SystemInfo(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     battle_die: BattleDie
     armies: dict[str, SideColour]
     vassal: VassalSettings
@@ -156,7 +161,7 @@ class BoardGeometry(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     columns: int = Field(ge=2, le=40)
     rows: int = Field(ge=2, le=40)
     short_rows: Literal["even", "odd"]
@@ -306,12 +311,12 @@ class UnitType(Strict):
     """
 
     id: Id
-    name: str = Field(min_length=1)
-    name_ja: str | None = None
+    name: Text
+    name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     standard: Standard
     mounted: bool = False
-    figures: int | Unknown
+    figures: Annotated[int, Field(ge=1, le=MAX_FIGURES)] | Unknown
     tags: list[Literal["archer", "sohei", "irregular", "bodyguard", "peasant"]] = []
     movement: Movement
     close_combat: CloseCombat
@@ -368,8 +373,8 @@ class LeaderType(Strict):
     """
 
     id: Id
-    name: str
-    name_ja: str | None = None
+    name: Text
+    name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     kind: Literal["infantry", "cavalry", "commander"]
     mounted: bool = False
@@ -397,8 +402,8 @@ class DiceCap(Strict):
     (rules-facts §1.5, CCN faqs/terrain.html).
     """
 
-    foot: int | None = None
-    mounted: int | None = None
+    foot: Annotated[int, Field(ge=0, le=MAX_DICE)] | None = None
+    mounted: Annotated[int, Field(ge=0, le=MAX_DICE)] | None = None
 
 
 class TerrainMovement(Strict):
@@ -515,8 +520,8 @@ class TerrainType(Strict):
     """
 
     id: Id
-    name: str
-    name_ja: str | None = None
+    name: Text
+    name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     base: bool
     overlay: bool = False
@@ -562,8 +567,8 @@ class MarkerType(Strict):
     """
 
     id: Id
-    name: str
-    name_ja: str | None = None
+    name: Text
+    name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     kind: Literal["token", "marker", "tile"]
     placed: Literal["hex", "hexside", "off_board"]
@@ -601,7 +606,7 @@ class ScenarioSide(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     army: Id
     edge: Literal["north", "south"]
     command_cards: int
@@ -772,8 +777,8 @@ class Scenario(Strict):
 
     id: Id
     code: str
-    name: str
-    date: str
+    name: Text
+    date: HistoricalDate
     summary: str
     board: Id
     sides: list[ScenarioSide] = Field(min_length=2, max_length=2)

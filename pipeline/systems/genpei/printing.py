@@ -8,7 +8,7 @@ laid out by :mod:`pipeline.render.sheets`.
 Outputs (under ``build/genpei/``)::
 
     print/counters_a4.pdf       every counter, `copies` of each (units and leaders in every
-    print/counters_letter.pdf   army colour the scenarios use): fronts, then the mirrored backs
+    print/counters_letter.pdf   army colour the scenarios use): front 1, back 1, front 2, back 2…
     print/cards.pdf             unit cards (63 × 88 mm, cut marks), terrain chart, naval summary
     print/scenario_<id>.pdf     one A4 landscape sheet per scenario
     cards/scenario_<id>.png     the same sheet for VASSAL's chart window
@@ -30,6 +30,7 @@ every piece of :func:`pipeline.systems.genpei.module.placements` pasted on its h
 from __future__ import annotations
 
 import io
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,18 @@ from PIL import Image
 
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
-from pipeline.render.sheets import Page, PrintOptions, SheetItem, SheetSpec, decode_pngs, digest
+from pipeline.render.parallel import fork_map
+from pipeline.render.sheets import (
+    Page,
+    PrintOptions,
+    SheetItem,
+    SheetSpec,
+    decode_pngs,
+    digest,
+    duplex,
+    print_supersample,
+    supersampled,
+)
 from pipeline.systems.genpei import art
 from pipeline.systems.genpei.layout import HexLayout
 from pipeline.systems.genpei.module import (
@@ -123,7 +135,7 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -
             continue
         jobs[name] = art.marker_job(m, spec.px(marker_mm), "E" if m.symbol == "arrow" else None)
         items += [SheetItem(name, marker_mm, marker_mm, name)] * m.copies
-    return items, jobs
+    return items, supersampled(jobs, print_supersample(opts.dpi / 25.4))
 
 
 _digest = digest
@@ -138,31 +150,46 @@ def counter_pages(items: list[SheetItem], spec: SheetSpec) -> tuple[list[Page], 
     return sheets.counter_pages(items, spec, COUNTERS_TITLE)
 
 
+def print_order(items: list[SheetItem], spec: SheetSpec) -> list[Page]:
+    """The pages of the counter sheet PDF in the order they are printed: front 1, back 1,
+    front 2, back 2… (:func:`pipeline.render.sheets.duplex`)."""
+    return duplex(*counter_pages(items, spec))
+
+
 def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = DEFAULTS) -> bytes:
-    """The counter sheet PDF on ``paper`` (``a4`` or ``letter``): front pages then back pages."""
+    """The counter sheet PDF on ``paper`` (``a4`` or ``letter``) in duplex order: each front page
+    followed by its (mirrored) back page, so a duplex print flipped on the long edge puts every
+    back behind its front (:func:`pipeline.render.sheets.counters_pdf`)."""
     items, jobs = counter_sheet(data, layout, opts)
     footer = f"{paper.upper()} · unit counter {opts.counter_mm:g} mm · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
-    return sheets.counters_pdf(items, jobs, cache, paper, opts, title=COUNTERS_TITLE, pdf_title="Genpei counters", footer=footer)
+    return sheets.counters_pdf(items, jobs, cache, paper, opts, title=COUNTERS_TITLE, pdf_title="Genpei counters", footer=footer, text=SYSTEM_NAME_JA)
 
 
 # ---------------------------------------------------------------------------------------------
 # cards
 
 
-def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = DEFAULTS) -> bytes:
-    """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
-    chart and the naval summary, each on its own page fitted to the printable area."""
-    spec = opts.spec(paper)
+def card_sheet_jobs(data: Any, spec: SheetSpec) -> tuple[dict[str, RenderJob], dict[str, RenderJob]]:
+    """The render jobs of the cards PDF at ``spec``: the unit cards (63 × 88 mm) and the charts
+    that each fill the printable width (terrain effects, naval summary)."""
     card_px = spec.px(UNIT_CARD_MM[0])
     unit_scale = card_px / art.UNIT_CARD_SIZE[0]
-    x0, x1 = spec.margin_mm, spec.size[0] - spec.margin_mm
-    chart_scale = spec.px(x1 - x0) / art.TERRAIN_CHART_WIDTH
-    naval_scale = spec.px(x1 - x0) / art.NAVAL_CARD_SIZE[0]
+    width_px = spec.px(spec.size[0] - 2 * spec.margin_mm)
+    chart_scale = width_px / art.TERRAIN_CHART_WIDTH
+    naval_scale = width_px / art.NAVAL_CARD_SIZE[0]
     unit_jobs = {n: j for n, j in art.card_jobs(data, scale=unit_scale).items() if n.startswith("card_unit_")}
     charts = {n: j for n, j in art.card_jobs(data, scale=chart_scale).items() if n == art.card_image_name("terrain", "effects")}
     charts.update({n: j for n, j in art.card_jobs(data, scale=naval_scale).items() if n == art.card_image_name("naval", "summary")})
+    ss = print_supersample(spec.dpi / 25.4)
+    return supersampled(unit_jobs, ss), supersampled(charts, ss)
+
+
+def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = DEFAULTS) -> bytes:
+    """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
+    chart and the naval summary, each on its own page fitted to the printable area."""
+    unit_jobs, charts = card_sheet_jobs(data, opts.spec(paper))
     return sheets.cards_pdf(unit_jobs, UNIT_CARD_MM, charts, cache, paper, opts, title=f"Genpei {SYSTEM_NAME_JA} unit cards",
-                            pdf_title="Genpei reference cards", caption=f"Genpei {SYSTEM_NAME_JA}", name=f"cards_{paper}.pdf")
+                            pdf_title="Genpei reference cards", caption=f"Genpei {SYSTEM_NAME_JA}", name=f"cards_{paper}.pdf", text=SYSTEM_NAME_JA)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,9 +278,10 @@ def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str
     return out
 
 
-def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
+def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
     """The render jobs of the scenario map picture ``width_px`` wide (the board and each image a
-    placement uses, at the same scale), the pieces (:func:`map_pieces`) and the scale."""
+    placement uses, at the same scale, drawn with ``supersample``), the pieces
+    (:func:`map_pieces`) and the scale."""
     scale = width_px / layout.size[0]
     w, h = layout.size
     board_name = art.board_image_name(data.board.id)
@@ -262,13 +290,13 @@ def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int) -> tuple[
     needed = {n for n, *_ in pieces}
     counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
     jobs.update({n: j for n, j in counters.items() if n in needed})
-    return jobs, pieces, scale
+    return supersampled(jobs, supersample), pieces, scale
 
 
-def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache) -> Image.Image:
+def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache, supersample: int | None = None) -> Image.Image:
     """The scenario's map picture, ``width_px`` wide: the board and every placed piece drawn at
     the same scale, each piece centred on its hex as in the VASSAL setup."""
-    jobs, pieces, scale = map_jobs(data, layout, loaded, width_px)
+    jobs, pieces, scale = map_jobs(data, layout, loaded, width_px, supersample)
     images = _decode(cache.render_all(jobs))
     canvas = images[art.board_image_name(data.board.id)].copy()
     for name, _key, x, y in pieces:
@@ -277,25 +305,41 @@ def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache
     return canvas
 
 
-def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> bytes:
-    """The scenario sheet as PNG at ``px_per_mm``: the template drawing with the map pasted in."""
+def scenario_sheet_jobs(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> dict[str, RenderJob]:
+    """Every image the scenario sheet at ``px_per_mm`` is made of: the sheet itself (``sheet``)
+    and the board and pieces of its map (by image name)."""
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
-    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
+    ss = print_supersample(px_per_mm)
+    jobs, _pieces, _ = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), ss)
+    return {"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)), supersample=ss), **jobs}
+
+
+def _sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache):
+    ctx = scenario_context(data, layout, loaded)
+    W, H = SCENARIO_SHEET_MM
+    ss = print_supersample(px_per_mm)
+    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)), supersample=ss)
     box = ctx["map"]
     map_w = round(box["w"] * px_per_mm)
-    jobs, pieces, _ = map_jobs(data, layout, loaded, map_w)
+    jobs, pieces, _ = map_jobs(data, layout, loaded, map_w, ss)
     key = _digest("scenario-sheet", cache.key(job), [(n, k, round(x, 3), round(y, 3)) for n, k, x, y in pieces], {n: cache.key(j) for n, j in sorted(jobs.items())})
 
-    def make() -> bytes:
-        from pipeline.render.png import png_bytes
-
+    def image() -> Image.Image:
         sheet = Image.open(io.BytesIO(cache.png(f"scenario_{loaded.scenario.id}_base", job))).convert("RGBA")
-        picture = scenario_map(data, layout, loaded, map_w, cache)
+        picture = scenario_map(data, layout, loaded, map_w, cache, ss)
         sheet.alpha_composite(picture, (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
-        return png_bytes(sheet)
+        return sheet
 
-    return cache.blob(f"scenario_{loaded.scenario.id}.png", key, make, ext="png")
+    return key, image
+
+
+def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> bytes:
+    """The scenario sheet as PNG at ``px_per_mm``: the template drawing with the map pasted in."""
+    from pipeline.render.png import png_bytes
+
+    key, image = _sheet_parts(data, layout, loaded, px_per_mm, cache)
+    return cache.blob(f"scenario_{loaded.scenario.id}.png", key, lambda: png_bytes(image()), ext="png")
 
 
 def scenario_png_name(loaded: Any) -> str:
@@ -305,10 +349,12 @@ def scenario_png_name(loaded: Any) -> str:
 
 def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> bytes:
     """The scenario sheet as a one-page A4 landscape PDF: the sheet at ``opts.dpi`` filling the
-    page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it."""
-    png = scenario_sheet(data, layout, loaded, opts.dpi / 25.4, cache)
+    page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it.
+    The 300 DPI sheet goes straight into the PDF (no PNG of it is kept)."""
+    sheet_key, image = _sheet_parts(data, layout, loaded, opts.dpi / 25.4, cache)
     sc = loaded.scenario
-    return sheets.sheet_pdf(png, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=f"{sc.code} {sc.name}", heading=f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
+    return sheets.sheet_pdf(sheet_key, image, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=f"{sc.code} {sc.name}",
+                            heading=f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}", text=SYSTEM_NAME_JA)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,18 +362,33 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
 
 
 def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str, bytes]:
-    """Every scenario sheet PNG for the chart window, by image name."""
-    return {scenario_png_name(s): scenario_sheet(data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios}
+    """Every scenario sheet PNG for the chart window, by image name: their images drawn at once
+    on every core, then each sheet composed in its own process."""
+    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in scenario_sheet_jobs(data, layout, s, SCENARIO_PNG_PX_PER_MM).items()})
+    return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios})
+
+
+def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> dict[str, RenderJob]:
+    """Every image the print PDFs are made of (keys ``<file>/<image>``)."""
+    _items, counter_jobs = counter_sheet(data, layout, opts)
+    jobs = {f"counters/{n}": j for n, j in counter_jobs.items()}
+    unit_jobs, charts = card_sheet_jobs(data, opts.spec("a4"))
+    jobs.update({f"cards/{n}": j for n, j in {**unit_jobs, **charts}.items()})
+    for s in data.scenarios:
+        jobs.update({f"scenario_{s.scenario.id}/{n}": j for n, j in scenario_sheet_jobs(data, layout, s, opts.dpi / 25.4).items()})
+    return jobs
 
 
 def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
     """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``, ``cards.pdf``,
-    ``scenario_<id>.pdf``)."""
-    out = {f"counters_{paper}.pdf": counters_pdf(data, layout, cache, paper, opts) for paper in ("a4", "letter")}
-    out["cards.pdf"] = cards_pdf(data, cache, "a4", opts)
+    ``scenario_<id>.pdf``). Every image they need is drawn first, at once on every core
+    (:func:`print_jobs`); then the files are assembled in parallel processes, each reading its
+    images from the cache (:func:`pipeline.render.sheets.print_files`)."""
+    makers = {f"counters_{paper}.pdf": partial(counters_pdf, data, layout, cache, paper, opts) for paper in ("a4", "letter")}
+    makers["cards.pdf"] = partial(cards_pdf, data, cache, "a4", opts)
     for s in data.scenarios:
-        out[f"scenario_{s.scenario.id}.pdf"] = scenario_pdf(data, layout, s, cache, opts)
-    return out
+        makers[f"scenario_{s.scenario.id}.pdf"] = partial(scenario_pdf, data, layout, s, cache, opts)
+    return sheets.print_files(cache, print_jobs(data, layout, opts), makers, SYSTEM_NAME_JA)
 
 
 def write_print(data: Any, layout: HexLayout, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:

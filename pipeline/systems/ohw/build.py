@@ -16,7 +16,7 @@ from pathlib import Path
 from pipeline.build import BuildRefused, BuildResult
 from pipeline.measured.art import render_cache
 from pipeline.measured.vassal_module import Placed, UnitPiece, build_measured_module
-from pipeline.output import write_images
+from pipeline.output import size_of, write_images
 from pipeline.systems.ohw import art
 from pipeline.systems.ohw.load import OhwData, load
 from pipeline.systems.ohw.verify import verify_all as verify_scenarios
@@ -127,7 +127,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result.files.append(module_path)
     result.module = module_path
     result.module_entries = entries
-    result.module_bytes = module_path.stat().st_size
+    result.module_bytes = size_of(module_path)
     result.scenarios = n_setups
     result.seconds["total"] = time.perf_counter() - t0
     return result

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.data.common import Sources
+from pipeline.errors import DataError
 from pipeline.measured.data import Loaded, catalogue, load_folder
 from pipeline.systems.ohw.model import (
     DefenceType,
@@ -35,11 +36,12 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> OhwData:
     """Read and validate ``root``.
 
     Raises:
-        DataError: a file is missing or invalid, an id repeats, a citation is unknown.
+        DataError: a file is missing or invalid, an id repeats, a citation is unknown, a text
+            does not fit where its template draws it or uses a character the font lacks.
     """
     f = load_folder(root, FILES, Scenario, scenario_files)
     terrain: TerrainFile = f.files["terrain.yaml"]
-    return OhwData(
+    data = OhwData(
         root=root,
         system=f.files["system.yaml"],
         sources=f.files["sources.yaml"],
@@ -48,3 +50,9 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> OhwData:
         defences=catalogue(terrain.defences, f.docs["terrain.yaml"], "defences"),
         scenarios=f.scenarios,
     )
+    from pipeline.systems.ohw.printing import drawing_problems
+
+    problems = drawing_problems(data, f.docs)  # texts that do not fit their template, missing glyphs
+    if problems:
+        raise DataError(problems)
+    return data

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.data.common import Id, Source, Strict
+from pipeline.data.common import Id, Source, Strict, Text
 from pipeline.measured.data import Area, SceneryKind, TableSize, TroopSymbol, VassalSettings
 
 Face = Literal["front", "left", "right", "rear"]
@@ -114,7 +114,7 @@ class SystemInfo(Strict):
     """``system.yaml``."""
 
     id: Literal["ohw"]
-    name: str
+    name: Text
     table: TableSize
     turns: TurnLimit
     sequence: Sequence
@@ -160,7 +160,7 @@ class UnitType(Strict):
     ``sword``)."""
 
     id: Id
-    name: str
+    name: Text
     kanji: str | None = None
     symbol: TroopSymbol | None = None
     role: str
@@ -187,7 +187,7 @@ class TerrainType(Strict):
     which must then be a scenery kind)."""
 
     id: Id
-    name: str
+    name: Text
     draw: SceneryKind | None = None
     passable: bool
     blocks_sight: bool
@@ -202,7 +202,7 @@ class TerrainType(Strict):
 
 class DefenceType(Strict):
     id: Id
-    name: str
+    name: Text
     halves: Literal["shooting", "hand_to_hand"]
     removed_if_unit_moves: bool
     source: Source
@@ -215,13 +215,13 @@ class TerrainFile(Strict):
 
 class Pattern(Strict):
     number: int
-    name: str
+    name: Text
     source: Source
 
 
 class Side(Strict):
     id: Id
-    name: str
+    name: Text
     army: Id
 
 
@@ -266,7 +266,7 @@ class Objective(Strict):
 class Scenario(Strict):
     id: Id
     code: str
-    name: str
+    name: Text
     pattern: Pattern
     description: str
     turns: int = Field(ge=1)

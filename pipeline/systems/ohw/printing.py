@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from pipeline.measured.art import ArtError
 from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
 from pipeline.measured.printing import print_files as _files
 from pipeline.measured.printing import write_print as _write
@@ -77,3 +78,32 @@ def write_print(data: OhwData, out_dir: Path, cache: RenderCache, opts: PrintOpt
 def chart_pngs(data: OhwData, cache: RenderCache) -> dict[str, bytes]:
     """The scenario sheets as PNG for VASSAL's chart window."""
     return scenario_pngs(print_set(data), cache)
+
+
+def drawing_problems(data: OhwData, docs: dict) -> list:
+    """Every data text that does not fit where its template draws it, or uses a character the
+    font lacks (:mod:`pipeline.measured.fit`): each unit type's name and kanji on its counter
+    (with the General's line where it can carry him) and on the cards, each scenario's texts on
+    its sheet. ``docs``: the parsed documents by file name (``units.yaml``)."""
+    from pipeline.measured import fit
+
+    out: list = []
+    army = next(iter(data.system.armies))
+    units_doc = docs["units.yaml"]
+    names = []
+    for i, u in enumerate(data.units.values()):
+        fields = [(units_doc, ("units", i, "name"), art.short_name(u)), (units_doc, ("units", i, "kanji"), u.kanji or "")]
+        names.append(fields[0])
+        fit.counter_problems(art.counter_spec(data, u, army, u.can_carry_general), fields, out)
+    fit.card_problems(art.card_specs(data).values(), names, out)
+    for loaded in data.scenarios:
+        sc, doc = loaded.model, loaded.doc
+        fields = [(doc, ("name",), sc.name), (doc, ("code",), sc.code), (doc, ("description",), sc.description), (doc, ("victory",), sc.victory)]
+        fields += [(doc, ("sides", i, "name"), s.name) for i, s in enumerate(sc.sides)]
+        fields += [(doc, ("objectives", i, "description"), o.description) for i, o in enumerate(sc.objectives)]
+        try:
+            sheet = scenario_sheet(data, sc)
+        except (LookupError, ArtError):
+            continue  # an unknown unit, side or terrain: verify reports it
+        fit.sheet_problems(sheet, fields, out)
+    return out

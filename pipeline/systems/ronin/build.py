@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
-from pipeline.output import write_images
+from pipeline.output import size_of, write_images
 from pipeline.systems.ronin.load import RoninData, load
 from pipeline.systems.ronin.verify import classify, verify_all, verify_game
 
@@ -162,7 +162,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result.seconds["write"] = time.perf_counter() - t
     result.module = module_path
     result.module_entries = len(entries)
-    result.module_bytes = module_path.stat().st_size
+    result.module_bytes = size_of(module_path)
     result.scenarios = len(data.games)
     result.files = [p.relative_to(out_dir.parent) if p.is_relative_to(out_dir.parent) else p for p in result.files]
     return result

@@ -32,10 +32,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import Id, Source, Strict, Unknown
+from pipeline.data.common import DateSavedMs, Id, Source, Strict, Text, Unknown
 
 #: A characteristic (Rank, Combat Pool, Initiative, Fight, Shoot), or ``unknown``.
 Stat = Annotated[int, Field(ge=0, le=9)] | Unknown
+
+#: Most points a model or an option may cost: a whole Buntai of the book's largest game size
+#: (200 points and above, rules.yaml table sizes) costs a few hundred; 1000 is above any of them.
+MAX_POINTS = 1000
 
 #: Armour classes; ``none`` is no armour. Defence bonus: light +1, medium +2, heavy +3.
 ArmourId = Literal["none", "light", "medium", "heavy", "as_model"]
@@ -66,7 +70,7 @@ class VassalSettings(Strict):
     px_per_inch: int = Field(ge=8, le=100)
     boards_inches: list[Annotated[int, Field(ge=12, le=96)]] = Field(min_length=1)
     base_mm: float = Field(gt=0, le=100)
-    date_saved_ms: int = Field(ge=0)
+    date_saved_ms: DateSavedMs
     faction_colours: dict[Id, Colour] = {}
 
 
@@ -86,7 +90,7 @@ class MarkerType(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     label: str
     sub: str | None = None
     fill: Colour
@@ -99,7 +103,7 @@ class SystemInfo(Strict):
     """``system.yaml``: the game as a whole."""
 
     id: Id
-    name: str
+    name: Text
     vassal: VassalSettings
     markers: list[MarkerType] = []
     sides: dict[Id, SideColours] = Field(min_length=2)
@@ -142,7 +146,7 @@ class Weapon(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     kind: Literal["melee", "missile"]
     initiative: int | Unknown = 0
     initiative_later: int | None = None
@@ -183,7 +187,7 @@ class Attribute(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     category: Literal["ability", "bujutsu", "advanced_bujutsu", "advanced_rule"]
     weapons: list[Id] = []
     requires: list[Id] = []
@@ -208,7 +212,7 @@ class ArmourClass(Strict):
     """An armour class and its bonus to the Defence Roll and to the Shooting Defence Score."""
 
     id: ArmourId
-    name: str
+    name: Text
     defence: int
     source: Source
 
@@ -217,7 +221,7 @@ class WoundResult(Strict):
     """A row of the wound table: Wound Scores ``min``..``max`` (``max`` None: and above)."""
 
     id: Literal["stunned", "light", "grievous", "critical"]
-    name: str
+    name: Text
     min: int = Field(ge=1)
     max: int | None = None
     initiative: int = 0
@@ -251,7 +255,7 @@ class TableRow(Strict):
 
     rolls: list[Annotated[int, Field(ge=1, le=6)]] = Field(min_length=1)
     id: Id
-    name: str
+    name: Text
     effect: str
     line_of_sight_in: float | Unknown | None = None
     source: Source
@@ -259,7 +263,7 @@ class TableRow(Strict):
 
 class D6Table(Strict):
     id: Id
-    name: str
+    name: Text
     rows: list[TableRow] = Field(min_length=1)
 
 
@@ -274,7 +278,7 @@ class TableSize(Strict):
 
 class Deployment(Strict):
     id: Id
-    name: str
+    name: Text
     text: str
     depth_in: float | None = None
     source: Source
@@ -337,7 +341,7 @@ class OptionGroup(Strict):
     kind: Literal["weapon", "armour", "attribute", "mount", "banner", "exchange"]
     choices: dict[Id, int] | None = None
     categories: list[Literal["ability", "bujutsu", "advanced_bujutsu"]] = []
-    cost: int = 0
+    cost: Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)] = 0
     min: int = Field(default=0, ge=0)
     max: int = Field(default=1, ge=1)
     excludes: list[Id] = []
@@ -366,7 +370,7 @@ class ModelType(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     type: str
     rank: Stat
     combat_pool: Stat
@@ -374,7 +378,7 @@ class ModelType(Strict):
     fight: Stat
     shoot: Stat
     armour: ArmourId
-    points: int
+    points: Annotated[int, Field(ge=0, le=MAX_POINTS)]
     weapons: list[Id] = []
     attributes: list[Id] = []
     attribute_note: str | None = None
@@ -444,7 +448,7 @@ class CompositionRule(Strict):
     a: Selector | None = None
     b: Selector | None = None
     n: int | None = None
-    percent: int | Unknown | None = None
+    percent: Annotated[int, Field(ge=0, le=100)] | Unknown | None = None
     or_all: Selector | None = None
     extra: Id | None = None
     models: list[Id] | None = None
@@ -468,7 +472,7 @@ class Extra(Strict):
     """Something bought for the whole Buntai (e.g. Bushi Fearsome Kiai, 5 points each)."""
 
     id: Id
-    name: str
+    name: Text
     cost: int
     text: str
     source: Source
@@ -511,7 +515,7 @@ class Faction(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     hired_only: bool = False
     morale: int | None
     models: list[ModelType] = Field(min_length=1)
@@ -552,7 +556,7 @@ class Roster(Strict):
     """
 
     id: Id
-    name: str
+    name: Text
     faction: Id
     points_limit: int = Field(ge=1)
     models: list[RosterEntry] = Field(min_length=1)
@@ -635,7 +639,7 @@ class Scenario(Strict):
     same in the book's words)."""
 
     id: Id
-    name: str
+    name: Text
     description: str
     forces: Forces
     roles: tuple[str, str] = ("Player A", "Player B")
@@ -680,7 +684,7 @@ class GameTerrain(Strict):
     light cover, or any heavy cover in front of a target that has not moved or shot, blocks line
     of sight). ``objective``: the scenario's objective (Defence: the piece in the centre)."""
 
-    name: str
+    name: Text
     zone: Zone
     movement: Literal["open", "difficult", "impassable"] = "open"
     cover: Literal["none", "light", "heavy"] = "none"
@@ -711,7 +715,7 @@ class Game(Strict):
     predefined setup of the module."""
 
     id: Id
-    name: str
+    name: Text
     scenario: Id
     table_side_in: int
     sides: tuple[GameSide, GameSide]

@@ -13,12 +13,21 @@ Outputs (under ``build/ronin/print/``)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pipeline.measured.art import Zone
-from pipeline.measured.printing import MM_PER_INCH, SHEET_MM, Placement, ScenarioSheet, scenario_png
+from pipeline.measured.printing import (
+    MM_PER_INCH,
+    Placement,
+    ScenarioSheet,
+    scenario_pdf,
+    sheet_jobs,
+    sheet_pngs,
+)
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.sheets import PrintOptions, SheetItem
@@ -85,7 +94,7 @@ def counter_sheet(data: RoninData, opts: PrintOptions) -> tuple[list[SheetItem],
         name = art.marker_image_name(mk.id)
         jobs[name] = art.marker_job(mk, sheets.SheetSpec(dpi=opts.dpi).px(mm))
         items += [SheetItem(name, mm, mm, name)] * MARKER_COPIES
-    return items, jobs
+    return items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH))
 
 
 def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
@@ -126,27 +135,36 @@ def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
                          f"Scenario: {sc.source.doc}, {sc.source.section}. Deployment of the models in their zones: gunbai's.")
 
 
-def print_files(data: RoninData, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
-    """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``,
-    ``cards.pdf``, ``game_<id>.pdf``)."""
+def card_jobs(data: RoninData, opts: PrintOptions) -> dict[str, RenderJob]:
+    """The reference and roster cards printed :data:`CARD_MM` at ``opts.dpi``."""
     from pipeline.systems.ronin.roster import check_roster
 
-    items, jobs = counter_sheet(data, opts)
-    out = {}
-    for paper in ("a4", "letter"):
-        footer = f"{paper.upper()} · {data.system.vassal.base_mm:g} mm bases · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
-        out[f"counters_{paper}.pdf"] = sheets.counters_pdf(items, jobs, cache, paper, opts, title="Ronin counters", pdf_title="Ronin counters", footer=footer)
     scale = sheets.SheetSpec(dpi=opts.dpi).px(CARD_MM[0]) / art.CARD_SIZE[0]
-    cards = {n: RenderJob(j.template, j.context, size=(round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale))) for n, j in art.reference_jobs(data).items()}
+    size = (round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale))
+    cards = {n: RenderJob(j.template, j.context, size=size) for n, j in art.reference_jobs(data).items()}
     for rid, lr in data.rosters.items():
         j = art.roster_job(data, check_roster(data, lr))
-        cards[art.card_image_name("roster", rid)] = RenderJob(j.template, j.context, size=(round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale)))
-    out["cards.pdf"] = sheets.cards_pdf(cards, CARD_MM, {}, cache, "a4", opts, title="Ronin cards", pdf_title="Ronin reference and roster cards", caption="Ronin")
+        cards[art.card_image_name("roster", rid)] = RenderJob(j.template, j.context, size=size)
+    return sheets.supersampled(cards, sheets.print_supersample(opts.dpi / MM_PER_INCH))
+
+
+def print_files(data: RoninData, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
+    """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``,
+    ``cards.pdf``, ``game_<id>.pdf``): every image drawn first on every core, then the files
+    assembled in parallel processes (:func:`pipeline.render.sheets.print_files`)."""
+    items, jobs = counter_sheet(data, opts)
+    cards = card_jobs(data, opts)
+    makers: dict[str, Callable[[], bytes]] = {}
+    for paper in ("a4", "letter"):
+        footer = f"{paper.upper()} · {data.system.vassal.base_mm:g} mm bases · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
+        makers[f"counters_{paper}.pdf"] = partial(sheets.counters_pdf, items, jobs, cache, paper, opts, title="Ronin counters", pdf_title="Ronin counters", footer=footer)
+    makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title="Ronin cards", pdf_title="Ronin reference and roster cards", caption="Ronin")
+    all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
     for lg in data.games:
         s = game_sheet(data, lg)
-        png = scenario_png(s, opts.dpi / MM_PER_INCH, cache)
-        out[f"game_{s.id}.pdf"] = sheets.sheet_pdf(png, SHEET_MM, cache, name=f"game_{s.id}.pdf", title=f"{s.code}: {s.name}", heading=f"{s.code}  {s.name}")
-    return out
+        makers[f"game_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"game_{s.id}.pdf", f"{s.code}: {s.name}")
+        all_jobs |= {f"game_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
+    return sheets.print_files(cache, all_jobs, makers)
 
 
 def write_print(data: RoninData, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
@@ -156,6 +174,41 @@ def write_print(data: RoninData, out_dir: Path, cache: RenderCache, opts: PrintO
 
 def chart_pngs(data: RoninData, cache: RenderCache) -> dict[str, bytes]:
     """The game sheets as PNG for VASSAL's chart window."""
-    from pipeline.measured.printing import SHEET_PNG_PX_PER_MM
+    return sheet_pngs({f"game_{lg.value.id}.png": game_sheet(data, lg) for lg in data.games}, cache)
 
-    return {f"game_{lg.value.id}.png": scenario_png(game_sheet(data, lg), SHEET_PNG_PX_PER_MM, cache) for lg in data.games}
+
+def drawing_problems(data: RoninData) -> list:
+    """Every data text that does not fit where its template draws it, or uses a character the
+    font lacks (:mod:`pipeline.measured.fit`): each model's name on its counter, each game's
+    and scenario's texts on the game sheet."""
+    from pipeline.errors import GunbaiError
+    from pipeline.measured import fit
+
+    out: list = []
+    side = next(iter(data.system.sides.values()))
+    colours = {"fill": side.fill, "text": side.text}
+    scenario_docs = {d.data.get("id"): d for k, d in data.docs.items() if k.startswith("scenarios/") and isinstance(d.data, dict)}
+    for key, doc in data.docs.items():
+        if not (key.startswith("factions/") or key.startswith("scenarios/")) or not isinstance(doc.data, dict):
+            continue
+        fid = doc.data.get("id")
+        owner = data.factions.get(fid) or data.scenarios.get(fid)
+        hired = key.startswith("factions/") and (fid == HIRED or getattr(owner, "hired_only", False))
+        for i, m in enumerate(getattr(owner, "models", [])):
+            ctx = art.model_context(m, hired, colours, data.system.vassal.faction_colours.get(fid, art.NO_FACTION_COLOUR))
+            fit.template_problems("ronin/model_counter.yaml.j2", ctx, [(doc, ("models", i, "name"), m.name)], out)
+    for lg in data.games:
+        g, doc = lg.value, lg.doc
+        sc = data.scenarios.get(g.scenario)
+        fields = [(doc, ("name",), g.name)] + ([(doc, ("note",), g.note)] if g.note else [])
+        sdoc = scenario_docs.get(g.scenario)
+        if sc is not None and sdoc is not None:
+            fields += [(sdoc, (k,), getattr(sc, k)) for k in ("name", "description", "terrain", "deployment", "game_length")]
+            fields += [(sdoc, ("victory_points", i), t) for i, t in enumerate(sc.victory_points)]
+            fields += [(sdoc, ("special_rules", i), t) for i, t in enumerate(sc.special_rules)]
+        try:
+            sheet = game_sheet(data, lg)
+        except (LookupError, GunbaiError):
+            continue  # an unknown scenario, roster or model: verify reports it
+        fit.sheet_problems(sheet, fields, out)
+    return out

@@ -18,7 +18,7 @@ from pathlib import Path
 from pipeline.build import BuildRefused, BuildResult
 from pipeline.measured.art import render_cache
 from pipeline.measured.vassal_module import Placed, UnitPiece, build_measured_module
-from pipeline.output import write_images
+from pipeline.output import size_of, write_images
 from pipeline.systems.sekigahara import art
 from pipeline.systems.sekigahara.load import SekiData, load
 from pipeline.systems.sekigahara.verify import verify_all as verify_scenarios
@@ -139,6 +139,6 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         setups=setups, images={**images, **cards}, out_path=module_path, date_ms=resolve_date_ms(v.date_saved_ms))
     result.files += write_images(out_dir / "images", images) + write_images(out_dir / "cards", cards)
     result.files.append(module_path)
-    result.module, result.module_entries, result.module_bytes, result.scenarios = module_path, entries, module_path.stat().st_size, n
+    result.module, result.module_entries, result.module_bytes, result.scenarios = module_path, entries, size_of(module_path), n
     result.seconds["total"] = time.perf_counter() - t0
     return result

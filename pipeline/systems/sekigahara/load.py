@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.data.common import Sources
+from pipeline.errors import DataError
 from pipeline.measured.data import Loaded, catalogue, load_folder
 from pipeline.measured.geometry import Base
 from pipeline.systems.sekigahara.model import Scenario, SystemInfo, UnitsFile, UnitType
@@ -34,7 +35,14 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> SekiData:
     """Read and validate ``root``.
 
     Raises:
-        DataError: a file is missing or invalid, an id repeats, a citation is unknown.
+        DataError: a file is missing or invalid, an id repeats, a citation is unknown, a text
+            does not fit where its template draws it or uses a character the font lacks.
     """
     f = load_folder(root, FILES, Scenario, scenario_files)
-    return SekiData(root, f.files["system.yaml"], f.files["sources.yaml"], catalogue(f.files["units.yaml"].units, f.docs["units.yaml"], "units"), f.scenarios)
+    data = SekiData(root, f.files["system.yaml"], f.files["sources.yaml"], catalogue(f.files["units.yaml"].units, f.docs["units.yaml"], "units"), f.scenarios)
+    from pipeline.systems.sekigahara.printing import drawing_problems
+
+    problems = drawing_problems(data, f.docs)  # texts that do not fit their template, missing glyphs
+    if problems:
+        raise DataError(problems)
+    return data

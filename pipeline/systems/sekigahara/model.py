@@ -6,12 +6,16 @@ A unit is a line of ``stands``; its base is ``stands × stand.width`` wide and `
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import Id, Source, Strict
+from pipeline.data.common import HistoricalDate, Id, Source, Strict, Text
 from pipeline.measured.data import Area, Mon, TableSize, TroopSymbol, VassalSettings
+
+#: Most men one unit stands for: the largest contingent at Sekigahara was about 30,000 (the whole
+#: Eastern Army about 75,000-89,000); a unit's ``men`` is the historical strength it represents.
+MAX_MEN = 100_000
 
 
 class TurnLimit(Strict):
@@ -119,7 +123,7 @@ class Colours(Strict):
 
 class SystemInfo(Strict):
     id: Literal["sekigahara"]
-    name: str
+    name: Text
     table: TableSize
     turns: TurnLimit
     sequence: Sequence
@@ -142,7 +146,7 @@ class UnitType(Strict):
     ``sword``)."""
 
     id: Id
-    name: str
+    name: Text
     kanji: str | None = None
     symbol: TroopSymbol | None = None
     mounted: bool
@@ -159,7 +163,7 @@ class UnitsFile(Strict):
 
 class Side(Strict):
     id: Id
-    name: str
+    name: Text
     army: Id
     commander: str
 
@@ -204,7 +208,7 @@ class Deployment(Strict):
 
 
 class Leader(Strict):
-    name: str
+    name: Text
     commander: bool = False
 
 
@@ -212,14 +216,14 @@ class UnitPlacement(Strict):
     id: Id
     side: Id
     unit: Id
-    name: str
+    name: Text
     stands: int = Field(ge=1)
     x: float
     y: float
     facing: float = Field(ge=0, lt=360)
     deployment: Id
     leader: Leader | None = None
-    men: int | None = None
+    men: Annotated[int, Field(ge=1, le=MAX_MEN)] | None = None
     mon: Mon | None = None
     source: Source
 
@@ -227,9 +231,9 @@ class UnitPlacement(Strict):
 class Scenario(Strict):
     id: Id
     code: str
-    name: str
+    name: Text
     description: str
-    date: str
+    date: HistoricalDate
     turns: int = Field(ge=1)
     sides: list[Side] = Field(min_length=2, max_length=2)
     undecided: Undecided

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.measured.art import ArtError
 from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
 from pipeline.measured.printing import print_files as _files
 from pipeline.measured.printing import write_print as _write
@@ -65,3 +66,31 @@ def write_print(data: SekiData, out_dir: Path, cache: RenderCache, opts: PrintOp
 def chart_pngs(data: SekiData, cache: RenderCache) -> dict[str, bytes]:
     """The scenario sheet as PNG for VASSAL's chart window."""
     return scenario_pngs(print_set(data), cache)
+
+
+def drawing_problems(data: SekiData, docs: dict) -> list:
+    """Every data text that does not fit where its template draws it, or uses a character the
+    font lacks (:mod:`pipeline.measured.fit`): each contingent's name on its counter, the unit
+    type names on the cards, each scenario's texts on its sheet. ``docs``: the parsed documents
+    by file name (``units.yaml``)."""
+    from pipeline.measured import fit
+
+    out: list = []
+    units_doc = docs["units.yaml"]
+    names = [(units_doc, ("units", i, "name"), u.name) for i, u in enumerate(data.units.values())]
+    fit.card_problems(art.card_specs(data).values(), names, out)
+    for loaded in data.scenarios:
+        sc, doc = loaded.model, loaded.doc
+        try:
+            specs = [art.counter_spec(data, sc, up) for up in sc.units]
+            sheet = scenario_sheet(data, sc)
+        except (LookupError, ArtError):
+            continue  # an unknown unit type or side: verify reports it
+        for i, (up, spec) in enumerate(zip(sc.units, specs, strict=True)):
+            fit.counter_problems(spec, [(doc, ("units", i, "name"), up.name)], out)
+        fields = [(doc, ("name",), sc.name), (doc, ("code",), sc.code), (doc, ("description",), sc.description), (doc, ("victory",), sc.victory)]
+        fields += [(doc, ("sides", i, "name"), s.name) for i, s in enumerate(sc.sides)]
+        fields += [(doc, ("units", i, "name"), up.name) for i, up in enumerate(sc.units)]
+        fields += [(doc, ("units", i, "leader", "name"), up.leader.name) for i, up in enumerate(sc.units) if up.leader]
+        fit.sheet_problems(sheet, fields, out)
+    return out

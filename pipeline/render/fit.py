@@ -1,0 +1,94 @@
+"""Texts from the data must fit where their template draws them, in characters the font has.
+
+A template gives each text a place (``max_width``/``max_height`` of a ``text`` shape, the box of
+a ``paragraphs`` block) and a smallest size (``min_size``, ``min_scale``). :func:`check` renders
+a template with a piece's context (Jinja only, nothing is drawn), lays every such text out with
+the real font at its smallest size (:func:`pipeline.render.drawing.overflows`) and turns each
+overflow into a :class:`~pipeline.errors.DataProblem` naming the data file, line and value the
+text came from. A character the Noto Sans CJK JP font lacks (an emoji) would print as an empty
+box ("tofu") and is a problem too. Every game system checks its texts this way when it loads
+(Genpei: :mod:`pipeline.systems.genpei.fit`; the measured systems:
+:mod:`pipeline.measured.fit`), so a text that cannot be shown is refused before anything is
+drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pipeline.data.yamlfile import YamlDocument
+from pipeline.errors import DataProblem
+from pipeline.render.drawing import overflows
+from pipeline.render.fonts import missing_glyphs
+from pipeline.render.templates import TemplateRenderer, parse_drawing_text
+
+#: Longest part of a value quoted in a message.
+QUOTE = 60
+
+#: A text of the data: its document, its location in it (keys and indexes) and its value.
+Field = tuple[YamlDocument, tuple[Any, ...], str]
+
+
+def quote(value: str) -> str:
+    """``value`` for a message: whitespace collapsed, cut after :data:`QUOTE` characters with
+    the full length said."""
+    value = " ".join(value.split())
+    return repr(value) if len(value) <= QUOTE else repr(value[:QUOTE]) + f"… ({len(value)} characters)"
+
+
+def where(loc: tuple[Any, ...]) -> str:
+    """A location as messages write it: ``units[3].name``."""
+    from pipeline.data.yamlfile import format_location
+
+    return format_location(loc)
+
+
+def _blamed(out: list[DataProblem], doc: YamlDocument, loc: tuple[Any, ...]) -> bool:
+    """True when ``out`` already has a problem with the field at ``loc`` of ``doc``."""
+    at = where(loc)
+    return any(p.file == doc.path and p.where == at for p in out)
+
+
+def glyph_problems(fields: Iterable[Field], out: list[DataProblem]) -> None:
+    """Add a problem for each field whose text uses a character the font lacks (once per field)."""
+    for doc, loc, value in fields:
+        missing = missing_glyphs(value) if value else []
+        if missing and not _blamed(out, doc, loc):
+            shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5])
+            out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), quote(value),
+                                   f"characters the Noto Sans CJK JP font has; it lacks {shown}, which would print as empty boxes"))
+
+
+def check(renderer: TemplateRenderer, template: str, context: dict[str, Any], fields: Iterable[Field], out: list[DataProblem], place: str = "") -> None:
+    """Lay out ``template`` with ``context`` and add to ``out`` a problem for each data field
+    whose text overflows its place at the smallest size the template allows, or uses a character
+    the font lacks. A drawn text holding several fields (a block of lines) blames the longest
+    field it contains; a field no overflowing text contains is not blamed; a field already
+    blamed in ``out`` (drawn by another template too) is not blamed twice.
+
+    Args:
+        renderer: renders ``template`` (a path under the templates folder).
+        context: the template's context, built from the data as the real image is.
+        fields: the data texts the context holds.
+        out: problems are appended here.
+        place: what the template draws, for messages (``the unit counter``).
+    """
+    fields = [f for f in fields if f[2]]
+    glyph_problems(fields, out)
+    drawing = parse_drawing_text(renderer.render_yaml(template, context), template)
+    blamed: set[int] = set()
+    for o in overflows(drawing):
+        flat = " ".join(o.text.split())
+        candidates = [i for i, (_d, _l, v) in enumerate(fields) if " ".join(v.split()) and " ".join(v.split()) in flat]
+        if not candidates:
+            continue
+        i = max(candidates, key=lambda i: len(fields[i][2]))  # in a block of texts, the longest one
+        if i in blamed:
+            continue
+        blamed.add(i)
+        doc, loc, value = fields[i]
+        if _blamed(out, doc, loc):
+            continue  # the same text already refused where another template draws it
+        out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), quote(value),
+                               f"a text that fits its place on {place or template} ({template}); at the smallest size the template allows it needs {o.need}"))

@@ -1,0 +1,285 @@
+"""Drawing on every core: a process pool that turns rendered drawing text into PNG bytes.
+
+Drawing (Pillow) and PNG encoding hold the GIL, so images are drawn in worker processes. The
+pool is started once per command (:func:`start`, before any thread is running, so forking is
+safe) and every :meth:`pipeline.render.cache.RenderCache.render_all` of every system sends its
+cache misses to it. A task is pure data — the template name (for errors), the drawing's YAML
+text and the pixel size — and its result is the PNG's bytes, so the output does not depend on
+the number of workers or on the order they finish in.
+
+With one worker (``--jobs 1``, or one core) nothing is forked and images are drawn in the
+calling process.
+
+Example::
+
+    >>> set_workers(1)
+    >>> draw_pngs([DrawTask("t", "canvas: {width: 2, height: 2}\\nshapes: []\\n", (2, 2), None)])[0][:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Environment variable that sets the number of drawing processes (default: the usable cores).
+JOBS_ENV = "GUNBAI_JOBS"
+
+
+@dataclass(frozen=True)
+class DrawTask:
+    """One image to draw: the YAML ``text`` of a drawing rendered from template ``source``, at
+    ``size`` pixels ``(width, height)`` or at ``scale`` pixels per drawing unit, supersampled
+    ``supersample`` times (``None``: :func:`pipeline.render.drawing.draw`'s default)."""
+
+    source: str
+    text: str
+    size: tuple[int, int] | None
+    scale: float | None
+    supersample: int | None = None
+
+
+def draw_png(task: DrawTask) -> bytes:
+    """Parse, draw and encode one task (runs in a worker process or in the caller).
+
+    Raises:
+        RenderError: the text is not a valid drawing.
+    """
+    from pipeline.render.drawing import draw, pixel_size
+    from pipeline.render.png import png_bytes
+    from pipeline.render.templates import parse_drawing_text
+
+    drawing = parse_drawing_text(task.text, task.source)
+    size = task.size if task.size is not None else pixel_size(drawing, scale=task.scale if task.scale is not None else 1.0)
+    return png_bytes(draw(drawing, size, supersample=task.supersample))
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_workers: int | None = None
+_pool: ProcessPoolExecutor | None = None
+
+
+def workers() -> int:
+    """The number of drawing processes: :func:`set_workers`, else ``$GUNBAI_JOBS``, else the
+    usable cores.
+
+    Raises:
+        ValueError: ``GUNBAI_JOBS`` is not a whole number from 1 to 256.
+    """
+    if _workers is not None:
+        return _workers
+    env = os.environ.get(JOBS_ENV, "").strip()
+    if env:
+        if not env.isdigit() or not 1 <= int(env) <= 256:
+            raise ValueError(f"{JOBS_ENV}={env!r}: expected a whole number of processes from 1 to 256")
+        return int(env)
+    return usable_cores()
+
+
+def set_workers(n: int | None) -> None:
+    """Use ``n`` drawing processes from now on (``None``: the default of :func:`workers`); a pool
+    of another size is shut down.
+
+    Raises:
+        ValueError: ``n`` is below 1.
+    """
+    global _workers
+    if n is not None and n < 1:
+        raise ValueError(f"--jobs {n}: expected at least 1")
+    if n != _workers:
+        shutdown()
+    _workers = n
+
+
+def start() -> None:
+    """Start the worker processes now (forked from this process; call before starting threads)."""
+    _get_pool()
+
+
+def _get_pool() -> ProcessPoolExecutor | None:
+    global _pool
+    n = workers()
+    if n <= 1:
+        return None
+    if _pool is None:
+        ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        _pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init)
+        _pool.submit(int).result()  # fork every worker now (a fork context starts them all at once)
+    return _pool
+
+
+def _worker_init() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it cancels the work and says what was
+    kept); a worker that got it too would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def shutdown(wait: bool = True) -> None:
+    """Stop the worker processes: tasks not started are cancelled; with ``wait`` the running
+    ones are waited for."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=wait, cancel_futures=True)
+        _pool = None
+
+
+def draw_pngs(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None = None,
+              store: Callable[[int, bytes], None] | None = None) -> list[bytes]:
+    """PNG bytes of every task, in the order given, drawn on :func:`workers` processes.
+
+    Args:
+        tasks: what to draw.
+        on_done: called with the index of each task as it finishes (for progress).
+        store: called with the index and bytes of each task as it finishes (before
+            ``on_done``), e.g. to put it in the render cache at once.
+
+    Raises:
+        RenderError: a task's drawing is invalid (the first one, in task order).
+    """
+    pool = _get_pool() if len(tasks) > 1 else None
+    if pool is None:
+        out = []
+        for i, t in enumerate(tasks):
+            out.append(draw_png(t))
+            if store:
+                store(i, out[-1])
+            if on_done:
+                on_done(i)
+        return out
+    # largest drawings first, so that a big one does not start last and run alone
+    order = sorted(range(len(tasks)), key=lambda i: -_weight(tasks[i]))
+    futures: dict[Future, int] = {pool.submit(draw_png, tasks[i]): i for i in order}
+    results: list[bytes | None] = [None] * len(tasks)
+    errors: dict[int, BaseException] = {}
+    try:
+        for fut in as_completed(futures):
+            i = futures[fut]
+            exc = fut.exception()
+            if exc is not None:
+                errors[i] = exc
+                continue
+            results[i] = fut.result()
+            if store:
+                store(i, results[i])  # type: ignore[arg-type]
+            if on_done:
+                on_done(i)
+    except BaseException:  # Ctrl-C: drop what has not started
+        for fut in futures:
+            fut.cancel()
+        raise
+    if errors:
+        raise errors[min(errors)]  # the same error whatever order the workers finished in
+    return results  # type: ignore[return-value]
+
+
+def _weight(task: DrawTask) -> float:
+    if task.size is not None:
+        return task.size[0] * task.size[1]
+    return (task.scale or 1.0) ** 2 * 1e4
+
+
+def fork_map(makers: dict[str, Callable[[], bytes]], on_done: Callable[[int, int], None] | None = None) -> dict[str, bytes]:
+    """Run each maker (any callable returning bytes: a PDF assembly, a composed sheet) in a
+    forked child process, :func:`workers` at a time, and return their results by name in the
+    order given.
+
+    Closures need no pickling (the child is a copy of this process). A child draws images
+    itself (it cannot use the drawing pool), so draw what the makers need first
+    (:meth:`~pipeline.render.cache.RenderCache.render_all`, on every core) and let them read it
+    back from the render cache. With one worker, or where ``fork`` does not exist, the makers
+    run here one after the other.
+
+    Raises:
+        Exception: the exception of the first failing maker (in the order given), re-raised.
+    """
+    import pickle
+    import tempfile
+
+    names = list(makers)
+    n = workers()
+    if n <= 1 or len(names) <= 1 or not hasattr(os, "fork"):
+        out = {}
+        for i, name in enumerate(names):
+            out[name] = makers[name]()
+            if on_done:
+                on_done(i + 1, len(names))
+        return out
+    from multiprocessing.connection import wait
+
+    ctx = multiprocessing.get_context("fork")
+    results: dict[str, bytes] = {}
+    errors: dict[str, BaseException] = {}
+    running: dict[int, tuple[str, Path, multiprocessing.process.BaseProcess]] = {}
+    todo = list(names)
+    with tempfile.TemporaryDirectory(prefix="gunbai-fork-") as tmp:
+        try:
+            while todo or running:
+                while todo and len(running) < n:
+                    name = todo.pop(0)
+                    path = Path(tmp) / f"{len(todo)}.out"
+                    proc = ctx.Process(target=_child, args=(makers[name], path), daemon=True)
+                    proc.start()
+                    running[proc.sentinel] = (name, path, proc)
+                for sentinel in wait(list(running)):
+                    name, path, proc = running.pop(sentinel)  # type: ignore[call-overload]
+                    proc.join()
+                    try:
+                        ok, value = pickle.loads(path.read_bytes())
+                    except (OSError, EOFError, pickle.UnpicklingError):
+                        ok, value = False, RuntimeError(f"{name}: the process making it ended without a result (exit code {proc.exitcode})")
+                    if ok:
+                        results[name] = value
+                    else:
+                        errors[name] = value
+                    if on_done:
+                        on_done(len(results) + len(errors), len(names))
+        except BaseException:
+            for _name, _path, proc in running.values():
+                proc.terminate()
+            for _name, _path, proc in running.values():
+                proc.join()
+            raise
+    for name in names:
+        if name in errors:
+            raise errors[name]
+    return {name: results[name] for name in names}
+
+
+def _child(make: Callable[[], bytes], path: Path) -> None:
+    """In a forked child: make the bytes and write ``(ok, value)`` pickled to ``path``."""
+    import pickle
+
+    _in_child()
+    try:
+        payload = pickle.dumps((True, make()))
+    except Exception as exc:  # handed to the parent, which re-raises it
+        try:
+            payload = pickle.dumps((False, exc))
+        except Exception:  # an exception that does not pickle
+            payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+    path.write_bytes(payload)
+
+
+def _in_child() -> None:
+    """In a forked child: forget the parent's drawing pool (its processes and threads are the
+    parent's), draw in-process, show no progress, and take the default SIGINT/SIGTERM."""
+    global _pool, _workers
+    _pool = None
+    _workers = 1
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from pipeline import progress
+
+    progress.enable(False)

@@ -1,0 +1,133 @@
+"""Build stamps: skip a game system whose inputs, code and outputs are as the last build left them.
+
+After a successful ``gunbai build`` each system's output folder gets ``.gunbai-stamp.json``
+holding
+
+- ``inputs``: the SHA-256 of everything the build reads — every file of the system's data
+  folder, the templates (the system's own and the shared ones), the Python code of ``pipeline/``
+  (the system's own package and the shared packages, not the other systems'), the dependency
+  lock and ``pyproject.toml``, the Python version, ``SOURCE_DATE_EPOCH`` and the build options;
+- ``outputs``: every file the build wrote (or found already right) with its size and
+  modification time; other files in the folder (``verify --play``'s chart) do not matter;
+- ``summary``: the line the build printed.
+
+:func:`fresh` recomputes the digest and looks at the outputs; when both match, the system is
+skipped. Only the standard library is imported here, so ``gunbai build`` with nothing to do
+answers before importing any drawing, YAML or VASSAL code (:mod:`pipeline.launch`).
+
+A file deleted or edited in the output folder, or a stamp written by another version, makes
+the system build again. ``gunbai build --force`` ignores the stamps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+#: The stamp's file name inside ``build/<system>/``.
+STAMP_FILE = ".gunbai-stamp.json"
+#: Stamp format; a stamp of another format is stale.
+FORMAT = 1
+
+#: The repository (holds ``pipeline/``, ``templates/``, ``pyproject.toml``).
+REPO = Path(__file__).resolve().parents[1]
+#: The game systems: each has ``pipeline/systems/<name>/`` and ``templates/<name>/``.
+SYSTEMS = ("genpei", "ronin", "ohw", "sekigahara")
+#: Files of the repository that pin the dependencies.
+DEPENDENCY_FILES = ("pyproject.toml", "requirements.lock")
+#: Build options that change what is written (part of each system's digest).
+BUILD_OPTIONS = {"print_sheets": True}
+
+
+def skipped_line(system: str, summary: str) -> str:
+    """The line ``gunbai build`` prints for a system it skipped, from its last build's line."""
+    return f"{system}: unchanged since the last build, skipped ({summary.split(': ', 1)[-1].split('; ')[0]})"
+
+
+def _files(folder: Path, skip: set[Path] = frozenset()) -> list[Path]:  # type: ignore[assignment]
+    out: list[Path] = []
+    if not folder.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith(".") and here / d not in skip)
+        out.extend(here / f for f in sorted(filenames) if not f.startswith(".") and not f.endswith((".pyc", ".tmp")))
+    return out
+
+
+def _hash_tree(h, label: str, folder: Path, skip: set[Path] = frozenset()) -> None:  # type: ignore[assignment]
+    for path in _files(folder, skip):
+        h.update(f"{label}/{path.relative_to(folder).as_posix()}\0".encode())
+        h.update(path.read_bytes())
+        h.update(b"\0")
+
+
+def inputs_digest(data_dir: Path, system: str, options: dict | None = None) -> str:
+    """SHA-256 (hex) of everything a build of ``system`` from ``data_dir`` depends on (see the
+    module doc). ``options`` are the build options that change the outputs."""
+    h = hashlib.sha256(f"gunbai-stamp {FORMAT}\0{sys.version}\0".encode())
+    h.update(json.dumps({"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", ""), "options": options or {}}, sort_keys=True).encode())
+    _hash_tree(h, "data", Path(data_dir))
+    others = {s for s in SYSTEMS if s != system}
+    _hash_tree(h, "templates", REPO / "templates", {REPO / "templates" / s for s in others})
+    _hash_tree(h, "pipeline", REPO / "pipeline", {REPO / "pipeline" / "systems" / s for s in others})
+    for name in DEPENDENCY_FILES:
+        p = REPO / name
+        h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b"-") + b"\0")
+    return h.hexdigest()
+
+
+def outputs_listing(out_dir: Path, names: list[str]) -> dict[str, list[int] | None]:
+    """Each of ``names`` (paths relative to ``out_dir``) → ``[size, mtime_ns]``, or None when
+    it does not exist."""
+    out: dict[str, list[int] | None] = {}
+    for name in sorted(names):
+        try:
+            st = (Path(out_dir) / name).stat()
+        except OSError:
+            out[name] = None
+            continue
+        out[name] = [st.st_size, st.st_mtime_ns]
+    return out
+
+
+def fresh(data_dir: Path, out_dir: Path, system: str, options: dict | None = None) -> str | None:
+    """The summary line of the last build when ``out_dir`` holds exactly what that build wrote
+    from the same inputs (so the system can be skipped), else None."""
+    try:
+        stamp = json.loads((Path(out_dir) / STAMP_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(stamp, dict) or stamp.get("format") != FORMAT:
+        return None
+    outputs = stamp.get("outputs")
+    if not isinstance(outputs, dict) or not outputs or outputs != outputs_listing(Path(out_dir), list(outputs)):
+        return None
+    if stamp.get("inputs") != inputs_digest(data_dir, system, options):
+        return None
+    summary = stamp.get("summary")
+    return summary if isinstance(summary, str) else None
+
+
+def write(out_dir: Path, digest: str, summary: str, files: list[Path]) -> None:
+    """Record a successful build of ``out_dir`` from inputs ``digest`` that wrote ``files``
+    (call after the outputs are in place). Written atomically; a failure to write only costs a
+    rebuild next time."""
+    names = [os.path.relpath(f, out_dir) for f in files]
+    data = json.dumps({"format": FORMAT, "inputs": digest, "summary": summary, "outputs": outputs_listing(Path(out_dir), names)}, sort_keys=True, indent=1)
+    path = Path(out_dir) / STAMP_FILE
+    tmp = path.with_name(f".{STAMP_FILE}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(data, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def remove(out_dir: Path) -> None:
+    """Forget the stamp of ``out_dir`` (the next build of it is a full one)."""
+    (Path(out_dir) / STAMP_FILE).unlink(missing_ok=True)

@@ -1,0 +1,99 @@
+"""What the Genpei data must satisfy to be drawn right: every text fits the place its template
+gives it, every character has a glyph in the font, and the two sides of a scenario look different.
+
+The bounds are not numbers chosen here: each text is laid out in the template that draws it
+(unit counter and card, leader counter, terrain tile, marker, scenario sheet), with the real
+font, shrunk to the smallest size the template allows (:func:`pipeline.render.drawing.overflows`).
+A text that still does not fit — a 540-character scenario name, a 33 KB summary, an
+8000-character unit name — is refused with its file and line, before anything is drawn. A
+character the font lacks (an emoji in ``name_ja``) would print as an empty box ("tofu") and is
+refused too.
+
+:func:`problems` is called by :func:`pipeline.systems.genpei.load.load`; templates are rendered
+(Jinja, fast), never drawn (:mod:`pipeline.render.fit`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pipeline.errors import DataProblem
+from pipeline.render.fit import Field, check
+
+#: What each template is, for messages.
+PLACES = {
+    "genpei/unit_counter.yaml.j2": "the unit counter",
+    "genpei/unit_card.yaml.j2": "the unit card",
+    "genpei/leader_counter.yaml.j2": "the leader counter",
+    "genpei/terrain_tile.yaml.j2": "the terrain tile",
+    "genpei/marker.yaml.j2": "the marker",
+    "genpei/scenario_sheet.yaml.j2": "the scenario sheet",
+}
+
+
+def _check(template: str, context: dict[str, Any], fields: Iterable[Field], out: list[DataProblem]) -> None:
+    """:func:`pipeline.render.fit.check` with the Genpei renderer and place names."""
+    from pipeline.systems.genpei import art
+
+    check(art.renderer(), template, context, fields, out, PLACES.get(template, template))
+
+
+def problems(data: Any) -> list[DataProblem]:
+    """Every text of ``data`` (a :class:`~pipeline.systems.genpei.load.GenpeiData`) that its
+    template cannot show, every character the font lacks, and every scenario whose two sides
+    use the same army colour."""
+    from pipeline.systems.genpei import art
+
+    out: list[DataProblem] = []
+    docs = data.docs
+    colours = next(iter(data.system.armies.values()))
+    units_doc, leaders_doc, terrain_doc, markers_doc = (docs[n] for n in ("units.yaml", "leaders.yaml", "terrain.yaml", "markers.yaml"))
+    for i, u in enumerate(data.units.values()):
+        loc = ("units", i)
+        names = [(units_doc, loc + ("name",), u.name), (units_doc, loc + ("name_ja",), u.name_ja or ""), (units_doc, loc + ("abbreviation",), u.abbreviation)]
+        _check("genpei/unit_counter.yaml.j2", art.unit_context(u, colours), names[1:], out)
+        rules = [(units_doc, loc + ("rules", j, "summary"), r.summary) for j, r in enumerate(u.rules)]
+        _check("genpei/unit_card.yaml.j2", art.unit_card_context(u), [names[0]] + rules, out)
+    for i, ld in enumerate(data.leaders.values()):
+        loc = ("leaders", i)
+        _check("genpei/leader_counter.yaml.j2", art.leader_context(ld, colours),
+               [(leaders_doc, loc + ("name_ja",), ld.name_ja or ""), (leaders_doc, loc + ("abbreviation",), ld.abbreviation), (leaders_doc, loc + ("name",), ld.name)], out)
+    for i, m in enumerate(data.markers.values()):
+        loc = ("markers", i)
+        _check("genpei/marker.yaml.j2", art.marker_context(m) | {"marker": {**art.marker_context(m)["marker"], "rotate": 0}},
+               [(markers_doc, loc + ("abbreviation",), m.abbreviation), (markers_doc, loc + ("name",), m.name), (markers_doc, loc + ("name_ja",), m.name_ja or "")], out)
+    from pipeline.systems.genpei.build import layout_of
+
+    layout = layout_of(data)
+    for i, t in enumerate(data.terrain.values()):
+        loc = ("terrain", i)
+        _check("genpei/terrain_tile.yaml.j2", art.terrain_context(t, layout),
+               [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out)
+    for loaded in data.scenarios:
+        out.extend(scenario_problems(data, layout, loaded))
+    return out
+
+
+def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
+    """The scenario's texts against its sheet, and its sides' army colours."""
+    from pipeline.systems.genpei.printing import scenario_context
+
+    out: list[DataProblem] = []
+    sc, doc = loaded.scenario, loaded.doc
+    if len(sc.sides) == 2 and sc.sides[0].army == sc.sides[1].army:
+        out.append(DataProblem(doc.path, doc.line_of(("sides", 1, "army")), "sides[1].army", repr(sc.sides[1].army),
+                               f"an army colour other than {sc.sides[0].name}'s ({sc.sides[0].army!r}): with the same colour the two sides' counters look alike"))
+    if any(s.army not in data.system.armies for s in sc.sides):
+        return out  # verify reports the unknown colour
+    fields: list[Field] = [(doc, ("name",), sc.name), (doc, ("summary",), sc.summary), (doc, ("date",), sc.date), (doc, ("code",), sc.code)]
+    fields += [(doc, ("sides", i, "name"), s.name) for i, s in enumerate(sc.sides)]
+    fields += [(doc, ("victory", "rules", i, "summary"), r.summary) for i, r in enumerate(sc.victory.rules)]
+    fields += [(doc, ("special_rules", i, "summary"), r.summary) for i, r in enumerate(sc.special_rules)]
+    fields.append((doc, ("reconstruction", "note"), sc.reconstruction.note))
+    try:
+        context = scenario_context(data, layout, loaded)
+    except KeyError:
+        return out  # a unit or leader id verify reports
+    _check("genpei/scenario_sheet.yaml.j2", context, fields, out)
+    return out

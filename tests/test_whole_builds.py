@@ -1,0 +1,185 @@
+"""Whole builds: a build that fails anywhere changes no output; Ctrl-C says what was kept; a
+system whose inputs and outputs are unchanged is skipped; a bad environment is one line; the
+commands that work per system take ``--system``; progress stays off the output in a pipe.
+
+The systems used are the cheap ones (OHW, Sekigahara, Ronin): what is tested is the build
+pipeline, which treats every system alike.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.build import build_all
+from pipeline.errors import DataError, GunbaiError
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "source_data"
+
+
+def _data(tmp_path: Path, *systems: str) -> Path:
+    root = tmp_path / "source_data"
+    for s in systems:
+        shutil.copytree(DATA / s, root / s)
+    return root
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file() and ".cache" not in p.parts}
+
+
+def _gunbai(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, check=False, cwd=ROOT, env=env)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """OHW and Sekigahara built once into an output folder."""
+    tmp = tmp_path_factory.mktemp("whole")
+    data = _data(tmp, "ohw", "sekigahara")
+    out = tmp / "build"
+    build_all(data, out, progress=False)
+    return data, out
+
+
+def test_a_failed_build_changes_no_output(built, tmp_path):
+    data, out = built
+    data2 = tmp_path / "source_data"
+    shutil.copytree(data, data2)
+    before = _snapshot(out)
+    # a valid OHW edit (its module would change) and a broken Sekigahara file
+    sc = data2 / "ohw" / "scenarios" / "ohw04_take_the_high_ground.yaml"
+    text = sc.read_text(encoding="utf-8")
+    assert 'name: "Take the High Ground"' in text
+    sc.write_text(text.replace('name: "Take the High Ground"', 'name: "Take the Hill"'), encoding="utf-8")
+    units = data2 / "sekigahara" / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8") + "\nbogus_key: 1\n", encoding="utf-8")
+    with pytest.raises(DataError):
+        build_all(data2, out, progress=False)
+    assert _snapshot(out) == before  # same files, same bytes, same modification times
+    assert not list(out.glob(".staging-*"))
+
+
+def test_an_unchanged_system_is_skipped_and_a_changed_one_rebuilt(built, tmp_path):
+    data, out = built
+    first = build_all(data, out, progress=False)
+    assert [r.skipped is not None for r in first] == [True, True]
+    sc = data / "ohw" / "scenarios" / "ohw04_take_the_high_ground.yaml"
+    original = sc.read_text(encoding="utf-8")
+    try:
+        assert 'name: "Take the High Ground"' in original
+        sc.write_text(original.replace('name: "Take the High Ground"', 'name: "Take the High Ridge"'), encoding="utf-8")
+        second = build_all(data, out, progress=False)
+        assert [r.system for r in second if r.skipped is None] == ["ohw"]
+        assert next(r for r in second if r.system == "ohw").changed >= 1
+    finally:
+        sc.write_text(original, encoding="utf-8")
+    build_all(data, out, progress=False)
+    (out / "sekigahara" / "sekigahara.vmod").unlink()  # a deleted output is built again
+    third = build_all(data, out, progress=False)
+    assert [r.system for r in third if r.skipped is None] == ["sekigahara"]
+    assert (out / "sekigahara" / "sekigahara.vmod").is_file()
+
+
+def test_no_op_build_answers_from_the_stamps_without_the_heavy_imports(built):
+    from pipeline.launch import fast_build
+
+    data, out = built
+    build_all(data, out, progress=False)
+    lines = fast_build(["--data", str(data), "--out", str(out)])
+    assert lines is not None and len(lines) == 2 and all("unchanged since the last build" in ln for ln in lines)
+    code = "import sys; from pipeline.launch import fast_build; fast_build(sys.argv[1:]); print(sorted(m for m in sys.modules if m.split('.')[0] in ('PIL', 'yaml', 'jinja2', 'typer', 'pydantic', 'lxml', 'fpdf')))"
+    run = subprocess.run([sys.executable, "-c", code, "--data", str(data), "--out", str(out)], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout.strip() == "[]", run.stdout
+
+
+@pytest.mark.parametrize("value", ["abc", "99999999999", "-5"])
+def test_bad_source_date_epoch_is_one_line_and_writes_nothing(tmp_path, value):
+    data = _data(tmp_path, "ohw")
+    env = dict(os.environ, SOURCE_DATE_EPOCH=value)
+    run = _gunbai("build", "--data", str(data), "--out", str(tmp_path / "out"), "-q", env=env)
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"SOURCE_DATE_EPOCH={value!r} is not valid; expected a whole number"), run.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_exits_130_and_says_nothing_was_written(tmp_path):
+    data = _data(tmp_path, "ronin")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cache = out / "ronin" / ".cache"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (cache.is_dir() and any(cache.glob("*.png"))):
+        if proc.poll() is not None:
+            pytest.fail("the build ended before it could be interrupted")
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == [err.strip()] and err.startswith("gunbai: interrupted; nothing was written"), err
+    assert "render cache" in err
+    assert sorted(p.name for p in (out / "ronin").iterdir()) == [".cache"]  # only the cache, no output
+
+
+def test_commands_that_work_per_system_take_system(tmp_path):
+    data = _data(tmp_path, "ohw", "sekigahara")
+    out = tmp_path / "out"
+    run = _gunbai("cards", "--data", str(data), "--out", str(out), "--system", "sekigahara")
+    assert run.returncode == 0, run.stderr
+    assert [p.name for p in out.iterdir()] == ["sekigahara"]
+    for command in ("build", "verify", "counters", "cards", "sheets"):
+        assert "--system" in _gunbai(command, "--help").stdout, command
+    bad = _gunbai("verify", "--data", str(data), "--system", "chess")
+    assert bad.returncode == 1 and "--system 'chess' is not valid; expected one of genpei, ronin, ohw, sekigahara" in bad.stderr
+
+
+def test_verify_play_refuses_a_negative_count(tmp_path):
+    run = _gunbai("verify", "--data", str(_data(tmp_path, "ohw")), "--play", "-5")
+    assert run.returncode == 2 and "--play -5 is not valid" in run.stderr
+
+
+def test_no_progress_in_a_pipe(tmp_path):
+    data = _data(tmp_path, "sekigahara")
+    run = _gunbai("build", "--data", str(data), "--out", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""  # progress only on a terminal
+    assert run.stdout.startswith("sekigahara: ")
+
+
+def test_progress_on_a_terminal():
+    import io
+
+    from pipeline import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    assert progress.wanted(False, stream) and not progress.wanted(True, stream)
+    assert not progress.wanted(False, io.StringIO())
+    progress.enable(True, stream)
+    try:
+        progress.step("genpei", "rendering")
+        progress.count(3, 10, "images drawn")
+        progress.count(10, 10, "images drawn")
+        progress.clear()
+    finally:
+        progress.enable(False, sys.stderr)
+    text = stream.getvalue()
+    assert "genpei: rendering 10/10 images drawn" in text and text.endswith("\r")
+
+
+def test_build_refuses_an_unknown_system(tmp_path):
+    with pytest.raises(GunbaiError, match="--system 'chess' is not valid"):
+        build_all(_data(tmp_path, "ohw"), tmp_path / "out", system="chess")
