@@ -78,7 +78,7 @@ def deobfuscate(data: bytes, entry: str = "savedGame") -> str:
             raw = bytes.fromhex(body.decode("ascii"))
         except (ValueError, UnicodeDecodeError):
             raise VassalFormatError("bad !VCSK obfuscation (key or hex body)", entry) from None
-        plain = bytes(b ^ key for b in raw)
+        plain = raw.translate(bytes(b ^ key for b in range(256)))
     else:
         plain = data
     try:
