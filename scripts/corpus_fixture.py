@@ -70,10 +70,28 @@ def blob(git_dir: str, obj: str) -> bytes | None:
         return None
 
 
+def svg_refs(data: bytes) -> list[str]:
+    """Every ``href``/``xlink:href`` value in an SVG, in document order."""
+    from lxml import etree
+
+    from pipeline.vassal.archive import VassalFormatError, parse_xml
+
+    try:
+        root = parse_xml(data, "svg")
+    except VassalFormatError:
+        return []
+    return [v for el in root.iter() if isinstance(el.tag, str)
+            for k, v in el.attrib.items() if etree.QName(k).localname == "href"]
+
+
 def is_data(path: str, data: bytes) -> bool:
     name = path.rsplit("/", 1)[-1]
+    if path.startswith("images/") and path.lower().endswith(".svg"):
+        return False  # listed in the manifest with its size and references
     if name in TEXT_NAMES or path.lower().endswith((".vsav", ".vlog", ".vmdx")):
         return True
+    if data[:2] == b"PK" and b"savedGame" in data[:200] or data.startswith(b"begin_save"):
+        return True  # a save or log under another name (VASSAL 2.x: .sav, .log, plain text)
     if path.lower().endswith(TEXT_SUFFIXES) or path.startswith("help/"):
         return b"\0" not in data[:4096]
     return False
@@ -109,7 +127,7 @@ def main() -> int:
             stored += target.stat().st_size
             continue
         row = {"path": path, "bytes": size if size.isdigit() else "", "sha256": "",
-               "kind": "data", "width": "", "height": "", "head": ""}
+               "kind": "data", "width": "", "height": "", "head": "", "refs": ""}
         if data is None:
             row["kind"] = "absent"
             if path in assumed:
@@ -120,8 +138,10 @@ def main() -> int:
             row["sha256"] = hashlib.sha256(data).hexdigest()
             row["bytes"] = str(len(data))
             info = image_info(data)
-            if info is not None and info.format != "svg":
+            if info is not None:
                 row.update(kind=info.format, width=str(info.width), height=str(info.height))
+                if info.format == "svg":
+                    row["refs"] = "|".join(svg_refs(data))
             elif path.lower().endswith(IMAGE_SUFFIXES) or path.startswith("images/"):
                 row.update(kind="garbage", head=data[:64].hex())
         rows.append(row)

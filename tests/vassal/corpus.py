@@ -6,12 +6,13 @@ Each fixture folder holds:
 - ``files/``: the module's data entries exactly as its repository stores them (buildFile,
   moduledata, extensiondata, saves, logs, HTML, SVG, translations), at their archive paths; a file
   whose name ends in ``.stored.gz`` is kept gzip-compressed to stay small and is unpacked here.
-- ``manifest.tsv``: every other entry of the module (raster images, PDFs, Java classes, sounds),
-  one line each: archive path, byte size, SHA-256, kind, width and height in pixels, and the first
-  bytes in hex. :func:`fixture_entries` puts a stand-in in its place: for an image (``png``,
+- ``manifest.tsv``: every other entry of the module (images, PDFs, Java classes, sounds), one
+  line each: archive path, byte size, SHA-256, kind, width and height in pixels, the first bytes
+  in hex (for garbage), the references of an SVG. :func:`fixture_entries` puts a stand-in in its place: for an image (``png``,
   ``gif``, ``jpeg``, ``bmp``, ``tiff``) a valid 1-bit greyscale PNG of the same width and height
   (VASSAL's ImageIO reads content, not the name's suffix, so a PNG stands in for any raster
-  format); for ``absent`` (a file the snapshot lacks, over 4 MiB) the same, at the size SOURCE.md
+  format); for ``svg`` (every SVG under ``images/``) an SVG of the same size holding its
+  ``xlink:href`` references (column ``refs``); for ``absent`` (a file the snapshot lacks, over 4 MiB) the same, at the size SOURCE.md
   gives and explains; for ``data`` (not an image) a short text saying what stood there; for
   ``garbage`` (an image name whose bytes are no image) the recorded first bytes.
 - ``SOURCE.md``: repository, commit, licence, what was left out, and the review of every lint
@@ -35,7 +36,7 @@ __all__ = ["CORPUS", "MANIFEST_FIELDS", "fixture_archive", "fixture_base", "fixt
            "fixture_names", "standin_png"]
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "vassal" / "corpus"
-MANIFEST_FIELDS = ("path", "bytes", "sha256", "kind", "width", "height", "head")
+MANIFEST_FIELDS = ("path", "bytes", "sha256", "kind", "width", "height", "head", "refs")
 RASTER = ("png", "gif", "jpeg", "bmp", "tiff")
 IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 GZ = ".stored.gz"
@@ -70,6 +71,17 @@ def standin_png(width: int, height: int) -> bytes:
             + _chunk(b"IEND", b""))
 
 
+def standin_svg(width: int, height: int, refs: str) -> bytes:
+    """An SVG of ``width`` x ``height`` user units holding one ``<image>`` per reference of the
+    original (``refs``: ``|``-joined ``xlink:href`` values), so size and references survive."""
+    from xml.sax.saxutils import quoteattr
+
+    images = "".join(f"<image xlink:href={quoteattr(r)} width=\"1\" height=\"1\"/>"
+                     for r in refs.split("|") if r)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{width}" height="{height}">{images}</svg>').encode()
+
+
 def read_manifest(name: str) -> list[dict[str, str]]:
     """The rows of a fixture's ``manifest.tsv`` (see the module docstring)."""
     path = CORPUS / name / "manifest.tsv"
@@ -85,6 +97,8 @@ def _standin(row: dict[str, str]) -> bytes:
         if not row["width"]:
             raise ValueError(f"manifest: {row['path']} has no width/height for its stand-in")
         return standin_png(int(row["width"]), int(row["height"]))
+    if kind == "svg":
+        return standin_svg(int(row["width"]), int(row["height"]), row["refs"])
     if kind == "garbage":
         return bytes.fromhex(row["head"])
     return f"stand-in for {row['path']} ({row['bytes']} bytes, {kind})\n".encode()
