@@ -1,7 +1,7 @@
 """Make a lint-corpus fixture from a git snapshot of a public VASSAL module repository.
 
     .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
-        [--exclude GLOB ...] [--assume PATH=WxH ...]
+        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY ...]
 
 Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
 directory GIT_DIR and writes ``tests/fixtures/vassal/corpus/FIXTURE/``: the module's data
@@ -10,7 +10,8 @@ properties; a file over 1 MiB gzip-compressed as ``*.stored.gz``) and ``manifest
 other entry (see ``tests/vassal/corpus.py``). Files that are not part of the module (scripts,
 READMEs, source code, editor folders) are skipped by name; ``--exclude`` adds globs. A file the
 snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assumed size with
-``--assume`` and explain it in SOURCE.md. SOURCE.md and expected.txt are written by hand.
+``--assume`` and explain it in SOURCE.md; ``--built`` lists an entry the repository's own build
+adds (compiled classes), kind ``built``. SOURCE.md and expected.txt are written by hand.
 Nothing of the repository's code is copied.
 """
 
@@ -105,6 +106,8 @@ def main() -> int:
     ap.add_argument("--under", default="")
     ap.add_argument("--exclude", action="append", default=[])
     ap.add_argument("--assume", action="append", default=[], help="PATH=WxH for an absent image")
+    ap.add_argument("--built", action="append", default=[],
+                    help="an entry the repository's build adds to the module (compiled classes)")
     args = ap.parse_args()
     assumed = {}
     for item in args.assume:
@@ -145,6 +148,9 @@ def main() -> int:
             elif path.lower().endswith(IMAGE_SUFFIXES) or path.startswith("images/"):
                 row.update(kind="garbage", head=data[:64].hex())
         rows.append(row)
+    for path in args.built:
+        rows.append({"path": path, "bytes": "", "sha256": "", "kind": "built", "width": "",
+                     "height": "", "head": "", "refs": ""})
     dest.mkdir(parents=True, exist_ok=True)
     with (dest / "manifest.tsv").open("w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, MANIFEST_FIELDS, delimiter="\t", lineterminator="\n",

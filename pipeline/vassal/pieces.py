@@ -370,8 +370,12 @@ def _decode_stack(state: str) -> StackState:
     tokens = decode(state, ";")
     map_name = tokens[0]
     if map_name == "null":
+        # ``Stack.getState`` writes ``null;x;y`` for a stack on no map; ``setState`` does not
+        # read x;y then and looks them up as piece ids, which finds nothing. Read them as written.
         x = y = 0
         rest = tokens[1:]
+        if len(rest) >= 2 and all(t.lstrip("-").isdigit() for t in rest[:2]):
+            x, y, rest = int(rest[0]), int(rest[1]), rest[2:]
     else:
         if len(tokens) < 3:
             raise PieceDecodeError(f"stack state {state!r} lacks x;y (§4.4)")

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-__all__ = ["NAME_ATTRS", "ImageInfo", "element_path", "image_info", "image_size", "short_tag",
-           "svg_size"]
+__all__ = ["NAME_ATTRS", "ImageInfo", "element_path", "image_info", "image_size", "parse_svg",
+           "short_tag", "svg_size"]
 
 #: Attributes that name a component, in the order tried for element paths (§5 names).
 NAME_ATTRS = ("mapName", "name", "entryName", "chartName", "title", "threadName")
@@ -93,18 +93,27 @@ _SVG_UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, 
 _SVG_LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|%)?\s*")
 
 
+def parse_svg(data: bytes) -> etree._Element | None:
+    """Parse an SVG document as Batik would read it, safely: a DOCTYPE (Inkscape and
+    Illustrator write one) is allowed, but no DTD is loaded, no network is used, entities are
+    left unexpanded and huge trees are refused. None when it is no well-formed XML."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             huge_tree=False, dtd_validation=False)
+    try:
+        return etree.fromstring(data, parser=parser)
+    except etree.XMLSyntaxError:
+        return None
+
+
 def svg_size(data: bytes) -> tuple[int, int] | None:
     """Pixel size of an SVG document as ``SVGImageUtils.getImageSize`` computes it (width and
     height in user units, else the viewBox's, a percentage of the viewBox, a square from the one
-    given; rounded), or None when ``data`` is not XML with an ``<svg>`` root. DOCTYPE and entity
-    declarations are refused (:func:`~.archive.parse_xml`)."""
-    from .archive import VassalFormatError, parse_xml
-
+    given; rounded), or None when ``data`` is not XML with an ``<svg>`` root
+    (:func:`parse_svg`)."""
     if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
         return None
-    try:
-        root = parse_xml(data, "svg")
-    except VassalFormatError:
+    root = parse_svg(data)
+    if root is None:
         return None
     if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
         return None
