@@ -14,7 +14,8 @@ Each fixture folder holds:
   format); for ``svg`` (every SVG under ``images/``) an SVG of the same size holding its
   ``xlink:href`` references (column ``refs``); for ``absent`` (a file the snapshot lacks, over 4 MiB) the same, at the size SOURCE.md
   gives and explains; for ``data`` (not an image) a short text saying what stood there; for
-  ``garbage`` (an image name whose bytes are no image) the recorded first bytes.
+  ``garbage`` (an image name whose bytes are no image) the recorded first bytes; for ``built``
+  (an entry the repository's build adds, such as compiled classes) the same short text.
 - ``SOURCE.md``: repository, commit, licence, what was left out, and the review of every lint
   finding. ``fixture.json``: ``{"base": "<fixture>"}`` for an extension linted with its module.
 - ``expected.txt``: the pinned ``gunbai lint`` findings, one ``str(Finding)`` a line.
