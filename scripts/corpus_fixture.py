@@ -34,7 +34,7 @@ from tests.vassal.corpus import CORPUS, GZ, MANIFEST_FIELDS  # noqa: E402
 
 #: Never part of a module archive: repository housekeeping, scripts, code, notes.
 SKIP = (".git*", "*.bat", "*.sh", "*.ps1", "*.md", "*.js", "*.json", "*.java", "*.iml",
-        ".idea/*", ".claude/*", "Makefile", "build.xml", "LICENSE*", "TODO", "tmp/*", "*.py",
+        ".idea/*", ".claude/*", "Makefile", "build.xml", "LICENSE*", "tmp/*", "*.py",
         "*/src/*", "*.vmod", "node_modules/*")
 TEXT_SUFFIXES = (".xml", ".html", ".htm", ".svg", ".properties", ".txt", ".vsav", ".vlog",
                  ".css")
@@ -85,13 +85,23 @@ def svg_refs(data: bytes) -> list[str]:
             for k, v in el.attrib.items() if etree.QName(k).localname == "href"]
 
 
+def _is_save_zip(data: bytes) -> bool:
+    import io
+    import zipfile
+
+    try:
+        return "savedGame" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except zipfile.BadZipFile:
+        return False
+
+
 def is_data(path: str, data: bytes) -> bool:
     name = path.rsplit("/", 1)[-1]
     if path.startswith("images/") and path.lower().endswith(".svg"):
         return False  # listed in the manifest with its size and references
     if name in TEXT_NAMES or path.lower().endswith((".vsav", ".vlog", ".vmdx")):
         return True
-    if data[:2] == b"PK" and b"savedGame" in data[:200] or data.startswith(b"begin_save"):
+    if data.startswith(b"begin_save") or data[:2] == b"PK" and _is_save_zip(data):
         return True  # a save or log under another name (VASSAL 2.x: .sav, .log, plain text)
     if path.lower().endswith(TEXT_SUFFIXES) or path.startswith("help/"):
         return b"\0" not in data[:4096]

@@ -153,12 +153,16 @@ class ModuleContext(_Collector):
     names: ArchiveNames | None = None
     _read_text: str | None = None
 
+    _has_code: bool | None = None
+
     @property
     def has_code(self) -> bool:
         """Whether the archive (or an extension's base) holds Java classes: module code that
-        may decode traits and commands VASSAL itself does not know."""
-        own = self.names is not None and any(n.endswith(".class") for n in self.names.names)
-        return own or (self.base is not None and self.base.has_code)
+        may decode traits and commands VASSAL itself does not know (computed once)."""
+        if self._has_code is None:
+            own = self.names is not None and any(n.endswith(".class") for n in self.names.names)
+            self._has_code = own or (self.base is not None and self.base.has_code)
+        return self._has_code
 
     @property
     def read_text(self) -> str:
@@ -347,7 +351,14 @@ def check_entries(ctx: ModuleContext) -> None:
     wanted = [ctx.buildfile_entry] + ([] if ctx.bare else [meta])
     for entry in wanted:
         if entry not in arc:
-            ctx.add(ERROR, entry, "", f"{entry} is missing (§1)")
+            if entry == "moduledata" and ctx.buildfile_entry in arc:
+                # VASSAL 3.7.26 opens such a module (vassal-check: the corpus' Vive l'Empereur
+                # and The Longest Day load); the Module Manager then reads name and version from
+                # the buildFile's first lines instead
+                ctx.add(WARNING, entry, "", "moduledata is missing: VASSAL opens the module, but "
+                        "the Module Manager guesses its name and version from the buildFile (§1)")
+            else:
+                ctx.add(ERROR, entry, "", f"{entry} is missing (§1)")
             continue
         try:
             data = arc.read(entry)
@@ -1398,10 +1409,15 @@ def _lint_save(arc: Archive, entry: str, findings: list[Finding],
 
 
 def _module_context(arc: Archive, findings: list[Finding], *, bare: bool = False,
-                    base: ModuleContext | None = None) -> ModuleContext:
+                    base: ModuleContext | None = None, as_base: bool = False) -> ModuleContext:
+    """Run the module checks on ``arc``. ``as_base``: the module is only the base another file
+    is checked against, so its own setups and image bytes are not linted (their findings are
+    thrown away anyway)."""
     ctx = ModuleContext(findings, archive=arc, bare=bare, base=base)
     for check in MODULE_CHECKS:
         ctx.check = check.__name__
+        if as_base and check in (check_setups, check_images, check_files):
+            continue
         if check is not check_entries and ctx.root is None:
             if check is check_metadata:
                 check(ctx)
@@ -1427,7 +1443,7 @@ def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: 
     A save linted with ``base`` is checked against that module (maps, boards, gpids)."""
     findings: list[Finding] = []
     if base is not None and base_ctx is None:
-        base_ctx = _module_context(base, [])
+        base_ctx = _module_context(base, [], as_base=True)
     if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
         _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
         return findings, None
@@ -1450,7 +1466,7 @@ def lint_many(paths: list[str | os.PathLike[str]], *,
         except VassalFormatError as exc:
             return {os.fspath(p): [Finding(ERROR, "base module", "", exc.message, "archive")]
                     for p in paths}
-        base_ctx = _module_context(base_arc, [])
+        base_ctx = _module_context(base_arc, [], as_base=True)
     ids: dict[str, list[str]] = {}
     try:
         for path in paths:
