@@ -182,7 +182,7 @@ def placements(data: RoninData, g: Game) -> list[Placement]:
                 keys.append(model_key(fid, m.model.id, side.side))
         for mid, n in side.fixed.items():
             keys += [model_key(g.scenario, mid, side.side)] * n
-        for p in _spots(side.zone, len(keys), g.table_side_in):
+        for p in spots(side.zone, len(keys), g.table_side_in):
             at(keys.pop(0), *p)
     for k in range(g.civilians):
         ox, oy = g.objective or (g.table_side_in / 2, g.table_side_in / 2)
@@ -190,7 +190,7 @@ def placements(data: RoninData, g: Game) -> list[Placement]:
     return out
 
 
-def _spots(z, n: int, table: int) -> list[tuple[float, float]]:
+def spots(z, n: int, table: int) -> list[tuple[float, float]]:
     """``n`` positions 1.5 inches apart inside zone ``z``, row by row from its middle row."""
     step = 1.5
     if z.kind == "circle":
