@@ -1286,10 +1286,20 @@ def check_save_pieces(ctx: SaveContext) -> None:
                         "does not have: VASSAL ignores it")
     parked = 0
     repeated: dict[tuple[str, str], list[str]] = {}
+    # pieces of one kind repeat hundreds of times in a save: their findings depend only on
+    # their levels above the BasicPiece (and its type), so each distinct piece is checked once
+    memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
     for p in [*save.pieces, *save.stacks]:
         path = f"command[{save.command_index(p)}]"
-        for severity, message in _piece_findings(p, known.prototypes, known.sides, known.read,
-                                                 known.code) if p.kind == "piece" else ():
+        if p.kind != "piece":
+            continue
+        basic_type, basic_state = p.levels[-1]
+        key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = list(_piece_findings(p, known.prototypes, known.sides,
+                                                     known.read, known.code))
+        for severity, message in found:
             repeated.setdefault((severity, message), []).append(path)
         if not known.maps_known or p.map_name in (None, "null"):
             continue
