@@ -1291,16 +1291,15 @@ def check_save_pieces(ctx: SaveContext) -> None:
     memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
     for p in [*save.pieces, *save.stacks]:
         path = f"command[{save.command_index(p)}]"
-        if p.kind != "piece":
-            continue
-        basic_type, basic_state = p.levels[-1]
-        key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = list(_piece_findings(p, known.prototypes, known.sides,
-                                                     known.read, known.code))
-        for severity, message in found:
-            repeated.setdefault((severity, message), []).append(path)
+        if p.kind == "piece":
+            basic_type, basic_state = p.levels[-1]
+            key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = list(_piece_findings(p, known.prototypes, known.sides,
+                                                         known.read, known.code))
+            for severity, message in found:
+                repeated.setdefault((severity, message), []).append(path)
         if not known.maps_known or p.map_name in (None, "null"):
             continue
         if p.map_name not in known.maps:
