@@ -1,24 +1,91 @@
 """Games per second of the Genpei rules engine, per scenario and policy.
 
-    .venv/bin/python benchmarks/bench_engine.py [GAMES] [--turn-cap N]
+    .venv/bin/python benchmarks/bench_engine.py [GAMES] [--turn-cap N] [--baseline DIR] [--parallel N]
 
-Prints one line per scenario and policy: games, wall and CPU seconds, games per second (CPU),
-mean game length in player turns. Single process; same seed as ``gunbai verify --play``.
+Prints one line per scenario and policy: games, wall and CPU seconds, games per CPU second
+(per core), mean game length in player turns, and the machine's load average before and after
+(the machine may be shared: CPU seconds are the fairer measure). Single process; same seed as
+``gunbai verify --play``. The rollout policy plays GAMES // 10 games, as in ``verify --play``.
+
+``--baseline DIR`` runs the same benchmark on another checkout of gunbai (e.g. ``git archive
+main | tar -x -C DIR``) in a subprocess right after, interleaved per scenario, and prints the
+ratio of games per CPU second, so that both are measured under the same load.
+``--parallel N`` also plays N greedy games of each scenario on 2 worker processes (as
+``gunbai verify --play N --workers 2`` does) and prints wall and CPU seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from pipeline.play import run_playability
-from pipeline.systems.genpei.engine.playability import thresholds_for
-from pipeline.systems.genpei.engine.policies import POLICIES
-from pipeline.systems.genpei.engine.state import GenpeiState
-from pipeline.systems.genpei.load import load
-
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None) -> list[dict]:
+    from pipeline.play import run_playability
+    from pipeline.systems.genpei.engine.playability import thresholds_for
+    from pipeline.systems.genpei.engine.policies import POLICIES
+    from pipeline.systems.genpei.engine.state import GenpeiState
+    from pipeline.systems.genpei.load import load
+
+    try:
+        from pipeline.systems.genpei.engine.playability import games_for
+    except ImportError:  # an older checkout without the rollout policy
+        def games_for(policy: str, n: int) -> int:
+            return n
+
+    data = load(data_dir)
+    out = []
+    for loaded in data.scenarios:
+        sc = loaded.scenario
+        if only and sc.code != only:
+            continue
+        for name, policy in POLICIES.items():
+            cap = turn_cap or thresholds_for(sc, name).turn_cap
+            n = games_for(name, games)
+            w0, c0 = time.perf_counter(), time.process_time()
+            rep = run_playability(lambda sc=sc: GenpeiState(data, sc), policy, games=n, seed=1, turn_cap=cap)
+            wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+            out.append({"scenario": sc.code, "policy": name, "games": rep.games, "wall": wall, "cpu": cpu,
+                        "gps": rep.games / cpu, "turns": rep.mean_turns, "cut": rep.cut_off_share})
+    return out
+
+
+def _print(rows: list[dict], tag: str = "") -> None:
+    for r in rows:
+        print(f"{tag}{r['scenario']} {r['policy']:7s} {r['games']:4d} games  wall {r['wall']:6.2f} s  cpu {r['cpu']:6.2f} s  "
+              f"{r['gps']:7.1f} games/s/core  mean {r['turns']:5.1f} turns  cut off {r['cut']:.0%}")
+
+
+def _parallel(data_dir: Path, games: int) -> None:
+    from pipeline.play import run_playability
+    from pipeline.systems.genpei.engine.playability import _state_factory, _warm, thresholds_for
+    from pipeline.systems.genpei.engine.policies import POLICIES
+    from pipeline.systems.genpei.load import load
+
+    data = load(data_dir)
+    for loaded in data.scenarios:
+        sc = loaded.scenario
+        index = data.scenarios.index(loaded)
+        _warm(data, sc)
+        self0 = resource.getrusage(resource.RUSAGE_SELF)
+        kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w0 = time.perf_counter()
+        rep = run_playability(_state_factory(data, index), POLICIES["greedy"], games=games, seed=1,
+                              turn_cap=thresholds_for(sc, "greedy").turn_cap, workers=2)
+        wall = time.perf_counter() - w0
+        self1 = resource.getrusage(resource.RUSAGE_SELF)
+        kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime
+               + kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime)
+        print(f"{sc.code} greedy {rep.games} games on 2 workers: wall {wall:.1f} s, cpu {cpu:.1f} s (all processes)")
 
 
 def main() -> None:
@@ -26,17 +93,39 @@ def main() -> None:
     ap.add_argument("games", type=int, nargs="?", default=200)
     ap.add_argument("--turn-cap", type=int, default=None, help="override each scenario's turn cap")
     ap.add_argument("--data", type=Path, default=ROOT / "source_data" / "genpei")
+    ap.add_argument("--baseline", type=Path, default=None, help="another gunbai checkout to measure under the same load")
+    ap.add_argument("--parallel", type=int, default=0, help="also play N greedy games per scenario on 2 workers")
+    ap.add_argument("--only", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    data = load(args.data)
-    for loaded in data.scenarios:
-        sc = loaded.scenario
-        for name, policy in POLICIES.items():
-            cap = args.turn_cap or thresholds_for(sc, name).turn_cap
-            w0, c0 = time.perf_counter(), time.process_time()
-            rep = run_playability(lambda sc=sc: GenpeiState(data, sc), policy, games=args.games, seed=1, turn_cap=cap)
-            wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-            print(f"{sc.code} {name:7s} {rep.games} games  wall {wall:6.2f} s  cpu {cpu:6.2f} s  "
-                  f"{rep.games / cpu:7.1f} games/s  mean {rep.mean_turns:5.1f} turns  cut off {rep.cut_off_share:.0%}")
+    if args.json:  # the subprocess of --baseline
+        print(json.dumps(_measure(args.data, args.games, args.turn_cap, args.only)))
+        return
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    if args.baseline is None:
+        _print(_measure(args.data, args.games, args.turn_cap, None))
+    else:
+        from pipeline.systems.genpei.load import load
+
+        codes = [s.scenario.code for s in load(args.data).scenarios]
+        for code in codes:
+            mine = _measure(args.data, args.games, args.turn_cap, code)
+            env = dict(os.environ, PYTHONPATH=str(args.baseline))
+            cmd = [sys.executable, str(Path(__file__).resolve()), str(args.games), "--json", "--only", code,
+                   "--data", str(args.baseline / "source_data" / "genpei")]
+            if args.turn_cap:
+                cmd += ["--turn-cap", str(args.turn_cap)]
+            base = json.loads(subprocess.run(cmd, env=env, cwd=args.baseline, capture_output=True, text=True, check=True).stdout)
+            _print(base, "baseline ")
+            _print(mine, "this     ")
+            bmap = {r["policy"]: r for r in base}
+            for r in mine:
+                b = bmap.get(r["policy"])
+                if b:
+                    print(f"ratio    {code} {r['policy']:7s} {r['gps'] / b['gps']:.2f}x games per CPU second")
+    if args.parallel:
+        _parallel(args.data, args.parallel)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

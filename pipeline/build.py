@@ -167,7 +167,8 @@ def render_only(data_root: Path, out_root: Path, *, what: str) -> Iterator[str]:
 def explain_rule(rule_id: str) -> str:
     """The statement and source of a legality rule (``gunbai verify --explain``). Rule ids are
     stable within a game system; ``system:id`` (e.g. ``ohw:known-unit``) picks one system, and
-    an id several systems use prints each system's rule under its name.
+    an id several systems use prints each system's rule under its name. ``all`` (or
+    ``genpei:all``) lists every rule with its source.
 
     Raises:
         KeyError: no system has a rule with that id (the message lists every id).
@@ -175,6 +176,14 @@ def explain_rule(rule_id: str) -> str:
     import importlib
 
     wanted_system, _, wanted = rule_id.rpartition(":")
+    if wanted == "all":
+        parts = []
+        for system in _systems():
+            if wanted_system and system != wanted_system:
+                continue
+            rules_module = importlib.import_module(f"pipeline.systems.{system}.verify")
+            parts += [f"[{system}] {rules_module.explain(r)}" for r in rules_module.RULES]
+        return "\n".join(parts)
     known: list[str] = []
     found: list[tuple[str, str]] = []
     for system in _systems():

@@ -72,6 +72,7 @@ def verify(
     play: Annotated[int, typer.Option("--play", help="Also play N seeded games of each scenario (Genpei: per policy, with thresholds and a chart).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the --play games (same seed, same report).")] = 1,
     workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the report does not depend on it).")] = 2,
+    stats: Annotated[bool, typer.Option("--stats", help="With --play: count the Command and Dragon cards played per policy (Genpei).")] = False,
     out_dir: OutOpt = Path("build"),
     system: Annotated[str | None, typer.Option("--system", help="Game system of the scenario files given (default: from their folder).")] = None,
 ) -> None:
@@ -95,7 +96,7 @@ def verify(
         from pipeline.systems.genpei.engine.playability import play_command
 
         try:
-            lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir)
+            lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir, stats=stats)
         except GunbaiError as exc:
             _fail(exc)
         for line in lines:

@@ -39,12 +39,15 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 @dataclass(frozen=True)
 class GameResult:
     """One game: the winner (``None`` = cut off or drawn), player turns played, cut off by the
-    turn cap, actions and chance outcomes applied."""
+    turn cap, actions and chance outcomes applied, and what the engine counted of the game
+    (``stats``: ``(event, count)`` pairs from the state's optional ``play_stats()``, e.g. cards
+    played)."""
 
     winner: int | None
     turns: int
     cut_off: bool
     steps: int
+    stats: tuple[tuple[str, int], ...] = ()
 
 
 def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy] | Policy,
@@ -61,16 +64,17 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
     state = state_factory()
     pols = policies if isinstance(policies, Sequence) else None
     steps = 0
+    stats = getattr(state, "play_stats", None)
     while not state.is_terminal():
         if state.turn_count() > turn_cap or steps >= max_steps:
-            return GameResult(None, min(state.turn_count(), turn_cap), True, steps)
+            return GameResult(None, min(state.turn_count(), turn_cap), True, steps, stats() if stats else ())
         if state.is_chance_node():
             state.apply_action(sample_chance(state.chance_outcomes(), rng))
         else:
             p = pols[state.current_player()] if pols is not None else policies  # type: ignore[operator]
             state.apply_action(p(state, rng))  # type: ignore[operator]
         steps += 1
-    return GameResult(state.winner(), state.turn_count(), False, steps)
+    return GameResult(state.winner(), state.turn_count(), False, steps, stats() if stats else ())
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,14 @@ class PlayabilityReport:
     turn_cap: int
     seed: int
     results: list[GameResult] = field(default_factory=list, repr=False, compare=False)
+
+    def event_totals(self) -> dict[str, int]:
+        """Every ``stats`` event of the games, summed (e.g. cards played)."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            for k, n in r.stats:
+                out[k] = out.get(k, 0) + n
+        return dict(sorted(out.items()))
 
     def lines(self) -> list[str]:
         out = [f"{self.label}: {self.games} games, seed {self.seed}, turn cap {self.turn_cap}"]

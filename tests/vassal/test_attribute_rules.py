@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 from lxml import etree
 
 from pipeline.build import build_all
@@ -29,6 +30,8 @@ from pipeline.vassal.attribute_rules_data import ATTRIBUTES_IGNORED, RULES
 from pipeline.vassal.classes import ALLOWED_CHILDREN
 from pipeline.vassal.components import TEXT_CHILDREN
 from pipeline.vassal.lint import lint, lint_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ROOT_DIR = Path(__file__).resolve().parents[2]
 DATA = ROOT_DIR / "source_data"
@@ -94,7 +97,8 @@ def test_every_attribute_gunbai_writes_parses_as_vassal_reads_it(built):
             path.read_bytes(), path.name, base=(path.parent / f"{path.parent.name}.vmod").read_bytes())
         assert attribute_findings(findings) == []
     # the range threads of the measured systems are whole pixels per inch, read as int
-    assert los_scales == {"ohw": "24", "ronin": "56", "sekigahara": "16"}
+    ppi = {s: str(yaml.safe_load((ROOT / "source_data" / s / "system.yaml").read_text())["vassal"]["px_per_inch"]) for s in ("ohw", "ronin", "sekigahara")}
+    assert los_scales == ppi and all(v.isdigit() for v in ppi.values())
     # what gunbai writes spans these parse kinds (no HotKeyConfigurer key stroke: StackMetrics
     # keys are left to their defaults)
     for kind in ("int", "double", "bool", "bool_exact", "color", "named_key", "enum",

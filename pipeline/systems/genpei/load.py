@@ -21,6 +21,9 @@ from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem
 from pipeline.systems.genpei.model import (
     BoardGeometry,
+    CardsFile,
+    CommandCard,
+    DragonCard,
     LeadersFile,
     LeaderType,
     MarkersFile,
@@ -42,6 +45,7 @@ FILES: dict[str, type[BaseModel]] = {
     "leaders.yaml": LeadersFile,
     "terrain.yaml": TerrainFile,
     "markers.yaml": MarkersFile,
+    "cards.yaml": CardsFile,
 }
 
 
@@ -64,7 +68,9 @@ class GenpeiData:
     Attributes:
         root: the folder.
         system, sources, board: the single-document files.
-        units, leaders, terrain, markers: the catalogues by id, in file order.
+        cards: the Command and Dragon decks (``cards.yaml``).
+        units, leaders, terrain, markers, command_cards, dragon_cards: the catalogues by id,
+            in file order.
         scenarios: the scenarios, sorted by file name.
         docs: the parsed file of each catalogue (file name → document), for line numbers.
     """
@@ -73,6 +79,9 @@ class GenpeiData:
     system: SystemInfo
     sources: Sources
     board: BoardGeometry
+    cards: CardsFile
+    command_cards: dict[str, CommandCard]
+    dragon_cards: dict[str, DragonCard]
     units: dict[str, UnitType]
     leaders: dict[str, LeaderType]
     terrain: dict[str, TerrainType]
@@ -104,6 +113,9 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> GenpeiData:
         system=models["system.yaml"],
         sources=models["sources.yaml"],
         board=models["board.yaml"],
+        cards=models["cards.yaml"],
+        command_cards=catalogue_of("cards.yaml", "command_cards"),
+        dragon_cards=catalogue_of("cards.yaml", "dragon_cards"),
         units=catalogue_of("units.yaml", "units"),
         leaders=catalogue_of("leaders.yaml", "leaders"),
         terrain=catalogue_of("terrain.yaml", "terrain"),

@@ -788,3 +788,95 @@ class Scenario(Strict):
     markers: list[MarkerPlacement] = []
     reconstruction: Reconstruction
     playability: Playability = Playability()
+
+
+# ---------------------------------------------------------------------------------------------
+# cards.yaml
+
+
+class CommandCard(Strict):
+    """A Command card of the 60-card deck.
+
+    Attributes:
+        id: stable id.
+        name: the printed name.
+        kind: ``section`` (orders units in one section) or ``tactic``.
+        section: the section a section card orders in (``left``, ``centre``, ``right``).
+        orders: units and/or leaders a section card orders: a number, or ``hand`` (one per
+            Command card held, this one included: the Advance cards).
+        draw_two_keep_one: when drawing the new Command card, draw 2, keep 1, discard the other.
+        count: copies in the deck, or ``unknown`` (erratum ``command_card_list``).
+        effect: the engine rule that plays the card (``section``, ``cavalry_charge``, …), or
+            ``unknown`` when no public text says what the card does.
+        text: a summary of the card's text (paraphrased).
+        naval: the Genpei pack's naval exception for the card, if any.
+        source: where the card and its text come from; ``sources``: further citations.
+    """
+
+    id: Id
+    name: str = Field(min_length=1)
+    kind: Literal["section", "tactic"]
+    section: Literal["left", "centre", "right"] | None = None
+    orders: int | Literal["hand"] | None = None
+    draw_two_keep_one: bool = False
+    count: Annotated[int, Field(ge=1, le=60)] | Unknown
+    effect: Id | Unknown
+    text: str = Field(min_length=1)
+    naval: str | None = None
+    source: Source
+    sources: list[Source] = []
+
+    @model_validator(mode="after")
+    def _section_fields(self) -> CommandCard:
+        if self.kind == "section" and (self.section is None or self.orders is None):
+            raise ValueError("a section card names its section and how many units it orders")
+        return self
+
+
+class DragonCard(Strict):
+    """A Dragon card of the 40-card deck.
+
+    Attributes:
+        id: stable id.
+        name: the printed name.
+        count: copies in the deck, or ``unknown`` (erratum ``dragon_card_list``).
+        cost: H&F paid to play it, or ``unknown`` (erratum ``dragon_card_costs``).
+        phase: when it is played (``unknown`` when not public).
+        target: what it acts on (``unknown`` when not public).
+        effect: the engine rule that plays it (``ambush``, ``personal_challenge``,
+            ``turncoat``), or ``unknown`` when no public text says what it does.
+        text: a summary of the card's text (paraphrased).
+        naval: what the Genpei pack says of it at sea, if anything.
+    """
+
+    id: Id
+    name: str = Field(min_length=1)
+    count: Annotated[int, Field(ge=1, le=40)] | Unknown
+    cost: Annotated[int, Field(ge=0, le=10)] | Unknown
+    phase: str | Unknown
+    target: str | Unknown
+    effect: Id | Unknown
+    text: str = Field(min_length=1)
+    naval: str | None = None
+    source: Source
+    sources: list[Source] = []
+
+
+class CardsFile(Strict):
+    """``cards.yaml``: the Command deck and the Dragon deck.
+
+    Attributes:
+        command_deck_size: cards in the Command deck (60, GMT edition).
+        section_card_count: how many of them are section cards (39).
+        dragon_deck_size: cards in the Dragon deck (40, GMT edition).
+        command_cards: the Command cards public sources name (section cards and tactic cards).
+        dragon_cards: the Dragon cards public sources name.
+    """
+
+    command_deck_size: int = Field(ge=1, le=200)
+    section_card_count: int = Field(ge=0, le=200)
+    dragon_deck_size: int = Field(ge=0, le=200)
+    source: Source
+    dragon_deck_source: Source
+    command_cards: list[CommandCard] = Field(min_length=1)
+    dragon_cards: list[DragonCard] = []

@@ -7,9 +7,13 @@ roll cancels its first H&F (and a Sohei does not reroll it). The distribution of
 hexes and H&F tokens is then the exact map of that sum through the rules of
 :func:`pipeline.systems.genpei.engine.combat.score`.
 
-Exactness: probabilities are fractions. The only truncation is the Sohei reroll chain, cut
-after ``REROLL_DEPTH`` H&F in a row on one die (probability ``6**-REROLL_DEPTH`` per die, about
-6e-8); it shortens only the H&F token count, symbols, swords and flags stay exact.
+Exactness: probabilities are fractions. The Sohei reroll chain is geometric: a rerolled die
+ends on a face that is not H&F after ``G`` H&F in a row, ``P(G = g) = p**g (1 - p)``, so ``m``
+rerolled dice earn a negative-binomial number of tokens, ``P(k) = C(k+m-1, m-1) p**k (1-p)**m``,
+computed exactly for every ``k`` (:func:`reroll_tokens`). The chain has no end, so the list of
+outcomes stops at the first ``k`` whose tail ``P(tokens >= k)`` is below :data:`TAIL` (1e-12):
+that last outcome stands for "``k`` or more" and carries the exact tail; ``gunbai odds`` prints
+it as such. Symbols, swords and flags are exact whatever the cut.
 
 Example::
 
@@ -23,14 +27,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from math import comb, lcm
 
 from icepool import Die, Vector
 
 from pipeline.systems.genpei.engine.combat import Fighter, Setup, close_setup, ranged_setup, score
 from pipeline.systems.genpei.load import GenpeiData
 
-#: Rerolls of a Sohei H&F chain computed exactly before it is cut (see the module docstring).
-REROLL_DEPTH = 8
+#: The list of token counts of a reroll chain ends where the exact tail drops below this.
+TAIL = Fraction(1, 10**12)
 
 _ZERO = Vector((0, 0, 0, 0))
 _HF = Vector((0, 0, 0, 1))
@@ -58,24 +63,47 @@ def _die(faces: tuple[str, ...], target: str | None) -> Die:
 
 
 @lru_cache(maxsize=64)
-def _reroll_parts(faces: tuple[str, ...], target: str | None) -> tuple[Die, Die]:
-    """A rerolling die split in two independent parts: the face it finally shows that is not
-    H&F, and the H&F tokens it earned on the way (a geometric number; the chain is cut after
-    ``REROLL_DEPTH`` rerolls)."""
+def _non_hf(faces: tuple[str, ...], target: str | None) -> tuple[Die, Fraction]:
+    """The face a rerolling die finally shows (any face but H&F, equally likely) and the
+    probability ``p`` of H&F on one die."""
     base = _die(faces, target)
     non_hf = Die([v for v in base.outcomes() for _ in range(base.quantity(v)) if v != _HF])
     p_hf = Fraction(base.quantity(_HF) if _HF in base.outcomes() else 0, base.denominator())
-    weights: dict[Vector, int] = {}
-    if p_hf == 0 or p_hf == 1:
-        tokens = Die([_ZERO])
-    else:
-        # P(k tokens) = p^k (1-p) for k < depth, and p^depth for the cut-off chain.
-        num, den = p_hf.numerator, p_hf.denominator
-        for k in range(REROLL_DEPTH):
-            weights[Vector((0, 0, 0, k))] = num**k * (den - num) * den ** (REROLL_DEPTH - k - 1)
-        weights[Vector((0, 0, 0, REROLL_DEPTH))] = num**REROLL_DEPTH
-        tokens = Die(weights)
-    return non_hf, tokens
+    return non_hf, p_hf
+
+
+@lru_cache(maxsize=256)
+def reroll_tokens(m: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
+    """Exact distribution of the H&F tokens ``m`` rerolling dice earn: ``(k, P(k))`` for
+    ``k = 0, 1, …`` up to the first ``k`` whose tail ``P(tokens >= k)`` is below :data:`TAIL`,
+    which then stands for "``k`` or more" with the tail's exact probability.
+
+    >>> [str(q) for _, q in reroll_tokens(1, Fraction(1, 6))[:3]]
+    ['5/6', '5/36', '5/216']
+    >>> dict(reroll_tokens(3, Fraction(1, 6)))[8]
+    Fraction(625, 40310784)
+    """
+    if m <= 0 or p == 0:
+        return ((0, Fraction(1)),)
+    out: list[tuple[int, Fraction]] = []
+    left = Fraction(1)
+    k = 0
+    q = (1 - p) ** m
+    while True:
+        if left < TAIL:
+            out.append((k, left))
+            return tuple(out)
+        pk = comb(k + m - 1, m - 1) * p**k * q
+        out.append((k, pk))
+        left -= pk
+        k += 1
+
+
+@lru_cache(maxsize=256)
+def _tokens_die(m: int, p: Fraction) -> Die:
+    dist = reroll_tokens(m, p)
+    den = lcm(*(q.denominator for _, q in dist))
+    return Die({Vector((0, 0, 0, k)): int(q * den) for k, q in dist})
 
 
 @lru_cache(maxsize=4096)
@@ -86,33 +114,31 @@ def raw_roll(faces: tuple[str, ...], dice: int, target: str | None, reroll: bool
         faces: the die faces (:func:`faces_of`).
         dice: dice rolled.
         target: the standard that hits (``None``: none does).
-        reroll: every H&F is rerolled for an extra result (Sohei).
+        reroll: every H&F is rerolled for an extra result (Sohei; the chain as in the module
+            docstring).
         inspired: the first H&F is cancelled (no token, no reroll).
-
-    A rerolling die ends on a face other than H&F after a geometric number of H&F, the two
-    independent: ``m`` rerolled dice are ``m @ face + m @ tokens``, which keeps symbols, swords
-    and flags exact whatever the cut of the reroll chain.
     """
     if dice <= 0:
         return Die([_ZERO])
     base = _die(faces, target)
-    if reroll:
-        face, tokens = _reroll_parts(faces, target)
+    if not reroll:
         if not inspired:
-            return (dice @ face) + (dice @ tokens)
-    elif not inspired:
-        return dice @ base
-    first = dice @ base
+            return dice @ base
+        return (dice @ base).map(lambda v: v - Vector((0, 0, 0, 1)) if v[3] > 0 else v)
+    face, p = _non_hf(faces, target)
+    if not inspired:
+        # every die ends on a face that is not H&F, after a geometric number of H&F (tokens)
+        return (dice @ face) + _tokens_die(dice, p)
 
     def after(v: Vector) -> Die | Vector:
-        cancel = 1 if v[3] > 0 else 0
-        kept = v - Vector((0, 0, 0, cancel))
-        extra = v[3] - cancel
-        if reroll and extra > 0:
-            return kept + (extra @ face) + (extra @ tokens)
-        return kept
+        h = v[3]
+        if h <= 1:
+            return v - Vector((0, 0, 0, h))  # the first H&F cancelled, not rerolled
+        rest = h - 1  # kept as tokens and rerolled: each ends on a face after G more H&F
+        kept = v - Vector((0, 0, 0, 1))
+        return kept + (rest @ face) + _tokens_die(rest, p)
 
-    return first.map(after)
+    return (dice @ base).map(after)
 
 
 def roll_outcomes(data: GenpeiData, setup: Setup) -> list[tuple[tuple[int, int, int, int], Fraction]]:
@@ -193,7 +219,9 @@ def matchup(data: GenpeiData, attacker: str, defender: str, *, terrain: str | No
     with the defender on ``terrain`` and the attacker on ``attacker_terrain``.
 
     ``leader`` attaches the attacker's natural leader (cavalry leader to a mounted unit,
-    infantry leader otherwise) and spends H&F for Inspiration; ``at_sea`` makes both naval.
+    infantry leader otherwise) and spends H&F for Inspiration; ``at_sea`` makes both naval. The
+    attack crosses a covered hexside when the defender's tile has any (Palisade), close or
+    ranged, as the engine computes for an attack across one.
     """
     if attacker not in data.units:
         raise KeyError(f"unknown unit {attacker!r} (units: {', '.join(data.units)})")
@@ -220,7 +248,7 @@ def matchup(data: GenpeiData, attacker: str, defender: str, *, terrain: str | No
     if ranged:
         if au.ranged is None:
             raise KeyError(f"{au.name} has no ranged combat")
-        return ranged_setup(att, dfn, att.stats.min_range, inspired=leader)
+        return ranged_setup(att, dfn, att.stats.min_range, covered=True, inspired=leader)
     return close_setup(att, dfn, covered=True, inspired=leader)
 
 
@@ -268,7 +296,7 @@ def format_odds(data: GenpeiData, setup: Setup, title: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["REROLL_DEPTH", "battle_odds", "faces_of", "format_odds", "kill_odds", "marginals",
+__all__ = ["TAIL", "battle_odds", "reroll_tokens", "faces_of", "format_odds", "kill_odds", "marginals",
            "matchup", "odds_table", "raw_roll", "roll_outcomes"]
 
 
@@ -311,7 +339,7 @@ def run_cli(args: list[str], data_root: str = "source_data") -> int:
         print(f"gunbai odds: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 2
     where = f" on {data.terrain[ns.terrain].name}" if ns.terrain else ""
-    title = f"{data.units[ns.attacker].name} against {data.units[ns.defender].name}{where}" + (" (inspired)" if ns.leader else "")
+    title = f"{data.units[ns.attacker].name} against {data.units[ns.defender].name}{where}" + (" (inspired)" if setup.inspired else " (leader attached, not inspired)" if ns.leader else "")
     from pipeline.systems.genpei.engine.stats import resolve
 
     print(format_odds(data, setup, title))

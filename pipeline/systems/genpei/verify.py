@@ -22,6 +22,7 @@ from typing import Any
 
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
+from pipeline.systems.genpei.engine.rules import ENGINE_RULES
 from pipeline.systems.genpei.layout import DIRECTIONS
 from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
 
@@ -59,8 +60,10 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("palisade-faces-board", "Every covered hexside of a Palisade faces a hex of the board (an attack can come across it).", "genpei_pack", "Palisade"),
     LegalityRule("supply-ships-at-sea", "A scenario with supply-ship temporary banners has units noted 'supply ship' on Ocean hexes.", "rules_facts", "§2 GP20 Nishinomiya (Supply Ships)"),
     LegalityRule("games-end", "Under each policy, at most the scenario's max_cut_off_share of seeded games are cut off by its turn cap (gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
-    LegalityRule("both-sides-win", "Each side wins more than the scenario's min_win_rate of the seeded games (gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
+    LegalityRule("both-sides-win", "Each side wins more than the scenario's min_win_rate of the seeded games of the balance policy (the strongest that played enough games; gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
 )
+# The rules the engine plays (decks, leaders, battles), so that --explain names them too.
+RULES.update(ENGINE_RULES)
 
 
 @dataclass(frozen=True)
@@ -286,21 +289,22 @@ def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
 def _engine_checks(data: GenpeiData, sc: Any, find: Any, units_at: dict[tuple[int, int], int]) -> None:
     """The static checks added with the rules engine (see :data:`RULES`)."""
     from pipeline.systems.genpei.engine.board import STEPS
-    from pipeline.systems.genpei.engine.victory import max_temporary, supply_ships
+    from pipeline.systems.genpei.engine.victory import max_temporary, supply_ships, tent_banners
 
     board = data.board
     side_ids = [s.id for s in sc.sides]
     # banners-reachable
     temp = max_temporary(data, sc)
+    tents = tent_banners(sc)
     for i, side in enumerate(sc.sides):
         enemy_units = sum(1 for u in sc.units if u.side != side.id and u.side in side_ids)
         enemy_leaders = sum(1 for u in sc.units if u.side != side.id and u.side in side_ids and u.leader) + sum(1 for lp in sc.leaders if lp.side != side.id and lp.side in side_ids)
-        most = enemy_units + enemy_leaders + temp.get(side.id, 0)
+        most = enemy_units + enemy_leaders + temp.get(side.id, 0) + tents.get(side.id, 0)
         target = side.banners or sc.victory.banners
         if target > most:
             loc = ("sides", i, "banners") if side.banners else ("victory", "banners")
             find(loc, None, "banners-reachable",
-                 f"{side.name} needs {target} banners but can win at most {most} ({enemy_units} enemy units, {enemy_leaders} enemy leaders, {temp.get(side.id, 0)} temporary)")
+                 f"{side.name} needs {target} banners but can win at most {most} ({enemy_units} enemy units, {enemy_leaders} enemy leaders, {temp.get(side.id, 0)} temporary, {tents.get(side.id, 0)} command tents)")
     # commanders and bodyguards
     commanders: dict[str, int] = {}
     for i, up in enumerate(sc.units):

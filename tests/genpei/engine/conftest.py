@@ -46,11 +46,17 @@ def scenario(data, *, units, terrain=(), naval=False, wind=None, banners=5, rule
     return Scenario.model_validate(doc)
 
 
+#: Cards the opening deal of the rules tests gives: a plain section card, and a Dragon card the
+#: engine never plays, so no reaction or Dragon card interrupts a hand-made situation.
+DEAL = (("draw", "order2_centre"), ("draw", "unlisted_dragon"))
+
+
 def dealt(data, sc) -> GenpeiState:
-    """The state after the opening deal (first outcome of every draw)."""
+    """The state after the opening deal (section cards and unplayable Dragon cards only)."""
     st = GenpeiState(data, sc)
     while st.is_chance_node():
-        st.apply_action(st.chance_outcomes()[0][0])
+        outs = dict(st.chance_outcomes())
+        st.apply_action(next((o for o in DEAL if o in outs), st.chance_outcomes()[0][0]))
     return st
 
 
@@ -63,6 +69,7 @@ def at_battle(st: GenpeiState, uid: int, *, moved: bool = False) -> GenpeiState:
     st.units[uid].moved = moved
     st.node = None
     st._legal = None
+    st.card_effect = "section"
     return st
 
 

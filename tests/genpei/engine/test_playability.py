@@ -9,7 +9,9 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.systems.genpei.engine.playability import play_scenario, thresholds_for
+from pipeline.build import explain_rule
+from pipeline.systems.genpei.engine.playability import play_scenario, stats_lines, thresholds_for
+from pipeline.systems.genpei.engine.rules import ENGINE_RULES
 from pipeline.systems.genpei.load import load
 from pipeline.systems.genpei.verify import RULES, explain, verify_all
 
@@ -33,12 +35,12 @@ def _loaded(path: Path):
 
 def test_shipped_scenarios_are_playable_and_reports_repeat(data):
     for loaded in data.scenarios:
-        sp = play_scenario(data, loaded, 8, seed=3)
+        sp = play_scenario(data, loaded, 16, seed=3)
         assert sp.findings == [], [str(f) for f in sp.findings]
-        again = play_scenario(data, loaded, 8, seed=3)
+        again = play_scenario(data, loaded, 16, seed=3)
         assert sp.reports == again.reports
         greedy = sp.reports["greedy"]
-        assert greedy.cut_off == 0 and sum(s.wins for s in greedy.sides) == 8
+        assert greedy.cut_off == 0 and sum(s.wins for s in greedy.sides) == 16
 
 
 def test_unwinnable_copy_is_flagged(tmp_path):
@@ -73,9 +75,26 @@ def test_copy_whose_games_cannot_end_is_flagged(tmp_path):
     assert sp.reports["greedy"].cut_off_share == 1.0
 
 
-def test_new_rules_explain_and_cite():
+def test_new_rules_explain_and_cite(data):
     for rid in ("banners-reachable", "games-end", "both-sides-win", "palisade-faces-board", "bodyguard-with-commander"):
         assert rid in RULES and rid in explain(rid)
+    # every rule the engine plays is listed by --explain with a document of sources.yaml
+    docs = {d.id for d in data.sources.documents}
+    for rid, rule in ENGINE_RULES.items():
+        assert RULES[rid] is rule and rule.doc in docs and explain(rid).startswith(rid)
+    listing = explain_rule("genpei:all")
+    assert all(f"[genpei] {rid}:" in listing for rid in ENGINE_RULES)
+
+
+def test_stats_count_the_cards_played(data):
+    # verify --play --stats: tactic and Dragon cards are played in the shipped scenarios
+    loaded = next(s for s in data.scenarios if s.scenario.code == "GP20")
+    sp = play_scenario(data, loaded, 12, seed=5)
+    totals = sp.reports["greedy"].event_totals()
+    assert sum(n for k, n in totals.items() if k.startswith("command:")) >= 12 * 5
+    text = "\n".join(stats_lines(sp.reports))
+    assert "Command cards:" in text and "Dragon cards:" in text
+    assert sp.reports["rollout"].games == 1  # the rollout policy plays 1 game in 10
 
 
 def test_verify_play_cli_writes_chart(tmp_path):
@@ -83,5 +102,5 @@ def test_verify_play_cli_writes_chart(tmp_path):
     r = subprocess.run([sys.executable, "-m", "pipeline", "verify", "--play", "3", "--workers", "1", "--out", str(out),
                         str(DATA / "scenarios" / "gp20_nishinomiya.yaml")], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert "GP20 / greedy: 3 games" in r.stdout and "95% CI" in r.stdout
+    assert "GP20 / greedy: 3 games" in r.stdout and "95% CI" in r.stdout and "balance verdict" in r.stdout
     assert (out / "genpei" / "playability.png").read_bytes()[:4] == b"\x89PNG"

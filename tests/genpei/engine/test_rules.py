@@ -100,9 +100,14 @@ def test_stockade_entry_stop_no_cavalry_caps_and_first_strike(data):
     assert setup.dice == 2 and setup.sword_ignores == 1  # the Stockade's sword (no rank: triangle < square)
     st.apply_action(("battle", 2, 3, "close", False))
     # the defender's first-strike roll comes first: 3 dice of Ashigaru Spearmen capped at 2
-    assert st.steps[0][0] == "roll" and st.steps[0][5] == "after_first_strike"
+    assert st.is_chance_node() and st.node[3] == "_h_roll" and st.node[4][:4] == (3, 2, "close", "first")
+    assert st.node[4][-1].dice == 2
     _apply_outcome(st, roll(flags=2))  # 1 flag ignored (red unit), 1 retreat: no attack follows
-    assert st.units[2].hex != (7, 6) and st.units[3].figures == 4
+    # the retreating player picks the hex: the two hexes toward his own (south) edge
+    assert st.current_player() == 0 and {a[2] for a in st.legal_actions()} == {(7, 7), (8, 7)}
+    st.apply_action(("retreat", 2, (7, 7)))
+    assert st.units[2].hex == (7, 7) and st.units[3].figures == 4
+    assert not st.is_chance_node()
 
 
 def test_palisade_only_across_covered_hexsides(data):
@@ -269,11 +274,19 @@ def test_naval_leader_cut_off_at_sea_commits_seppuku(data):
     hf, hand = st.sides[1].hf, len(st.sides[1].hand)
     st.apply_action(("battle", 0, 1, "close", False))
     _apply_outcome(st, roll(sym=1))
-    assert st.sides[0].banners == 1 and st.sides[1].hf == hf + 5
+    # the leader casualty check with 1 die (erratum leader_casualty_check): he survives it
+    assert dict(st.chance_outcomes()) == {("casualty", True): 1 / 6, ("casualty", False): 5 / 6}
+    st.apply_action(("casualty", False))
+    # open ocean behind him: seppuku, forced (no decision offered)
+    assert st.sides[0].banners == 1 and st.sides[1].hf == hf + 5 and not st.leaders
     card = st.chance_outcomes()[0][0]
-    assert card[0] == "seppuku"
+    assert card[0] == "lose_card"
     st.apply_action(card)
     assert len(st.sides[1].hand) == hand - 1
+    # the opponent draws a free Dragon card (ccn_faq_retreats)
+    dragons = len(st.sides[0].dragons)
+    st.apply_action(st.chance_outcomes()[0][0])
+    assert len(st.sides[0].dragons) == dragons + 1
 
 
 def test_command_ship_lands_as_a_command_tent(data):

@@ -8,6 +8,7 @@ neighbours are ``E (+2, 0)``, ``W (-2, 0)``, ``NE (+1, -1)``, ``NW (-1, -1)``, `
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
 from functools import cache
@@ -107,6 +108,13 @@ class Board:
         self._entry_roll = {h for h, ts in self.tiles.items() if any(t.entry_roll for t in ts)}
         self._blocks = {h for h, ts in self.tiles.items() if any(t.blocks_los != "no" for t in ts)}
         self.tile_key: dict[Hex, tuple[str, ...]] = {h: tuple(t.id for t in ts) for h, ts in self.tiles.items()}
+
+    def clone(self) -> Board:
+        """A copy sharing the static geometry; the tiles (which battles may destroy) copied."""
+        c = copy.copy(self)
+        c.tiles = dict(self.tiles)
+        c.palisade_sides = dict(self.palisade_sides)
+        return c
 
     # ---------------------------------------------------------------- geometry
     def contains(self, h: Hex) -> bool:

@@ -26,6 +26,10 @@ a battle the same way. Every number comes from the data (``units.yaml``, ``terra
 * H&F: 1 token per symbol; an Inspired roll loses its first; arquebus fire gains none; a unit
   with ``no_hf_vs_lower_rank`` gains none in close combat against a lower rank; Sohei reroll
   every H&F of the battle types in ``hf_reroll`` (erratum ``sohei_hf_reroll``).
+* Leader Inspiration is not open to a unit on a tile with ``no_inspiration`` (Village:
+  buildings, ccn_faq_terrain); :func:`inspiration_allowed` is the one test the odds command and
+  the engine share. Card dice (Cavalry Charge, Shogun, Ambush) are added after the caps.
+* A lone leader attacked is hit by any sword (ccn_faq_leaders): :func:`leader_target_setup`.
 """
 
 from __future__ import annotations
@@ -83,7 +87,8 @@ class Setup:
     """A battle roll, ready for :mod:`pipeline.systems.genpei.odds`.
 
     Attributes:
-        kind: ``close``, ``ranged`` or ``destroy`` (a roll against a Palisade or Stockade).
+        kind: ``close``, ``ranged``, ``destroy`` (a roll against a Palisade or Stockade) or
+            ``leader`` (a roll at a lone leader: any sword eliminates him).
         dice: dice rolled.
         target_standard: the symbol that hits (``None`` for ``destroy``).
         sword_ignores: swords the target ignores.
@@ -97,7 +102,7 @@ class Setup:
         notes: what set each number, for the odds command.
     """
 
-    kind: Literal["close", "ranged", "destroy"]
+    kind: Literal["close", "ranged", "destroy", "leader"]
     dice: int
     target_standard: str | None
     sword_ignores: int = 0
@@ -133,17 +138,34 @@ def protected_tiles(terrain: tuple[TerrainType, ...], covered: bool) -> list[Ter
     return [t for t in terrain if t.combat.protection_from == "all" or covered or all_round]
 
 
+def inspiration_allowed(terrain: tuple[TerrainType, ...]) -> bool:
+    """A unit on ``terrain`` may be inspired: no tile of its hex forbids it (Village: units in
+    buildings cannot be inspired, ccn_faq_terrain)."""
+    return not any(t.combat.no_inspiration for t in terrain)
+
+
+def _inspired(att: Fighter, inspired: bool, notes: list[str]) -> bool:
+    if not inspired or att.leader is None:
+        return False
+    if not inspiration_allowed(att.terrain):
+        notes.append("no Leader Inspiration on " + ", ".join(t.name for t in att.terrain if t.combat.no_inspiration))
+        return False
+    return True
+
+
 def close_setup(att: Fighter, dfn: Fighter, *, covered: bool = False, inspired: bool = False,
                 bonus_dice: int = 0) -> Setup:
     """The close combat roll of ``att`` against ``dfn``.
 
     Args:
         covered: the attack crosses a covered hexside of ``dfn``'s hex (Palisade).
-        inspired: a leader spends H&F for its extra dice.
-        bonus_dice: card dice (Cavalry Charge +1).
+        inspired: a leader spends H&F for its extra dice (ignored where
+            :func:`inspiration_allowed` says no).
+        bonus_dice: card dice (Cavalry Charge, Shogun, Ambush +1), added after the caps.
     """
     s = att.stats
     notes: list[str] = []
+    inspired = _inspired(att, inspired, notes)
     base = s.close_after_move if att.moved and not att.naval else s.close
     notes.append(f"{att.unit.name}: {base} close combat dice" + (" (moved)" if base != s.close else ""))
     dice = base
@@ -169,7 +191,9 @@ def close_setup(att: Fighter, dfn: Fighter, *, covered: bool = False, inspired: 
     if inspired and att.leader is not None:
         dice += att.leader.inspiration.extra_dice
         notes.append(f"Leader Inspiration: +{att.leader.inspiration.extra_dice}")
-    dice += bonus_dice
+    if bonus_dice:
+        dice += bonus_dice
+        notes.append(f"card: +{bonus_dice}")
     ignores = 0
     if not dfn.lying_flat:
         if dfn.mounted and not att.mounted:
@@ -211,11 +235,12 @@ def max_range(att: Fighter) -> int:
 
 
 def ranged_setup(att: Fighter, dfn: Fighter, distance: int, *, covered: bool = False,
-                 inspired: bool = False) -> Setup:
+                 inspired: bool = False, bonus_dice: int = 0) -> Setup:
     """The ranged roll of ``att`` at ``dfn`` ``distance`` hexes away (range checked by the
-    caller with :func:`max_range`)."""
+    caller with :func:`max_range`); ``bonus_dice``: card dice (Shogun)."""
     s = att.stats
     notes: list[str] = []
+    inspired = _inspired(att, inspired, notes)
     dice = s.ranged_after_move if att.moved and not att.naval else s.ranged
     notes.append(f"{att.unit.name}: {dice} ranged dice" + (" (moved)" if dice != s.ranged else ""))
     if _has_rule(att.unit, "long_shot") and distance > s.max_range:
@@ -240,6 +265,9 @@ def ranged_setup(att: Fighter, dfn: Fighter, distance: int, *, covered: bool = F
     if inspired and att.leader is not None:
         dice += att.leader.inspiration.extra_dice
         notes.append(f"Leader Inspiration: +{att.leader.inspiration.extra_dice}")
+    if bonus_dice:
+        dice += bonus_dice
+        notes.append(f"card: +{bonus_dice}")
     flags = dfn.stats.ignores_flags + sum(t.combat.ignore_flags for t in protected_tiles(dfn.terrain, covered))
     hf_gain = s.weapon != "arquebus" and not _has_rule(att.unit, "no_hf_at_range")
     return Setup(
@@ -254,6 +282,7 @@ def destroy_setup(att: Fighter, *, inspired: bool = False, bonus_dice: int = 0) 
     """The roll of ``att`` against a Palisade or Stockade tile: its normal close combat dice,
     not capped by terrain, plus inspiration and cards (Genpei pack, Palisade; Stockade)."""
     s = att.stats
+    inspired = _inspired(att, inspired, [])
     dice = s.close_after_move if att.moved and not att.naval else s.close
     if att.naval:
         dice -= 1
@@ -265,12 +294,29 @@ def destroy_setup(att: Fighter, *, inspired: bool = False, bonus_dice: int = 0) 
                  hf_gain=True, notes=(f"{att.unit.name}: {dice} dice against the tile",))
 
 
+def leader_target_setup(att: Fighter, target_terrain: tuple[TerrainType, ...], kind: str, distance: int, *,
+                        target_naval: bool = False, inspired: bool = False, bonus_dice: int = 0) -> Setup:
+    """The roll of ``att`` at a lone enemy leader on a hex with ``target_terrain``: the unit's
+    normal close (``kind="close"``) or ranged dice with the usual caps, naval and card dice;
+    one or more swords eliminates the leader, flags have no effect (ccn_faq_leaders, Leader Alone
+    in a Hex). Symbols and flags score nothing; H&F are gained as usual."""
+    no_one = Fighter(att.unit, target_terrain, naval=target_naval)
+    if kind == "close":
+        base = close_setup(att, no_one, inspired=inspired, bonus_dice=bonus_dice)
+    else:
+        base = ranged_setup(att, no_one, distance, inspired=inspired, bonus_dice=bonus_dice)
+    return Setup(kind="leader", dice=base.dice, target_standard=None, hits_on_swords=True, reroll_hf=base.reroll_hf,
+                 inspired=base.inspired, hf_gain=base.hf_gain, notes=base.notes + ("any sword eliminates the lone leader",))
+
+
 def score(setup: Setup, sym: int, swords: int, flags: int, *, grapple: bool = False) -> tuple[int, int]:
     """Hits and hexes of retreat of one roll: ``sym`` target symbols, ``swords``, ``flags``.
 
     ``grapple`` spends one sword on a grapple (or on severing one) before resistance counts the
     others (Genpei pack, Grappling).
     """
+    if setup.kind == "leader":
+        return (1 if swords > 0 else 0), 0
     s = swords - 1 if grapple and swords > 0 else swords
     hits = sym
     if setup.kind == "close" and setup.hits_on_swords:

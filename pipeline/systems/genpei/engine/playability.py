@@ -1,9 +1,12 @@
 """Playability of Genpei scenarios: seeded games under each policy, judged by the scenario's
 thresholds (``playability:`` in the scenario file, :class:`~pipeline.systems.genpei.model.Playability`).
 
-A scenario is unplayable when, under a policy, more games are cut off by the turn cap than
-``max_cut_off_share`` allows (rule ``games-end``), or when a side's win rate over the games of
-every policy is at or below ``min_win_rate`` (rule ``both-sides-win``).
+Random and greedy play ``N`` games each; the rollout policy, some thirty times dearer per game,
+plays ``N // ROLLOUT_SHARE`` (at least 1). A scenario is unplayable when, under a policy, more
+games are cut off by the turn cap than ``max_cut_off_share`` allows (rule ``games-end``), or when
+a side's win rate is at or below ``min_win_rate`` (rule ``both-sides-win``) in the **balance
+verdict**: the games of the strongest policy that played at least :data:`VERDICT_GAMES` games
+(rollout, else greedy), or of every policy when none did.
 """
 
 from __future__ import annotations
@@ -18,6 +21,16 @@ from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
 from pipeline.systems.genpei.model import Scenario
 from pipeline.systems.genpei.verify import Finding
 
+#: The rollout policy plays this share of the games of the others (1 in 10).
+ROLLOUT_SHARE = 10
+#: Games a policy needs to give the balance verdict.
+VERDICT_GAMES = 20
+
+
+def games_for(policy: str, games: int) -> int:
+    """Games ``policy`` plays when the others play ``games`` (see the module docstring)."""
+    return max(1, games // ROLLOUT_SHARE) if policy == "rollout" else games
+
 
 @dataclass(frozen=True)
 class Thresholds:
@@ -29,8 +42,9 @@ class Thresholds:
 def thresholds_for(sc: Scenario, policy: str) -> Thresholds:
     """The thresholds of ``sc`` for ``policy`` (scenario data, else the schema's defaults)."""
     pl = sc.playability
-    share = pl.max_cut_off_share.get(policy, 1.0 if policy == "random" else 0.2)  # type: ignore[call-overload]
-    cap = pl.turn_cap.get(policy, 40 if policy == "random" else 100)  # type: ignore[call-overload]
+    key = "greedy" if policy == "rollout" else policy  # the rollout policy plays as greedy does
+    share = pl.max_cut_off_share.get(key, 1.0 if key == "random" else 0.2)  # type: ignore[call-overload]
+    cap = pl.turn_cap.get(key, 40 if key == "random" else 100)  # type: ignore[call-overload]
     return Thresholds(cap, share, pl.min_win_rate)
 
 
@@ -81,13 +95,54 @@ def play_scenario(data: GenpeiData, loaded: LoadedScenario, games: int, *, seed:
     for name, policy in POLICIES.items():
         th = thresholds_for(sc, name)
         factory = _state_factory(data, index) if workers > 1 else (lambda sc=sc: GenpeiState(data, sc))
-        reports[name] = run_playability(factory, policy, games=games, seed=seed, turn_cap=th.turn_cap,
+        reports[name] = run_playability(factory, policy, games=games_for(name, games), seed=seed, turn_cap=th.turn_cap,
                                         side_names=names, label=f"{sc.code} / {name}", workers=workers)
     return ScenarioPlay(loaded, reports, judge(loaded, reports))
 
 
+def verdict_reports(reports: dict[str, PlayabilityReport]) -> tuple[str, list[PlayabilityReport]]:
+    """The reports the balance verdict comes from: the strongest policy (last in
+    :data:`POLICIES`) that played :data:`VERDICT_GAMES` games, else every policy (``"all"``)."""
+    for name in reversed(list(reports)):
+        if reports[name].games >= VERDICT_GAMES:
+            return name, [reports[name]]
+    return "all", list(reports.values())
+
+
+def verdict_lines(loaded: LoadedScenario, reports: dict[str, PlayabilityReport]) -> list[str]:
+    """The balance verdict of a scenario: each side's win rate with its 95% interval."""
+    from pipeline.play import wilson
+
+    sc = loaded.scenario
+    name, reps = verdict_reports(reports)
+    total = sum(r.games for r in reps)
+    parts = []
+    for i, side in enumerate(sc.sides):
+        wins = sum(r.sides[i].wins for r in reps)
+        lo, hi = wilson(wins, total)
+        parts.append(f"{side.name} {wins / total if total else 0:.1%} (95% CI {lo:.1%}-{hi:.1%})")
+    return [f"{sc.code} balance verdict ({name} policy, {total} games): " + "; ".join(parts)]
+
+
+def stats_lines(reports: dict[str, PlayabilityReport]) -> list[str]:
+    """``--stats``: per policy, how often each Command and Dragon card was played and what else
+    the engine counted (end-of-turn choices, seppuku, leaders lost…), in total and per game."""
+    out = []
+    for rep in reports.values():
+        totals = rep.event_totals()
+        out.append(f"{rep.label}: cards played and events in {rep.games} games (total, per game)")
+        for group, prefix in (("Command cards", "command:"), ("Dragon cards", "dragon:"), ("other", "")):
+            items = [(k, n) for k, n in totals.items() if (k.startswith(prefix) if prefix else not k.startswith(("command:", "dragon:")))]
+            if not items:
+                out.append(f"  {group}: none")
+                continue
+            out.append(f"  {group}: " + ", ".join(f"{k.removeprefix(prefix)} {n} ({n / rep.games:.2f})" for k, n in items))
+    return out
+
+
 def judge(loaded: LoadedScenario, reports: dict[str, PlayabilityReport]) -> list[Finding]:
-    """Findings of rules ``games-end`` and ``both-sides-win`` from the reports."""
+    """Findings of rules ``games-end`` (each policy) and ``both-sides-win`` (the balance
+    verdict's games, :func:`verdict_reports`) from the reports."""
     sc = loaded.scenario
     doc = loaded.doc
     line = doc.line_of(("playability",)) or doc.line_of(("victory", "banners"))
@@ -97,22 +152,24 @@ def judge(loaded: LoadedScenario, reports: dict[str, PlayabilityReport]) -> list
         if rep.cut_off_share > th.max_cut_off_share:
             out.append(Finding(loaded.path, line, sc.code, None, "games-end",
                                f"under the {name} policy {rep.cut_off_share:.1%} of {rep.games} games were cut off by the turn cap of {th.turn_cap} turns (at most {th.max_cut_off_share:.0%} allowed)"))
-    total = sum(r.games for r in reports.values())
+    vname, reps = verdict_reports(reports)
+    total = sum(r.games for r in reps)
     for i, side in enumerate(sc.sides):
-        wins = sum(r.sides[i].wins for r in reports.values())
+        wins = sum(r.sides[i].wins for r in reps)
         rate = wins / total if total else 0.0
         th = thresholds_for(sc, "greedy")
         if rate <= th.min_win_rate:
             out.append(Finding(loaded.path, line, sc.code, None, "both-sides-win",
-                               f"{side.name} won {wins} of {total} games ({rate:.1%}; at least above {th.min_win_rate:.0%} needed)"))
+                               f"{side.name} won {wins} of {total} games of the {vname} policy ({rate:.1%}; at least above {th.min_win_rate:.0%} needed)"))
     return out
 
 
 def play_command(data_root, scenario_files, games: int, *, seed: int = 1, workers: int = 1,
-                 out_dir=None) -> tuple[list[str], list[Finding], object]:
-    """What ``gunbai verify --play N`` does for the Genpei system: play every scenario (or the
-    given files) under each policy, return the report lines, the findings and the chart path
-    (``OUT/genpei/playability.png``)."""
+                 out_dir=None, stats: bool = False) -> tuple[list[str], list[Finding], object]:
+    """What ``gunbai verify --play N [--stats]`` does for the Genpei system: play every scenario
+    (or the given files) under each policy (:func:`games_for`), return the report lines (each
+    policy's win rates with 95% intervals, the balance verdict, with ``stats`` the cards played),
+    the findings and the chart path (``OUT/genpei/playability.png``)."""
     import time
     from pathlib import Path
 
@@ -140,7 +197,7 @@ def play_command(data_root, scenario_files, games: int, *, seed: int = 1, worker
         for name, policy in POLICIES.items():
             th = thresholds_for(sc, name)
             factory = _state_factory(data, index) if workers > 1 else (lambda sc=sc: GenpeiState(data, sc))
-            jobs.append(Job(factory, policy, games, seed, th.turn_cap, [s.name for s in sc.sides], f"{sc.code} / {name}"))
+            jobs.append(Job(factory, policy, games_for(name, games), seed, th.turn_cap, [s.name for s in sc.sides], f"{sc.code} / {name}"))
     done = run_many(jobs, workers=workers)
     names = list(POLICIES)
     for i, loaded in enumerate(data.scenarios):
@@ -148,10 +205,14 @@ def play_command(data_root, scenario_files, games: int, *, seed: int = 1, worker
         for rep in reps.values():
             lines.extend(rep.lines())
             reports.append(rep)
+        lines.extend(verdict_lines(loaded, reps))
+        if stats:
+            lines.extend(stats_lines(reps))
         findings.extend(judge(loaded, reps))
-    lines.append(f"played {len(jobs)} runs of {games} games in {time.perf_counter() - t0:.1f} s ({workers} worker(s))")
+    played = sum(j.games for j in jobs)
+    lines.append(f"played {len(jobs)} runs, {played} games, in {time.perf_counter() - t0:.1f} s ({workers} worker(s))")
     chart = None
     if out_dir is not None and reports:
         chart = write_chart(reports, Path(out_dir) / "genpei" / "playability.png",
-                            title=f"Genpei playability: {games} seeded games per policy (seed {seed})")
+                            title=f"Genpei playability: {games} seeded games per policy, rollout {games_for('rollout', games)} (seed {seed})")
     return lines, findings, chart

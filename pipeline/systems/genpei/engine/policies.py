@@ -1,22 +1,36 @@
-"""Policies for Genpei games: uniform random play, and a greedy one-ply policy.
+"""Policies for Genpei games: uniform random play, a greedy one-ply policy, and a Monte Carlo
+rollout policy built on the greedy one.
 
-The greedy policy scores each legal action by the victory banners it is expected to bring at
-once, using the exact odds of :mod:`pipeline.systems.genpei.odds` (``kill_odds``: the
-probability that the roll eliminates the target, plus a small weight on the expected figures it
-removes, to break ties between attacks that cannot kill). Moves are scored one ply ahead: the
-best attack open from the destination, computed with the same odds, plus the temporary banner a
-hex holds, less the expected Marsh loss, with a pull toward the nearest enemy. Cards and orders
-go to the units with the most to attack. Ties are broken by ``rng`` so games differ.
+**Greedy** scores each legal action by the victory banners it is expected to bring at once,
+using the exact odds of :mod:`pipeline.systems.genpei.odds` (``kill_odds``: the probability
+that the roll eliminates the target, plus a small weight on the expected figures it removes).
+Moves are scored one ply ahead: the best attack open from the destination, computed with the
+same odds, plus the temporary banner a hex holds, less the expected Marsh loss, with a pull
+toward the nearest enemy. Cards and orders go to the units with the most to attack; a lone
+leader heads for a friendly unit to join; reactions and Dragon cards are played when held;
+H&F is taken at the end of the turn unless the reserve is large. Ties are broken by ``rng``.
+
+**Rollout** (:func:`rollout_policy`) decides the Command card to play, the one decision that
+steers a whole turn, by flat Monte Carlo: for each card (and mode) it plays the turn out
+:data:`ROLLOUTS` times from a copy of the state (``GenpeiState.clone``), then the opponent's
+next turn, both sides greedy, and keeps the card with the best mean :func:`evaluate` (banners,
+figures and H&F, won games counted as ±:data:`WIN_VALUE`). Every other decision is greedy's.
+The budget per decision is fixed: ``ROLLOUTS × cards × HORIZON`` player turns.
 """
 
 from __future__ import annotations
 
 import random
 
-from pipeline.play.protocol import random_policy
+from pipeline.play.protocol import random_policy, sample_chance
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine.combat import Fighter, close_setup, max_range, ranged_setup
-from pipeline.systems.genpei.engine.state import GenpeiState, Unit, marsh_entry_outcomes
+from pipeline.systems.genpei.engine.state import (
+    LEADER_BASE,
+    GenpeiState,
+    Unit,
+    marsh_entry_outcomes,
+)
 
 #: Weight of an expected figure removed next to an expected banner.
 HIT_WEIGHT = 0.05
@@ -24,12 +38,18 @@ HIT_WEIGHT = 0.05
 APPROACH = 0.01
 #: Value of an expected figure of one's own lost.
 OWN_LOSS = 0.05
+#: Rollouts per candidate card of the rollout policy.
+ROLLOUTS = 2
+#: Player turns a rollout plays (the own turn and the opponent's next one).
+HORIZON = 2
+#: Value of a won (lost) game in :func:`evaluate`.
+WIN_VALUE = 10.0
 
-__all__ = ["greedy_policy", "random_policy", "POLICIES"]
+__all__ = ["POLICIES", "evaluate", "greedy_policy", "random_policy", "rollout_policy"]
 
 
-def _attack_value(state: GenpeiState, setup, target: Unit) -> float:
-    p_kill, e_hits = odds.kill_odds(state.data, setup, target.figures)
+def _attack_value(state: GenpeiState, setup, figures: int) -> float:
+    p_kill, e_hits = odds.kill_odds(state.data, setup, figures)
     return p_kill + HIT_WEIGHT * e_hits
 
 
@@ -40,7 +60,7 @@ _VALUES: dict[tuple, float] = {}
 def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
     b = state.board
     tk = b.tile_key
-    key = (id(state.data), kind, u.type.id, tk.get(h, ()), moved, u.leader.id if u.leader else None,
+    key = (id(state.data), kind, u.type.id, tk.get(h, ()), moved, u.leader.id if u.leader else None, u.bonus_close, u.bonus_ranged,
            o.type.id, tk.get(o.hex, ()), b.is_naval(h), b.is_naval(o.hex), o.lying_flat, o.figures,
            b.covered(o.hex, h), d)
     v = _VALUES.get(key)
@@ -48,10 +68,10 @@ def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: i
         fa = Fighter(u.type, b.terrain(h), naval=b.is_naval(h), moved=moved, leader=u.leader)
         fd = state.fighter(o)
         if kind == "close":
-            setup = close_setup(fa, fd, covered=b.covered(o.hex, h))
+            setup = close_setup(fa, fd, covered=b.covered(o.hex, h), bonus_dice=u.bonus_close)
         else:
-            setup = ranged_setup(fa, fd, d, covered=b.covered(o.hex, h))
-        v = _VALUES[key] = _attack_value(state, setup, o) if setup.dice > 0 else 0.0
+            setup = ranged_setup(fa, fd, d, covered=b.covered(o.hex, h), bonus_dice=u.bonus_ranged)
+        v = _VALUES[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
     return v
 
 
@@ -61,37 +81,52 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     moved = h != u.start_hex
     best = 0.0
     adjacent = False
+    units = state.units
+    at = state.at
+    key = ("best", u.uid, h, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
+    got = cache.get(key)
+    if got is not None:
+        return got
     for _, n in b.neighbours(h):
-        uid = state.at.get(n)
+        uid = at.get(n)
         if uid is None or uid == u.uid:
             continue
-        o = state.units[uid]
+        o = units[uid]
         if o.side == u.side:
             continue
         adjacent = True
-        best = max(best, _value(state, "close", u, h, o, moved, 1))
-    if not adjacent and u.stats.ranged > 0:
+        vk = ("v", u.uid, h, uid, u.bonus_close)
+        v = cache.get(vk)
+        if v is None:
+            v = cache[vk] = _value(state, "close", u, h, o, moved, 1)
+        if v > best:
+            best = v
+    if not adjacent and u.stats.ranged > 0 and not u.no_ranged:
         r = cache.get(("range", u.uid, h))
         if r is None:
             r = cache[("range", u.uid, h)] = max_range(Fighter(u.type, b.terrain(h), naval=b.is_naval(h)))
         row = b.dist[h]
         lo = u.stats.min_range
-        for o in state.units.values():
-            if o.side == u.side:
-                continue
+        enemies = cache.get(("enemy_units", u.side))
+        if enemies is None:
+            enemies = cache[("enemy_units", u.side)] = [o for o in units.values() if o.side != u.side]
+        for o in enemies:
             d = row[o.hex]
             if lo <= d <= r:
-                best = max(best, _value(state, "ranged", u, h, o, moved, d))
+                v = _value(state, "ranged", u, h, o, moved, d)
+                if v > best:
+                    best = v
+    cache[key] = best
     return best
 
 
-def _nearest_enemy(state: GenpeiState, u: Unit, h, cache: dict) -> int:
-    key = ("near", u.side, h)
+def _nearest_enemy(state: GenpeiState, side: int, h, cache: dict) -> int:
+    key = ("near", side, h)
     d = cache.get(key)
     if d is None:
-        enemies = cache.get(("enemies", u.side))
+        enemies = cache.get(("enemies", side))
         if enemies is None:
-            enemies = cache[("enemies", u.side)] = [o.hex for o in state.units.values() if o.side != u.side]
+            enemies = cache[("enemies", side)] = [o.hex for o in state.units.values() if o.side != side]
         row = state.board.dist[h]
         d = cache[key] = min((row[e] for e in enemies), default=0)
     return d
@@ -101,30 +136,86 @@ def _unit_threat(state: GenpeiState, u: Unit, cache: dict) -> float:
     key = ("threat", u.uid)
     v = cache.get(key)
     if v is None:
-        v = cache[key] = _best_from(state, u, u.hex, cache) - APPROACH * _nearest_enemy(state, u, u.hex, cache)
+        v = cache[key] = _best_from(state, u, u.hex, cache) - APPROACH * _nearest_enemy(state, u.side, u.hex, cache)
     return v
+
+
+def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
+    me = state.player
+    info = state.decks.info[card]
+    eff = info.effect
+    edge = state.sides[me].edge
+    mine = [u for u in state.units.values() if u.side == me]
+    naval = state.board.is_naval
+    if eff == "section":
+        pool = [u for u in mine if info.section in state.board.sections(u.hex, edge)]
+        n = len(state.sides[me].hand) if info.orders == "hand" else int(info.orders)  # type: ignore[arg-type]
+        bonus = 0.0
+    elif eff == "cavalry_charge":
+        pool = [u for u in mine if naval(u.hex)] if mode == "naval" else [u for u in mine if u.type.mounted and not naval(u.hex)]
+        n, bonus = (4, 0.15) if pool else (1, 0.0)
+        pool = pool or mine
+    elif eff == "infantry_onslaught" and mode == "naval":
+        pool, n, bonus = [u for u in mine if naval(u.hex)], 4, 0.1
+    elif eff == "shogun":
+        pool, n, bonus = mine, max(1, round(0.6 * len(state.sides[me].hand))), 0.15
+    elif eff == "first_strike":
+        return -5.0  # kept for the opponent's turn
+    else:
+        pool, n, bonus = mine, 1, 0.0
+    threats = sorted((_unit_threat(state, u, cache) for u in pool), reverse=True)[:n]
+    return sum(t + 1.0 + bonus for t in threats)
+
+
+def _leader_target_value(state: GenpeiState, u: Unit, lid: int, kind: str, insp: bool) -> float:
+    setup = state.leader_setup_for(u, state.leaders[lid], kind, insp)
+    p_kill, _ = odds.kill_odds(state.data, setup, 1)
+    return p_kill
+
+
+def _friend_pull(state: GenpeiState, side: int, h, mounted: bool) -> float:
+    """How close ``h`` is to a friendly unit a leader could join (negative distance)."""
+    row = state.board.dist[h]
+    best = 99
+    for u in state.units.values():
+        if u.side == side and u.leader is None and not (u.type.mounted and not mounted):
+            best = min(best, row[u.hex])
+    return -float(best)
+
+
+def _enemy_distance(state: GenpeiState, side: int, h) -> int:
+    row = state.board.dist[h]
+    return min((row[o.hex] for o in state.units.values() if o.side != side), default=9)
 
 
 def _score(state: GenpeiState, a, cache: dict) -> float:
     kind = a[0]
     if kind == "card":
-        me = state.player
-        edge = state.sides[me].edge
-        units = [u for u in state.units.values() if u.side == me and a[2] in state.board.sections(u.hex, edge)]
-        n = len(state.sides[me].hand) if a[1] == "advance" else {"order1": 1, "order2": 2, "order3": 3}[a[1]]
-        threats = sorted((_unit_threat(state, u, cache) for u in units), reverse=True)[:n]
-        return sum(t + 1.0 for t in threats)
+        return _card_value(state, a[1], a[2], cache)
     if kind == "order":
-        return _unit_threat(state, state.units[a[1]], cache)
+        pid = a[1]
+        if pid >= LEADER_BASE:
+            return 0.2
+        return _unit_threat(state, state.units[pid], cache)
+    if kind == "detach":
+        return -1.0
     if kind == "end_orders":
         return -1.0
     if kind == "move":
-        u = state.units[a[1]]
-        h = a[2]
-        v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, u, h, cache)
+        pid, h = a[1], a[2]
+        if pid >= LEADER_BASE:
+            le = state.leaders[pid]
+            uid = state.at.get(h)
+            if uid is not None and h != le.hex:
+                return 5.0  # joins a unit
+            return _friend_pull(state, le.side, h, le.type.mounted) + 0.1 * min(3, _enemy_distance(state, le.side, h))
+        u = state.units[pid]
+        v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, u.side, h, cache)
         if h != u.hex and state.board.entry_roll(h):
             p = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
             v -= OWN_LOSS * p
+        if h in state.lat:
+            v += 0.5  # joins a lone leader
         tb = state.temporary
         if tb.stronghold == u.side and h in tb.stockades:
             v += 1.0
@@ -135,16 +226,57 @@ def _score(state: GenpeiState, a, cache: dict) -> float:
         else:
             _, uid, tid, insp = a
             bkind = "close"
-        u, t = state.units[uid], state.units[tid]
+        u = state.units[uid]
+        if tid >= LEADER_BASE:
+            return _leader_target_value(state, u, tid, bkind, insp) - (0.01 if insp else 0.0)
+        t = state.units[tid]
         setup = state.setup_for(u, t, bkind, insp)
-        v = _attack_value(state, setup, t)
+        v = _attack_value(state, setup, t.figures)
         if setup.grapple and t.uid in state.temporary.ships and state.temporary.ship_beneficiary.get(t.uid) == u.side:
             v += 0.3  # a chance to grapple a supply ship (a temporary banner)
         return v - (0.01 if insp else 0.0)
     if kind == "destroy":
         return 0.05
-    if kind == "grapple":
+    if kind == "pass":
         return 0.0
+    if kind == "no_dragon":
+        return 0.0
+    if kind == "dragon":
+        t = state.units[a[2]]
+        return 0.3 + 0.05 * t.figures + 0.1 * t.stats.close
+    if kind in ("challenge", "react"):
+        return 1.0 if a[1] else 0.0
+    if kind == "inspire":
+        return 1.0 if a[1] and state.sides[state.current_player()].hf >= 2 else 0.0
+    if kind == "retreat":
+        me = state.units[a[1]].side
+        h = a[2]
+        v = 0.1 * min(4, _enemy_distance(state, me, h))
+        if state.board.entry_roll(h):
+            v -= 0.5
+        return v
+    if kind == "escape":
+        le = state.leaders[a[1]]
+        h = a[2]
+        if h == "off":
+            return 0.1
+        if h in state.at:
+            return 2.0
+        return 0.5 + 0.1 * _friend_pull(state, le.side, h, le.type.mounted)
+    if kind == "seppuku":
+        return 0.0
+    if kind == "take_ground":
+        return 0.5 if a[2] else 0.0
+    if kind == "discard":
+        c = a[1]
+        if c is None:
+            return 0.0
+        return 1.0 if state.decks.info[c].effect == "unknown" else -1.0
+    if kind == "eot":
+        hf = state.sides[state.player].hf
+        return (1.0 if hf >= 6 else 0.0) if a[1] == "dragon" else 0.5
+    if kind == "keep":
+        return _card_value(state, a[1], None, cache)
     return 0.0
 
 
@@ -155,8 +287,9 @@ def greedy_policy(state: GenpeiState, rng: random.Random):
         return acts[0]
     if acts[0][0] == "grapple":
         return _grapple_choice(state, acts)
-    # Nothing moves between the card decision and the last order: share one cache for them.
-    if acts[0][0] in ("card", "order"):
+    # No enemy moves or falls between the card decision and the last move of a turn: one cache
+    # serves them all (its values depend on enemy positions and the own units' properties).
+    if state.phase in ("card", "alongside", "order", "move") and state.node is None:
         pc = getattr(state, "_policy_cache", None)
         if pc is None or pc[0] != state.turn:
             pc = (state.turn, {})
@@ -186,5 +319,49 @@ def _grapple_choice(state: GenpeiState, acts):
     return ("grapple", lost_hits == 0 and not severing)
 
 
-#: Policies by name, as ``gunbai verify --play`` reports them.
-POLICIES = {"random": random_policy, "greedy": greedy_policy}
+def evaluate(state: GenpeiState, side: int) -> float:
+    """How well ``side`` stands: ±:data:`WIN_VALUE` for a won or lost game, else banners
+    (temporary ones included) plus 0.1 per figure and 0.02 per H&F token, each less the
+    enemy's."""
+    w = state.winner()
+    if w is not None:
+        return WIN_VALUE if w == side else -WIN_VALUE
+    figs = [0, 0]
+    for u in state.units.values():
+        figs[u.side] += u.figures
+    e = 1 - side
+    return (state.banners(side) - state.banners(e)) + 0.1 * (figs[side] - figs[e]) + 0.02 * (state.sides[side].hf - state.sides[e].hf)
+
+
+def _play_out(state: GenpeiState, rng: random.Random, turns: int) -> None:
+    stop = state.turn_count() + turns
+    while not state.is_terminal() and state.turn_count() < stop:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state.chance_outcomes(), rng))
+        else:
+            state.apply_action(greedy_policy(state, rng))
+
+
+def rollout_policy(state: GenpeiState, rng: random.Random):
+    """Flat Monte Carlo over the Command card to play; greedy elsewhere (module docstring)."""
+    acts = state.legal_actions()
+    if len(acts) == 1 or acts[0][0] != "card":
+        return greedy_policy(state, rng)
+    me = state.current_player()
+    best, best_v = None, -1e9
+    for a in acts:
+        total = 0.0
+        for _ in range(ROLLOUTS):
+            sim = state.clone()
+            sim.apply_action(a)
+            _play_out(sim, rng, HORIZON)
+            total += evaluate(sim, me)
+        v = total / ROLLOUTS + rng.random() * 1e-6
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+#: Policies by name, as ``gunbai verify --play`` reports them (the last is the strongest, whose
+#: games give a scenario's balance verdict).
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "rollout": rollout_policy}

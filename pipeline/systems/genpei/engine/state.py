@@ -3,46 +3,65 @@
 ``GenpeiState(data, scenario)`` is the start of a game. At each node either a player decides
 (``legal_actions()``, ``current_player()``) or chance does (``is_chance_node()``,
 ``chance_outcomes()`` = ``[(outcome, probability)]``); ``apply_action(a)`` moves on, for both.
-``is_terminal()``, ``winner()`` and ``returns()`` end it.
+``is_terminal()``, ``winner()`` and ``returns()`` end it. ``clone()`` copies a state cheaply (no
+deep copy: nodes and steps are plain data), for policies that look ahead.
 
-A player's turn (rules-facts §1.4, the C&C sequence): play a Command card (a section card:
-see :mod:`.deck`), order units in that section, move each ordered unit, battle with each
-(close or ranged, with or without Leader Inspiration, or attack a Palisade/Stockade tile), then
-draw a card (chance) and take 2 H&F. A battle roll is one chance node whose outcomes are the
-exact distribution of ``(symbols, swords, flags, H&F)`` from :mod:`pipeline.systems.genpei.odds`;
-after it the roller may spend a sword on a grapple or on severing one; then hits, retreats,
-battle back (or a Stockade's first strike), taking ground and a bonus close combat follow.
+A player's turn (GMT sequence of play, ccn_rules_* and the FAQ; cards in :mod:`.deck`):
 
-Actions are tuples:
+1. **Card**: play a Command card (section, tactic, or one no public source gives: see
+   :mod:`.deck`), and alongside it at most one Dragon card (Turncoat).
+2. **Order**: order units and lone leaders the card allows; a section card may instead detach an
+   attached leader (one order).
+3. **Move** each ordered piece; **battle** with each ordered unit (close or ranged, at a unit or
+   a lone leader, or attack a Palisade/Stockade), with or without Leader Inspiration.
+4. **End**: discard a Dragon card for 1 H&F if none was played; draw a Dragon card or take 2
+   H&F; draw the Command card (2 keep 1 after an Order One card).
 
-=======================================  ==========================================
-``("card", kind, section)``              play a card of the hand
-``("order", uid)`` / ``("end_orders",)`` order a unit / stop ordering
-``("move", uid, hex)``                   move (``hex`` = where it stands: stay)
-``("battle", uid, target, kind, insp)``  close or ranged battle at unit ``target``
-``("destroy", uid, hex, insp)``          attack the Palisade/Stockade on ``hex``
-``("pass", uid)``                        no battle
-``("grapple", bool)``                    spend a sword on a grapple (or severing)
-``("bonus", uid, target, insp)``         bonus close combat after taking ground
-=======================================  ==========================================
+A battle: declaration → Personal Challenge (either player, both units led) → the defender's
+reaction (First Strike card or Ambush Dragon card; a Stockade battles first anyway) → rolls,
+each one chance node whose outcomes are :func:`pipeline.systems.genpei.odds.chance_list` of the
+same :class:`~.combat.Setup` ``gunbai odds`` prints → grapple choice → hits, leader casualty
+check, retreat (the owner picks each hex) → battle back (inspired if its owner pays) → taking
+ground (the attacker's choice) → bonus close combat (the attacker's choice of target or none).
 
-Abstractions (each documented where it is made): the deck (:mod:`.deck`), unknown stats
-(:mod:`.stats`); a retreat is taken automatically along the owner's own edge (the first free
-hex of the two behind, avoiding Marsh when it can), costs 1 figure per hex that cannot be
-retreated or paid for in H&F (Lack of Honor), and stops in a Marsh; battle back is never
-inspired; a unit eligible for a bonus close combat always takes ground; a leader whose unit is
-eliminated joins the nearest friendly unit without a leader within 3 hexes (lone-leader retreat
-range) or is lost (1 banner) — at sea only deck to deck, through friendly boats within 2 hexes,
-else seppuku (+5 H&F, a random Command card lost, no banner; Genpei pack, naval leaders). No
-lone leaders are left on the board, so the lone-leader Marsh roll is a rule function only
-(:func:`marsh_entry_outcomes`).
+Actions are tuples; the first item names the decision:
+
+=============================================  ===============================================
+``("card", card, mode)``                       play a Command card (``mode``: ``land``/``naval``
+                                               for Cavalry Charge and Infantry Onslaught in a
+                                               mixed army, else ``None``)
+``("dragon", "turncoat", unit)``/``("no_dragon",)``  a Dragon card alongside the Command card
+``("order", piece)``/``("detach", unit)``      order a unit or lone leader / detach a leader
+``("end_orders",)``                            stop ordering
+``("move", piece, hex)``                       move (``hex`` = where it stands: stay)
+``("battle", unit, target, kind, inspired)``   close or ranged battle at a unit or lone leader
+``("destroy", unit, hex, inspired)``           attack the Palisade/Stockade on ``hex``
+``("pass", unit)``                             no battle (also: no bonus combat)
+``("challenge", bool)``                        play Personal Challenge
+``("react", None|"first_strike"|"ambush")``    the defender's reaction to a close combat
+``("inspire", bool)``                          inspire a battle back or a first strike
+``("grapple", bool)``                          spend a sword on a grapple (or severing)
+``("retreat", unit, hex)``                     the hex a retreating unit goes to
+``("escape", leader, hex|"off")``/``("seppuku", leader)``  a lone leader's retreat or seppuku
+``("take_ground", unit, bool)``                take the vacated hex
+``("bonus", unit, target, inspired)``          bonus close combat after taking ground
+``("discard", card|None)``                     discard a Dragon card for 1 H&F (or not)
+``("eot", "dragon"|"hf")``                     draw a Dragon card or take 2 H&F
+``("keep", card)``                             the card kept of 2 drawn
+=============================================  ===============================================
+
+Pieces are unit ids (``0, 1, …``) and lone-leader ids (``LEADER_BASE + n``).
+Abstractions of the engine are named where made: unknown stats (:mod:`.stats`), unknown cards
+(:mod:`.deck`), leader rules (errata ``leader_casualty_check``, ``lone_leader_move``,
+``lone_leader_retreat``).
 """
 
 from __future__ import annotations
 
 import copy
 from collections import deque
-from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
 
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine import victory
@@ -52,50 +71,96 @@ from pipeline.systems.genpei.engine.combat import (
     Setup,
     close_setup,
     destroy_setup,
+    inspiration_allowed,
+    leader_target_setup,
     max_range,
     ranged_setup,
     score,
 )
-from pipeline.systems.genpei.engine.deck import END_OF_TURN_HF, ORDERS, SECTION_CARDS
+from pipeline.systems.genpei.engine.deck import (
+    DISCARD_DRAGON_HF,
+    END_OF_TURN_HF,
+    LONE_LEADER_RETREAT_HF,
+    SEPPUKU_HF,
+    decks,
+)
 from pipeline.systems.genpei.engine.stats import UnitStats, resolve
 from pipeline.systems.genpei.load import GenpeiData
 from pipeline.systems.genpei.model import LeaderType, Scenario, UnitType
 
 CHANCE = -1
 TERMINAL = -4
+#: Lone leaders are pieces with ids from here up.
+LEADER_BASE = 1000
+#: Directions of retreat, by the edge a side sits at.
+BACK = {"south": ("SW", "SE"), "north": ("NW", "NE")}
+#: Leader status for Personal Challenge (ccn_personal_challenge: commander, mounted, foot).
+STATUS = {"commander": 3, "cavalry": 2, "infantry": 1}
 
 
-@dataclass
 class Unit:
-    """A unit on the board (with its attached leader)."""
+    """A unit on the board with its attached leader and this turn's flags."""
 
-    uid: int
-    side: int
-    type: UnitType
-    stats: UnitStats
-    figures: int
-    hex: Hex
-    leader: LeaderType | None = None
-    note: str = ""
-    start_hex: Hex = (0, 0)
-    moved: bool = False
-    no_battle: bool = False
-    lying_flat: bool = False
-    took_ground: bool = False
+    __slots__ = ("uid", "side", "type", "stats", "figures", "hex", "leader", "note", "start_hex", "moved",
+                 "no_battle", "lying_flat", "took_ground", "bonus_close", "bonus_ranged", "no_ranged",
+                 "move_override", "move_cap", "sea_any_wind")
+
+    def __init__(self, uid: int, side: int, type_: UnitType, stats: UnitStats, figures: int, hex_: Hex,
+                 leader: LeaderType | None, note: str = ""):
+        self.uid, self.side, self.type, self.stats, self.figures, self.hex = uid, side, type_, stats, figures, hex_
+        self.leader, self.note, self.start_hex = leader, note, hex_
+        self.lying_flat = False
+        self.reset()
+
+    def reset(self) -> None:
+        """Clear the flags of a turn (the start hex becomes the current hex)."""
+        self.start_hex = self.hex
+        self.moved = self.no_battle = self.took_ground = self.no_ranged = self.sea_any_wind = False
+        self.bonus_close = self.bonus_ranged = 0
+        self.move_override: int | None = None
+        self.move_cap: int | None = None
+
+    def copy(self) -> Unit:
+        u = Unit.__new__(Unit)
+        for k in Unit.__slots__:
+            setattr(u, k, getattr(self, k))
+        return u
 
 
-@dataclass
+class Leader:
+    """A lone leader on the board (or one being detached from his unit, ``detaching``)."""
+
+    __slots__ = ("lid", "side", "type", "hex", "start_hex", "moved", "detaching")
+
+    def __init__(self, lid: int, side: int, type_: LeaderType, hex_: Hex, detaching: bool = False):
+        self.lid, self.side, self.type, self.hex, self.start_hex = lid, side, type_, hex_, hex_
+        self.moved = False
+        self.detaching = detaching
+
+    def copy(self) -> Leader:
+        le = Leader.__new__(Leader)
+        for k in Leader.__slots__:
+            setattr(le, k, getattr(self, k))
+        return le
+
+
 class SideState:
-    """A player: scenario side, hand, H&F and banners."""
+    """A player: scenario side, Command and Dragon hands, H&F and banners."""
 
-    id: str
-    name: str
-    edge: str
-    target: int
-    hf: int
-    hand: list[tuple[str, str]] = field(default_factory=list)
-    banners: int = 0
-    to_deal: int = 0
+    __slots__ = ("id", "name", "edge", "target", "hf", "hand", "dragons", "banners")
+
+    def __init__(self, id_: str, name: str, edge: str, target: int, hf: int):
+        self.id, self.name, self.edge, self.target, self.hf = id_, name, edge, target, hf
+        self.hand: list[str] = []
+        self.dragons: list[str] = []
+        self.banners = 0
+
+    def copy(self) -> SideState:
+        s = SideState.__new__(SideState)
+        s.id, s.name, s.edge, s.target, s.hf, s.banners = self.id, self.name, self.edge, self.target, self.hf, self.banners
+        s.hand = list(self.hand)
+        s.dragons = list(self.dragons)
+        return s
 
 
 def marsh_entry_outcomes(data: GenpeiData, standard: str | None) -> list[tuple[bool, float]]:
@@ -106,10 +171,43 @@ def marsh_entry_outcomes(data: GenpeiData, standard: str | None) -> list[tuple[b
     ``entry_roll``). Probabilities from the die faces of ``system.yaml``.
     """
     er = data.terrain["marsh"].entry_roll if "marsh" in data.terrain else None
-    faces = odds.faces_of(data)
     symbol = standard if standard is not None else (er.lone_leader_eliminated_on if er else "sword")
-    p = sum(1 for f in faces if f == symbol) / len(faces)
+    p = face_probability(odds.faces_of(data), symbol)
     return [(True, p), (False, 1 - p)]
+
+
+def face_probability(faces: tuple[str, ...], symbol: str) -> float:
+    """Probability that one battle die shows ``symbol``."""
+    return sum(1 for f in faces if f == symbol) / len(faces)
+
+
+@lru_cache(maxsize=256)
+def casualty_check_probability(faces: tuple[str, ...], dice: int) -> float:
+    """Probability that a leader casualty check of ``dice`` dice kills the leader: every die a
+    sword (2 dice when his unit survives losses, 1 when it is eliminated; erratum
+    ``leader_casualty_check``)."""
+    return face_probability(faces, "sword") ** dice
+
+
+@lru_cache(maxsize=512)
+def symbol_counts(faces: tuple[str, ...], dice: int, symbols: tuple[str, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Exact distribution of how many of ``dice`` dice show each of ``symbols`` (multinomial over
+    the die faces), as ``((count per symbol…), probability)``."""
+    n_faces = len(faces)
+    probs = [sum(1 for f in faces if f == s) / n_faces for s in symbols]
+    other = 1.0 - sum(probs)
+    out: dict[tuple[int, ...], float] = {}
+
+    def rec(i: int, left: int, counts: tuple[int, ...], p: float, ways: int) -> None:
+        if i == len(symbols):
+            key = counts
+            out[key] = out.get(key, 0.0) + ways * p * other**left
+            return
+        for c in range(left + 1):
+            rec(i + 1, left - c, counts + (c,), p * probs[i] ** c, ways * comb(left, c))
+
+    rec(0, dice, (), 1.0, 1)
+    return tuple(sorted((k, v) for k, v in out.items() if v > 0))
 
 
 class GenpeiState:
@@ -118,9 +216,11 @@ class GenpeiState:
     def __init__(self, data: GenpeiData, scenario: Scenario):
         self.data = data
         self.scenario = scenario
+        self.faces = odds.faces_of(data)
         self.board = Board(data, scenario)
-        self.notes: list[str] = []
-        self.sides = [SideState(s.id, s.name, s.edge, s.banners or scenario.victory.banners, s.honour_fortune, to_deal=s.command_cards) for s in scenario.sides]
+        self.decks = decks(data)
+        self.notes: list[str] = list(self.decks.notes)
+        self.sides = [SideState(s.id, s.name, s.edge, s.banners or scenario.victory.banners, s.honour_fortune) for s in scenario.sides]
         side_index = {s.id: i for i, s in enumerate(scenario.sides)}
         self.units: dict[int, Unit] = {}
         self.at: dict[Hex, int] = {}
@@ -132,47 +232,68 @@ class GenpeiState:
                 st = stats_cache[ut.id] = resolve(ut)
                 self.notes.extend(st.notes)
             h = (int(up.hex[0]), int(up.hex[1]))
-            u = Unit(i, side_index[up.side], ut, st, st.figures, h, data.leaders.get(up.leader) if up.leader else None, up.note or "", start_hex=h)
+            u = Unit(i, side_index[up.side], ut, st, st.figures, h, data.leaders.get(up.leader) if up.leader else None, up.note or "")
             self.units[i] = u
             self.at[h] = i
+        self.leaders: dict[int, Leader] = {}
+        self.lat: dict[Hex, int] = {}
+        self.next_lid = LEADER_BASE
+        for lp in scenario.leaders:  # lone leaders of the scenario (erratum lone_leader_move)
+            h = (int(lp.hex[0]), int(lp.hex[1]))
+            if lp.leader in data.leaders and h not in self.at:
+                self._place_leader(side_index[lp.side], data.leaders[lp.leader], h)
         self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
-        self.deck: dict[tuple[str, str], int] = dict(SECTION_CARDS)
-        self.discard: dict[tuple[str, str], int] = {}
+        self.cmd_deck: dict[str, int] = dict(self.decks.command)
+        self.cmd_discard: dict[str, int] = {}
+        self.dragon_deck: dict[str, int] = dict(self.decks.dragon)
+        self.dragon_discard: dict[str, int] = {}
         self.temporary = victory.TemporaryBanners(self)
         self.notes.extend(self.temporary.notes)
+        self.tent_banner = any(r.id == "command_tent_banner" for r in scenario.victory.rules)
         self.player = side_index[scenario.first_player]
         self.turn = 0
         self.phase = "deal"
         self.winner_: int | None = None
-        self.orders_left = 0
-        self.card: tuple[str, str] | None = None
+        self.card: str | None = None
+        self.card_effect: str | None = None
+        self.card_mode: str | None = None
+        self.tokens: list[tuple] = []
         self.ordered: list[int] = []
         self.queue: deque[int] = deque()
         self.steps: deque[tuple] = deque()
-        self.node: dict | None = None
+        self.node: tuple | None = None
         self._legal: list | None = None
-        self.history_len = 0
-        self.pending_grapple: tuple[int, int, int, bool] | None = None
         self._reach_cache: tuple | None = None
+        self.dragon_played = [False, False]
+        self.replacements = [0, 0]
+        self.pick: list[str] = []
+        self.pending_grapple: tuple[int, int, int, bool] | None = None
+        self.log: dict[str, int] = {}
+        self._vdirty = True
+        for i, s in enumerate(scenario.sides):
+            for _ in range(s.command_cards):
+                self.steps.append(("draw_cmd", i, 1))
+            for _ in range(s.dragon_cards):
+                self.steps.append(("draw_dragon", i))
+        self.steps.append(("start_turn",))
         self._advance()
 
     # ================================================================ protocol
     def current_player(self) -> int:
         if self.winner_ is not None:
             return TERMINAL
-        if self.node is not None and self.node["kind"] == "chance":
-            return CHANCE
-        if self.node is not None:
-            return self.node["player"]
+        node = self.node
+        if node is not None:
+            return CHANCE if node[0] == "chance" else node[1]
         return self.player
 
     def is_chance_node(self) -> bool:
-        return self.winner_ is None and self.node is not None and self.node["kind"] == "chance"
+        return self.winner_ is None and self.node is not None and self.node[0] == "chance"
 
     def chance_outcomes(self) -> list[tuple[object, float]]:
         assert self.is_chance_node()
-        return self.node["outcomes"]  # type: ignore[index]
+        return self.node[2]  # type: ignore[index]
 
     def is_terminal(self) -> bool:
         return self.winner_ is not None
@@ -190,59 +311,117 @@ class GenpeiState:
         """Player turns begun so far."""
         return self.turn
 
-    def clone(self) -> GenpeiState:
-        return copy.deepcopy(self)
-
     def legal_actions(self) -> list:
         if self.winner_ is not None:
             return []
-        if self.node is not None:
-            return list(self.node["actions"]) if self.node["kind"] == "decision" else [o for o, _ in self.node["outcomes"]]
+        node = self.node
+        if node is not None:
+            return node[2] if node[0] == "decision" else [o for o, _ in node[2]]
         if self._legal is None:
             self._legal = self._phase_actions()
         return self._legal
 
     def apply_action(self, a) -> None:
         self._legal = None
-        self.history_len += 1
         node = self.node
         if node is not None:
             self.node = None
-            node["then"](a)
+            getattr(self, node[3])(a, *node[4])
         else:
             self._apply_phase(a)
         self._reach_cache = None
         self._advance()
 
+    def clone(self) -> GenpeiState:
+        """An independent copy of the state (every mutable part copied, shared static data)."""
+        c = copy.copy(self)
+        c.board = self.board.clone()
+        c.sides = [s.copy() for s in self.sides]
+        c.units = {k: u.copy() for k, u in self.units.items()}
+        c.at = dict(self.at)
+        c.leaders = {k: le.copy() for k, le in self.leaders.items()}
+        c.lat = dict(self.lat)
+        c.markers = [list(m) for m in self.markers]
+        c.grapples = set(self.grapples)
+        c.cmd_deck, c.cmd_discard = dict(self.cmd_deck), dict(self.cmd_discard)
+        c.dragon_deck, c.dragon_discard = dict(self.dragon_deck), dict(self.dragon_discard)
+        c.temporary = self.temporary.rebind(c)
+        c.tokens = list(self.tokens)
+        c.ordered = list(self.ordered)
+        c.queue = deque(self.queue)
+        c.steps = deque(self.steps)
+        c.dragon_played = list(self.dragon_played)
+        c.replacements = list(self.replacements)
+        c.pick = list(self.pick)
+        c.log = dict(self.log)
+        c.notes = self.notes
+        c._reach_cache = None
+        if hasattr(self, "_policy_cache"):
+            del c._policy_cache  # type: ignore[attr-defined]
+        return c
+
+    def play_stats(self) -> tuple[tuple[str, int], ...]:
+        """What was played in this game: ``(event, count)`` sorted (``command:<card>``,
+        ``dragon:<card>``, ``end:dragon``/``end:hf``, ``dragon_discard``, ``seppuku``, …)."""
+        return tuple(sorted(self.log.items()))
+
     # ================================================================ helpers
+    def _count(self, key: str, n: int = 1) -> None:
+        self.log[key] = self.log.get(key, 0) + n
+
     def banners(self, side: int) -> int:
         """Banners of ``side`` including temporary ones."""
         return self.sides[side].banners + self.temporary.count(side)
 
-    def enemy(self, side: int) -> int:
-        return 1 - side
-
     def naval(self, u: Unit) -> bool:
+        """``u`` stands on an Ocean hex (a naval unit)."""
         return self.board.is_naval(u.hex)
 
-    def fighter(self, u: Unit) -> Fighter:
-        return Fighter(u.type, self.board.terrain(u.hex), naval=self.naval(u), moved=u.moved, lying_flat=u.lying_flat, leader=u.leader)
+    def fighter(self, u: Unit, leader: LeaderType | None | bool = True) -> Fighter:
+        """``u`` as a :class:`~.combat.Fighter` (``leader``: ``True`` its own, a leader type, or
+        ``False``/``None`` for none)."""
+        ldr = u.leader if leader is True else (leader or None)
+        return Fighter(u.type, self.board.terrain(u.hex), naval=self.naval(u), moved=u.moved, lying_flat=u.lying_flat, leader=ldr)
 
     def grappled(self, u: Unit) -> bool:
-        return any(u.uid in g for g in self.grapples)
+        """``u`` is held by a grapple."""
+        uid = u.uid
+        return any(uid in g for g in self.grapples)
 
     def units_of(self, side: int) -> list[Unit]:
+        """The units of side ``side`` (0 or 1)."""
         return [u for u in self.units.values() if u.side == side]
 
-    def _chance(self, outcomes, then) -> None:
-        self.node = {"kind": "chance", "outcomes": outcomes, "then": then}
+    def occupied(self, h: Hex) -> bool:
+        """A unit or a lone leader stands on ``h``."""
+        return h in self.at or h in self.lat
 
-    def _decide(self, player: int, actions: list, then) -> None:
-        self.node = {"kind": "decision", "player": player, "actions": actions, "then": then}
+    def piece_side(self, pid: int) -> int:
+        """The side of piece ``pid`` (a unit or a lone leader)."""
+        return self.leaders[pid].side if pid >= LEADER_BASE else self.units[pid].side
+
+    def alive(self, pid: int) -> bool:
+        """Piece ``pid`` is still on the board."""
+        return pid in self.leaders if pid >= LEADER_BASE else pid in self.units
+
+    def _chance(self, outcomes: list, handler: str, *args) -> None:
+        self.node = ("chance", CHANCE, outcomes, handler, args)
+
+    def _decide(self, player: int, actions: list, handler: str, *args) -> None:
+        self.node = ("decision", player, actions, handler, args)
+
+    def _push(self, *steps: tuple) -> None:
+        """Run ``steps`` next, in the order given, before the steps already waiting."""
+        for s in reversed(steps):
+            self.steps.appendleft(s)
 
     def _check_victory(self) -> None:
-        if self.winner_ is not None:
+        """End the game when a side holds its banner target. Banners change only on events that
+        set ``_vdirty`` (an elimination, a leader lost, a move, a grapple, a tile removed, a
+        defection), so other steps skip the count."""
+        if self.winner_ is not None or not self._vdirty:
             return
+        self._vdirty = False
         for i in (self.player, 1 - self.player):
             side = self.sides[i]
             if side.banners + self.temporary.most[i] < side.target:
@@ -253,136 +432,283 @@ class GenpeiState:
                 self.steps.clear()
                 return
 
+    def _place_leader(self, side: int, ldr: LeaderType, h: Hex, detaching: bool = False) -> Leader:
+        lid = self.next_lid
+        self.next_lid += 1
+        le = Leader(lid, side, ldr, h, detaching)
+        self.leaders[lid] = le
+        if not detaching:
+            self.lat[h] = lid
+        return le
+
+    def _remove_leader(self, lid: int) -> None:
+        le = self.leaders.pop(lid)
+        if self.lat.get(le.hex) == lid:
+            del self.lat[le.hex]
+        if lid in self.queue:
+            self.queue = deque(x for x in self.queue if x != lid)
+
+    def _leader_lost(self, ldr_side: int, *, banner: bool) -> None:
+        self._vdirty = True
+        if banner:
+            self.sides[1 - ldr_side].banners += 1
+        self._count("leader_eliminated")
+
     # ================================================================ main loop
     def _advance(self) -> None:
-        """Run automatic steps until a decision or chance node (or the end) is reached."""
+        """Run automatic steps until a decision or chance node with a choice (or the end)."""
         self._check_victory()
-        while self.winner_ is None and self.node is None:
-            if self.steps:
-                step = self.steps.popleft()
-                getattr(self, "_step_" + step[0])(*step[1:])
+        while self.winner_ is None:
+            node = self.node
+            if node is not None:
+                opts = node[2]
+                if len(opts) != 1:
+                    return
+                self.node = None  # one choice only: take it
+                getattr(self, node[3])(opts[0][0] if node[0] == "chance" else opts[0], *node[4])
                 self._reach_cache = None
                 self._legal = None
                 self._check_victory()
                 continue
-            if self.phase == "deal":
-                pending = [i for i in (self.player, 1 - self.player) if self.sides[i].to_deal > 0]
-                if not pending:
-                    self._start_turn()
-                    continue
-                i = pending[0]
-                self.sides[i].to_deal -= 1
-                self._draw(i)
+            if self.steps:
+                step = self.steps.popleft()
+                getattr(self, "_s_" + step[0])(*step[1:])
+                self._reach_cache = None
+                self._legal = None
+                self._check_victory()
                 continue
-            if self.phase == "move":
-                while self.queue and self.queue[0] not in self.units:
-                    self.queue.popleft()
-                if not self.queue:
+            phase = self.phase
+            if phase == "move":
+                q = self.queue
+                while q and not self.alive(q[0]):
+                    q.popleft()
+                if not q:
                     self.phase = "battle"
                     self.queue = deque(u for u in self.ordered if u in self.units and not self.units[u].no_battle)
                     continue
-                if len(self.legal_actions()) == 1:  # nowhere to go: stay without asking
-                    self._apply_phase(self._legal[0])  # type: ignore[index]
-                    self._legal = None
-                    self._reach_cache = None
-                    continue
-                return
-            if self.phase == "battle":
-                while self.queue and (self.queue[0] not in self.units or self.units[self.queue[0]].no_battle):
-                    self.queue.popleft()
-                if not self.queue:
+            elif phase == "battle":
+                q = self.queue
+                while q and (q[0] not in self.units or self.units[q[0]].no_battle):
+                    q.popleft()
+                if not q:
                     self._end_turn()
                     continue
-                if len(self.legal_actions()) == 1:
-                    self._apply_phase(self._legal[0])  # type: ignore[index]
-                    self._legal = None
-                    continue
+            elif phase not in ("card", "order", "alongside"):
                 return
-            if self.phase == "order":
-                acts = self.legal_actions()
-                if len(acts) == 1:
-                    self._apply_phase(acts[0])
-                    self._legal = None
-                    continue
-                return
-            return  # card phase: a decision
+            acts = self.legal_actions()
+            if len(acts) == 1:
+                self._apply_phase(acts[0])
+                self._legal = None
+                self._reach_cache = None
+                continue
+            return
 
-    def _draw(self, side: int) -> None:
-        if sum(self.deck.values()) == 0:
-            self.deck, self.discard = self.discard, {}
-            if sum(self.deck.values()) == 0:
-                return
-        total = sum(self.deck.values())
-        outcomes = [(("draw", c), n / total) for c, n in sorted(self.deck.items()) if n]
+    # ---------------------------------------------------------------- decks
+    def _draw_from(self, deck: dict[str, int], discard: dict[str, int]) -> list | None:
+        if not any(deck.values()):
+            for k, n in discard.items():
+                deck[k] = deck.get(k, 0) + n
+            discard.clear()
+        total = sum(deck.values())
+        if not total:
+            return None
+        return [(("draw", c), n / total) for c, n in sorted(deck.items()) if n]
 
-        def then(o, side=side):
-            c = o[1]
-            self.deck[c] -= 1
+    def _s_draw_cmd(self, side: int, n: int) -> None:
+        outs = self._draw_from(self.cmd_deck, self.cmd_discard)
+        if outs is None:
+            return
+        self._chance(outs, "_h_draw_cmd", side, n)
+
+    def _h_draw_cmd(self, o, side: int, n: int) -> None:
+        c = o[1]
+        self.cmd_deck[c] -= 1
+        if n == 1:
             self.sides[side].hand.append(c)
+            return
+        self.pick.append(c)
+        if len(self.pick) < n:
+            self._push(("draw_cmd", side, n))
+        else:
+            self._push(("keep_one", side))
 
-        self._chance(outcomes, then)
+    def _s_keep_one(self, side: int) -> None:
+        self._decide(side, [("keep", c) for c in sorted(set(self.pick))], "_h_keep")
 
-    def _start_turn(self) -> None:
+    def _h_keep(self, a, *_args) -> None:
+        picks = self.pick
+        self.pick = []
+        picks.remove(a[1])
+        self.sides[self.player].hand.append(a[1])
+        for c in picks:
+            self.cmd_discard[c] = self.cmd_discard.get(c, 0) + 1
+
+    def _s_draw_dragon(self, side: int) -> None:
+        outs = self._draw_from(self.dragon_deck, self.dragon_discard)
+        if outs is None:
+            return
+        self._chance(outs, "_h_draw_dragon", side)
+
+    def _h_draw_dragon(self, o, side: int) -> None:
+        self.dragon_deck[o[1]] -= 1
+        self.sides[side].dragons.append(o[1])
+
+    def _discard_dragon(self, side: int, card: str) -> None:
+        self.sides[side].dragons.remove(card)
+        self.dragon_discard[card] = self.dragon_discard.get(card, 0) + 1
+
+    def can_play_dragon(self, side: int, effect: str) -> str | None:
+        """The card of ``side`` with this Dragon ``effect`` it may play now (one per player per
+        turn, H&F cost paid from its reserve; ccn_dragon_cards_gmt), or ``None``."""
+        if self.dragon_played[side]:
+            return None
+        info = self.decks.info
+        hf = self.sides[side].hf
+        for c in self.sides[side].dragons:
+            ci = info[c]
+            if ci.effect == effect and hf >= ci.cost:
+                return c
+        return None
+
+    def _play_dragon(self, side: int, card: str) -> None:
+        self.sides[side].hf -= self.decks.info[card].cost
+        self._discard_dragon(side, card)
+        self.dragon_played[side] = True
+        self._count("dragon:" + card)
+
+    def _lose_random_card(self, side: int) -> None:
+        hand = self.sides[side].hand
+        if not hand:
+            return
+        outs = [(("lose_card", c), hand.count(c) / len(hand)) for c in sorted(set(hand))]
+        self._chance(outs, "_h_lose_card", side)
+
+    def _h_lose_card(self, o, side: int) -> None:
+        self.sides[side].hand.remove(o[1])
+        self.cmd_discard[o[1]] = self.cmd_discard.get(o[1], 0) + 1
+
+    def _s_lose_card(self, side: int) -> None:
+        self._lose_random_card(side)
+
+    # ---------------------------------------------------------------- turn
+    def _s_start_turn(self) -> None:
         self.turn += 1
         self.phase = "card"
         me = self.sides[self.player]
         for u in self.units.values():
             if u.side == self.player:
                 u.lying_flat = False  # stood up at the start of its owner's next turn
-            u.moved = False
-            u.no_battle = False
-            u.took_ground = False
-            u.start_hex = u.hex
+            u.reset()
+        for le in self.leaders.values():
+            le.start_hex = le.hex
+            le.moved = False
         self.ordered = []
-        if len(me.hand) <= 1:  # surrender (GMT: hand down to 1 Command card at turn start)
+        self.tokens = []
+        self.queue = deque()
+        self.card = self.card_effect = self.card_mode = None
+        self.dragon_played = [False, False]
+        if len(me.hand) <= 1:  # surrender (GMT: hand down to 1 Command card at the start of the turn)
             self.winner_ = 1 - self.player
+            self._count("surrender")
 
     def _end_turn(self) -> None:
-        if self.card is not None:
-            self.discard[self.card] = self.discard.get(self.card, 0) + 1
-            self.card = None
-        me = self.sides[self.player]
-        me.hf += END_OF_TURN_HF
         self.phase = "end"
-        player = self.player
+        if self.card is not None:
+            self.cmd_discard[self.card] = self.cmd_discard.get(self.card, 0) + 1
+        draw_two = self.card is not None and self.decks.info[self.card].draw_two
+        p = self.player
+        steps: list[tuple] = [("end_discard",), ("end_choice",)]
+        o = 1 - p
+        steps += [("draw_cmd", o, 1)] * self.replacements[o]  # First Strike: the defender draws first
+        self.replacements = [0, 0]
+        steps.append(("draw_cmd", p, 2 if draw_two else 1))
+        steps.append(("next_turn",))
+        self._push(*steps)
 
-        def after_draw_then_switch():
-            self.player = 1 - player
-            self._start_turn()
+    def _s_end_discard(self) -> None:
+        p = self.player
+        me = self.sides[p]
+        if self.dragon_played[p] or not me.dragons:
+            return
+        acts = [("discard", None)] + [("discard", c) for c in sorted(set(me.dragons))]
+        self._decide(p, acts, "_h_end_discard")
 
-        self._draw(player)
-        if self.node is not None:
-            then = self.node["then"]
+    def _h_end_discard(self, a) -> None:
+        if a[1] is not None:
+            self._discard_dragon(self.player, a[1])
+            self.sides[self.player].hf += DISCARD_DRAGON_HF
+            self._count("end:dragon_discarded")
 
-            def chained(o, then=then):
-                then(o)
-                after_draw_then_switch()
+    def _s_end_choice(self) -> None:
+        can_draw = any(self.dragon_deck.values()) or any(self.dragon_discard.values())
+        acts = [("eot", "dragon"), ("eot", "hf")] if can_draw else [("eot", "hf")]
+        self._decide(self.player, acts, "_h_end_choice")
 
-            self.node["then"] = chained
+    def _h_end_choice(self, a) -> None:
+        self._count("end:" + a[1])
+        if a[1] == "hf":
+            self.sides[self.player].hf += END_OF_TURN_HF
         else:
-            after_draw_then_switch()
+            self._push(("draw_dragon", self.player))
+
+    def _s_next_turn(self) -> None:
+        self.player = 1 - self.player
+        self._s_start_turn()
 
     # ================================================================ phase decisions
+    def _mixed(self, side: int) -> bool:
+        kinds = {self.board.is_naval(u.hex) for u in self.units.values() if u.side == side}
+        return len(kinds) == 2
+
     def _phase_actions(self) -> list:
-        if self.phase == "card":
-            return [("card", k, s) for k, s in sorted(set(self.sides[self.player].hand))]
-        if self.phase == "order":
-            # Ordering fewer units than the card allows is never better than ordering them and
-            # leaving them still, so orders stop only when the card or the section runs out.
+        phase = self.phase
+        if phase == "card":
+            me = self.sides[self.player]
+            info = self.decks.info
+            held = sorted(set(me.hand))
+            playable = [c for c in held if info[c].effect != "first_strike"] or held
             acts: list = []
-            if self.orders_left > 0:
-                sec = self.card[1]  # type: ignore[index]
-                edge = self.sides[self.player].edge
-                for u in self.units.values():
-                    if u.side == self.player and u.uid not in self.ordered and sec in self.board.sections(u.hex, edge):
-                        acts.append(("order", u.uid))
-            if not acts:
+            mixed = None
+            for c in playable:
+                eff = info[c].effect
+                if eff in ("cavalry_charge", "infantry_onslaught"):
+                    if mixed is None:
+                        mixed = self._mixed(self.player)
+                    if mixed:
+                        acts += [("card", c, "land"), ("card", c, "naval")]
+                        continue
+                    naval = all(self.board.is_naval(u.hex) for u in self.units.values() if u.side == self.player)
+                    acts.append(("card", c, "naval" if naval else "land"))
+                    continue
+                acts.append(("card", c, None))
+            return acts
+        if phase == "alongside":
+            acts = [("no_dragon",)]
+            if self.can_play_dragon(self.player, "turncoat"):
+                acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
+            return acts
+        if phase == "order":
+            acts = []
+            if self.tokens:
+                for pid in self._order_candidates():
+                    acts.append(("order", pid))
+                if not acts:
+                    acts.append(("end_orders",))
+                if self.card_effect == "section":  # a section card may detach a leader (1 order)
+                    for u in self.units.values():
+                        if u.side != self.player or u.leader is None or u.uid in self.ordered or self._token_for(u) is None:
+                            continue
+                        if not self.board.is_naval(u.hex) or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
+                            acts.append(("detach", u.uid))
+            else:
                 acts.append(("end_orders",))
             return acts
-        if self.phase == "move":
-            u = self.units[self.queue[0]]
-            return [("move", u.uid, h) for h in self.destinations(u)]
-        if self.phase == "battle":
+        if phase == "move":
+            pid = self.queue[0]
+            if pid >= LEADER_BASE:
+                return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
+            return [("move", pid, h) for h in self.destinations(self.units[pid])]
+        if phase == "battle":
             u = self.units[self.queue[0]]
             return self.battle_actions(u) + [("pass", u.uid)]
         return []
@@ -390,28 +716,32 @@ class GenpeiState:
     def _apply_phase(self, a) -> None:
         kind = a[0]
         if kind == "card":
-            me = self.sides[self.player]
-            c = (a[1], a[2])
-            held = len(me.hand)
-            me.hand.remove(c)
-            self.card = c
-            self.orders_left = held if c[0] == "advance" else ORDERS[c[0]]
+            self._play_card(a[1], a[2])
+        elif kind == "no_dragon":
             self.phase = "order"
+        elif kind == "dragon":
+            self._play_dragon(self.player, self.can_play_dragon(self.player, a[1]))  # type: ignore[arg-type]
+            self.phase = "order"
+            self._push(("turncoat", a[2]))
         elif kind == "order":
-            self.ordered.append(a[1])
-            self.orders_left -= 1
+            self._order(a[1])
+        elif kind == "detach":
+            self._detach(a[1])
         elif kind == "end_orders":
             self.phase = "move"
             self.queue = deque(self.ordered)
         elif kind == "move":
             self.queue.popleft()
-            self._move(self.units[a[1]], a[2])
+            if a[1] >= LEADER_BASE:
+                self._move_leader(self.leaders[a[1]], a[2])
+            else:
+                self._move(self.units[a[1]], a[2])
         elif kind == "pass":
             self.queue.popleft()
         elif kind == "battle":
             self.queue.popleft()
             _, uid, target, bkind, insp = a
-            self._battle(self.units[uid], self.units[target], bkind, insp, bonus=False)
+            self._push(("declare", uid, target, bkind, insp, False))
         elif kind == "destroy":
             self.queue.popleft()
             _, uid, h, insp = a
@@ -419,13 +749,149 @@ class GenpeiState:
         else:
             raise ValueError(f"not a legal action now: {a!r}")
 
+    # ---------------------------------------------------------------- cards and orders
+    def _play_card(self, card: str, mode: str | None) -> None:
+        me = self.sides[self.player]
+        held = len(me.hand)
+        me.hand.remove(card)
+        info = self.decks.info[card]
+        self.card, self.card_effect, self.card_mode = card, info.effect, mode
+        self._count("command:" + card)
+        eff = info.effect
+        if eff == "section":
+            n = held if info.orders == "hand" else int(info.orders)  # type: ignore[arg-type]
+            self.tokens = [("section", info.section)] * n
+        elif eff == "cavalry_charge":
+            if mode == "naval":
+                self.tokens = [("naval",)] * 4
+            elif any(u.side == self.player and u.type.mounted and not self.naval(u) for u in self.units.values()):
+                self.tokens = [("cavalry",)] * 4
+            else:
+                self.tokens = [("any",)]
+                self.card_effect = "fallback"
+        elif eff == "infantry_onslaught":
+            if mode == "naval":
+                self.tokens = [("naval_group",)] * 4
+            else:
+                self.tokens = [("any",)]  # land text not public (erratum infantry_onslaught_land_text)
+        elif eff == "shogun":
+            self.tokens = []
+            self._push(("shogun", held))
+        elif eff == "first_strike":
+            self.tokens = []  # orders nothing on its own turn (erratum first_strike_own_turn)
+        else:  # fallback, serpent_command
+            self.tokens = [("any",)]
+        self.phase = "alongside"
+
+    def _s_shogun(self, dice: int) -> None:
+        syms = ("circle", "triangle", "square", "flag", "honour_fortune")
+        outs = [(("shogun",) + k, p) for k, p in symbol_counts(self.faces, dice, syms)]
+        self._chance(outs, "_h_shogun")
+
+    def _h_shogun(self, o) -> None:
+        _, c, t, s, flags, hf = o
+        self.tokens = [("standard", "circle")] * c + [("standard", "triangle")] * t + [("standard", "square")] * s + [("any",)] * flags
+        self.sides[self.player].hf += hf
+        for deck, discard in ((self.cmd_deck, self.cmd_discard), (self.dragon_deck, self.dragon_discard)):
+            for k, n in discard.items():
+                deck[k] = deck.get(k, 0) + n
+            discard.clear()
+
+    def _matches(self, tok: tuple, pid: int) -> bool:
+        kind = tok[0]
+        if kind == "any":
+            return True
+        if pid >= LEADER_BASE:
+            if kind == "section":
+                le = self.leaders[pid]
+                return tok[1] in self.board.sections(le.hex, self.sides[le.side].edge)
+            return False
+        u = self.units[pid]
+        if kind == "section":
+            return tok[1] in self.board.sections(u.hex, self.sides[u.side].edge)
+        if kind == "standard":
+            return u.type.standard == tok[1]
+        if kind == "cavalry":
+            return u.type.mounted and not self.naval(u)
+        if kind == "naval":
+            return self.naval(u)
+        if kind == "naval_group":
+            if not self.naval(u):
+                return False
+            done = [self.units[x].hex for x in self.ordered if x in self.units]
+            return not done or any(self.board.distance(u.hex, h) == 1 for h in done)
+        return False
+
+    def _token_for(self, u: Unit | int) -> int | None:
+        """Index of the order token the card spends on piece ``u``: a specific token (section,
+        standard, cavalry, naval) before an ``any`` token; ``None`` when the card cannot order it."""
+        pid = u if isinstance(u, int) else u.uid
+        toks = self.tokens
+        if not toks:
+            return None
+        if toks[0] == toks[-1] and len(set(toks)) == 1:
+            return 0 if self._matches(toks[0], pid) else None
+        best = None
+        for i, tok in enumerate(self.tokens):
+            if self._matches(tok, pid):
+                if tok[0] != "any":
+                    return i
+                if best is None:
+                    best = i
+        return best
+
+    def _order_candidates(self) -> list[int]:
+        out = []
+        ordered = set(self.ordered)
+        for u in self.units.values():
+            if u.side == self.player and u.uid not in ordered and self._token_for(u.uid) is not None:
+                out.append(u.uid)
+        for le in self.leaders.values():
+            if le.side == self.player and le.lid not in ordered and self._token_for(le.lid) is not None:
+                out.append(le.lid)
+        return out
+
+    def _order(self, pid: int) -> None:
+        i = self._token_for(pid)
+        del self.tokens[i]  # type: ignore[arg-type]
+        self.ordered.append(pid)
+        if pid >= LEADER_BASE:
+            return
+        u = self.units[pid]
+        eff = self.card_effect
+        if eff == "cavalry_charge":
+            u.no_ranged = True
+            if self.card_mode == "naval":
+                u.bonus_close = 1
+            elif u.type.ranged is None:  # Samurai Bow Cavalry: move 2, no extra die (ccn_cavalry_charge)
+                u.bonus_close = 1
+                if u.type.standard == "square":
+                    u.move_override = 3
+        elif eff == "infantry_onslaught" and self.card_mode == "naval":
+            u.sea_any_wind = True
+            u.no_ranged = True
+        elif eff == "serpent_command":
+            u.move_cap = 1
+        elif eff == "shogun":
+            u.bonus_close = u.bonus_ranged = 1
+
+    def _detach(self, uid: int) -> None:
+        u = self.units[uid]
+        i = self._token_for(u)
+        del self.tokens[i]  # type: ignore[arg-type]
+        ldr = u.leader
+        u.leader = None
+        le = self._place_leader(u.side, ldr, u.hex, detaching=True)  # type: ignore[arg-type]
+        self.ordered.append(le.lid)
+        self._count("leader_detached")
+
     # ================================================================ movement
     def destinations(self, u: Unit) -> list[Hex]:
         """Hexes the ordered unit ``u`` may end its move on (its own hex first)."""
         return list(self._reach(u))
 
     def _reach(self, u: Unit) -> dict[Hex, tuple[int, str]]:
-        """Destination → (hexes moved, how: ``land``/``sea``/``embark``/``disembark``)."""
+        """Destination → (hexes moved, how: ``land``/``sea``/``embark``/``disembark``/``join``)."""
         rc = self._reach_cache
         if rc is not None and rc[0] == u.uid and rc[1] == u.hex:
             return rc[2]
@@ -433,28 +899,43 @@ class GenpeiState:
         self._reach_cache = (u.uid, u.hex, out)
         return out
 
+    def _joinable(self, u: Unit, h: Hex) -> bool:
+        """``u`` may move onto the lone leader on ``h`` and join him (ccn_rules_movement: an
+        infantry unit takes either leader, a cavalry unit only a cavalry leader)."""
+        lid = self.lat.get(h)
+        if lid is None or u.leader is not None:
+            return False
+        le = self.leaders[lid]
+        return le.side == u.side and (not u.type.mounted or le.type.mounted)
+
     def _reach_uncached(self, u: Unit) -> dict[Hex, tuple[int, str]]:
         b = self.board
+        at, lat = self.at, self.lat
         out: dict[Hex, tuple[int, str]] = {u.hex: (0, "stay")}
         if self.grappled(u):
             return out
+        cap = u.move_cap
         if b.is_naval(u.hex):
+            two = cap != 1
             for d, n in b.neighbours(u.hex):
-                if n in self.at or b.impassable(n):
+                if n in at or n in lat or b.impassable(n):
                     continue
                 if b.is_naval(n):
                     out[n] = (1, "sea")
-                    if with_wind(d, b.wind):
+                    if two and (u.sea_any_wind or with_wind(d, b.wind)):
                         for d2, n2 in b.neighbours(n):
-                            if n2 not in out and n2 not in self.at and b.is_naval(n2) and with_wind(d2, b.wind):
+                            if n2 not in out and n2 not in at and n2 not in lat and b.is_naval(n2) and (u.sea_any_wind or with_wind(d2, b.wind)):
                                 out[n2] = (2, "sea")
                 elif self._may_enter(u, n, u.hex):
                     out[n] = (1, "disembark")
             return out
         s = u.stats
-        reach = max(s.move, s.move_no_battle)
-        if any(t.movement.exit_max_hexes is not None for t in b.terrain(u.hex)):
-            reach = min(reach, min(t.movement.exit_max_hexes for t in b.terrain(u.hex) if t.movement.exit_max_hexes is not None))
+        reach = u.move_override if u.move_override is not None else max(s.move, s.move_no_battle)
+        for t in b.terrain(u.hex):
+            if t.movement.exit_max_hexes is not None:
+                reach = min(reach, t.movement.exit_max_hexes)
+        if cap is not None:
+            reach = min(reach, cap)
         frontier = [u.hex]
         for step in range(1, reach + 1):
             nxt = []
@@ -462,7 +943,11 @@ class GenpeiState:
                 if h != u.hex and b.must_stop(h):
                     continue
                 for _, n in b.neighbours(h):
-                    if n in out or n in self.at or b.impassable(n):
+                    if n in out or n in at or b.impassable(n):
+                        continue
+                    if n in lat:
+                        if self._joinable(u, n):
+                            out[n] = (step, "join")
                         continue
                     if b.is_naval(n):
                         if step == 1 and b.naval_rules:
@@ -476,6 +961,9 @@ class GenpeiState:
         return out
 
     def _may_enter(self, u: Unit, n: Hex, frm: Hex) -> bool:
+        """Terrain lets ``u`` enter ``n``: no cavalry unit or unit with a cavalry leader where
+        mounted units may not go (Stockade), and a Stockade only from a hex next to it at the
+        start of the turn (Genpei pack, Stockade; erratum stockade_take_ground_adjacent)."""
         for t in self.board.terrain(n):
             if not t.movement.mounted_may_enter and (u.type.mounted or (u.leader is not None and u.leader.mounted)):
                 return False
@@ -483,14 +971,37 @@ class GenpeiState:
                 return False
         return True
 
+    def _enter_hex(self, u: Unit, dest: Hex) -> None:
+        self._vdirty = True
+        del self.at[u.hex]
+        u.hex = dest
+        self.at[dest] = u.uid
+        if self.markers:
+            self._tent_capture(u)
+
+    def _tent_capture(self, u: Unit) -> None:
+        """Command tent/ship as a banner objective (erratum command_tent_banner)."""
+        if not self.tent_banner:
+            return
+        for m in self.markers:
+            if m[0] in ("command_tent", "command_ship") and m[1] == u.hex and m[2] is not None and m[2] != self.sides[u.side].id:
+                self.markers.remove(m)
+                self.sides[u.side].banners += 1
+                self._count("command_tent_taken")
+                return
+
     def _move(self, u: Unit, dest: Hex) -> None:
         if dest == u.hex:
             return
         steps, how = self._reach(u)[dest]
-        del self.at[u.hex]
         old = u.hex
-        u.hex = dest
-        self.at[dest] = u.uid
+        if how == "join":
+            lid = self.lat[dest]
+            le = self.leaders[lid]
+            self._remove_leader(lid)
+            u.leader = le.type
+            self._count("leader_joined")
+        self._enter_hex(u, dest)
         u.moved = True
         for m in self.markers:
             if m[0] in ("command_ship", "command_tent") and m[1] == old and u.type.id == "bodyguard":
@@ -503,69 +1014,295 @@ class GenpeiState:
         if how in ("embark", "disembark"):
             u.no_battle = True
             u.lying_flat = True
-        elif how == "land":
-            if steps > u.stats.move:
+        elif how in ("land", "join"):
+            limit = u.move_override if u.move_override is not None else u.stats.move
+            if steps > limit:
                 u.no_battle = True
             if any(t.movement.no_battle_after_entering for t in self.board.terrain(dest)):
                 u.no_battle = True
-        if how in ("land", "disembark") and self.board.entry_roll(dest):
-            self.steps.appendleft(("marsh", u.uid))
+        if how in ("land", "disembark", "join") and self.board.entry_roll(dest):
+            self._push(("marsh", u.uid, False))
 
-    def _step_marsh(self, uid: int) -> None:
-        if uid not in self.units:
+    def _s_marsh(self, uid: int, bonus_after: bool) -> None:
+        u = self.units.get(uid)
+        if u is None:
             return
-        u = self.units[uid]
+        outs = [(("marsh", lost), p) for lost, p in marsh_entry_outcomes(self.data, u.type.standard)]
+        self._chance(outs, "_h_marsh", uid, bonus_after)
 
-        def then(o, uid=uid):
-            if o[1] and uid in self.units:
-                self._lose(self.units[uid], 1)
+    def _h_marsh(self, o, uid: int, bonus_after: bool) -> None:
+        steps: list[tuple] = []
+        if o[1] and uid in self.units:
+            before = self.units[uid].figures
+            steps += [("hit", uid, 1), ("casualty", uid, before)]
+        if bonus_after:
+            steps.append(("bonus_q", uid))
+        self._push(*steps)
 
-        self._chance([(("marsh", lost), p) for lost, p in marsh_entry_outcomes(self.data, u.type.standard)], then)
+    # ---------------------------------------------------------------- lone leaders
+    def _deck_to_deck(self, frm: Hex, side: int, reach: int, *, exclude: Hex | None = None, dirs: tuple[str, ...] | None = None) -> list[Hex]:
+        """Hexes a naval leader may reach from ``frm`` stepping only onto hexes that hold a
+        friendly unit (1 or 2 hexes, or only in ``dirs``), ending on one without a leader
+        (Genpei pack, naval leaders)."""
+        b = self.board
+        out: list[Hex] = []
+        frontier = [frm]
+        seen = {frm}
+        for _ in range(reach):
+            nxt = []
+            for h in frontier:
+                for d, n in b.neighbours(h):
+                    if n in seen or (dirs is not None and d not in dirs):
+                        continue
+                    uid = self.at.get(n)
+                    if uid is None or self.units[uid].side != side:
+                        continue
+                    seen.add(n)
+                    nxt.append(n)
+                    if self.units[uid].leader is None and n != exclude and n not in out:
+                        out.append(n)
+            frontier = nxt
+        return out
+
+    def leader_destinations(self, le: Leader) -> list[Hex]:
+        """Where an ordered lone (or detaching) leader may end his move: 1-3 hexes through
+        friendly units, not through enemies, stopped by must-stop terrain and Marsh, onto an
+        empty land hex or a friendly unit without a leader he may join; at sea deck to deck
+        only (errata lone_leader_move; Genpei pack, naval leaders). His own hex first."""
+        b = self.board
+        out = [le.hex]
+        if b.is_naval(le.hex):
+            return out + self._deck_to_deck(le.hex, le.side, 2, exclude=le.hex)
+        reach = 3
+        for t in b.terrain(le.hex):
+            if t.movement.exit_max_hexes is not None:
+                reach = min(reach, t.movement.exit_max_hexes)
+        frontier = [le.hex]
+        seen = {le.hex}
+        for _ in range(reach):
+            nxt = []
+            for h in frontier:
+                if h != le.hex and b.must_stop(h):
+                    continue
+                for _, n in b.neighbours(h):
+                    if n in seen or b.impassable(n) or n in self.lat:
+                        continue
+                    seen.add(n)
+                    if not b.is_naval(n) and not self._leader_may_enter(le, n):
+                        continue
+                    uid = self.at.get(n)
+                    if uid is not None:
+                        o = self.units[uid]
+                        if o.side != le.side:
+                            continue
+                        if o.leader is None and not (o.type.mounted and not le.type.mounted):
+                            out.append(n)
+                        if not b.is_naval(n):
+                            nxt.append(n)
+                        continue
+                    if b.is_naval(n):
+                        continue  # open ocean: impassable to lone leaders
+                    out.append(n)
+                    nxt.append(n)
+            frontier = nxt
+        return out
+
+    def _leader_may_enter(self, le: Leader, n: Hex, *, retreat: bool = False) -> bool:
+        """Terrain lets ``le`` enter ``n``: never a Stockade for a cavalry leader; an ordered
+        move into a Stockade only from next to it at the start of the turn (Genpei pack)."""
+        for t in self.board.terrain(n):
+            if not t.movement.mounted_may_enter and le.type.mounted:
+                return False
+            if not retreat and t.movement.must_start_adjacent and self.board.distance(le.start_hex, n) != 1:
+                return False
+        return True
+
+    def _move_leader(self, le: Leader, dest: Hex) -> None:
+        if dest == le.hex:
+            if le.detaching:  # stays: attached again to the unit there, else alone on the hex
+                uid = self.at.get(le.hex)
+                if uid is not None and self.units[uid].leader is None:
+                    self.units[uid].leader = le.type
+                    del self.leaders[le.lid]
+                else:
+                    le.detaching = False
+                    self.lat[le.hex] = le.lid
+            return
+        le.moved = True
+        self._relocate_leader(le, dest)
+        if le.lid in self.leaders and self.board.entry_roll(dest):
+            self._push(("leader_marsh", le.lid))
+
+    def _relocate_leader(self, le: Leader, dest: Hex) -> None:
+        """Put ``le`` on ``dest``: joins the friendly unit there, else stands alone."""
+        if self.lat.get(le.hex) == le.lid:
+            del self.lat[le.hex]
+        le.detaching = False
+        uid = self.at.get(dest)
+        if uid is not None:
+            self.units[uid].leader = le.type
+            del self.leaders[le.lid]
+            if le.lid in self.queue:
+                self.queue = deque(x for x in self.queue if x != le.lid)
+            self._count("leader_joined")
+            return
+        le.hex = dest
+        self.lat[dest] = le.lid
+
+    def _s_leader_marsh(self, lid: int) -> None:
+        if lid not in self.leaders:
+            return
+        p = marsh_entry_outcomes(self.data, None)
+        self._chance([(("leader_marsh", lost), q) for lost, q in p], "_h_leader_marsh", lid)
+
+    def _h_leader_marsh(self, o, lid: int) -> None:
+        if o[1] and lid in self.leaders:
+            side = self.leaders[lid].side
+            self._remove_leader(lid)
+            self._leader_lost(side, banner=True)
+
+    def leader_escapes(self, le: Leader) -> list[Hex | str]:
+        """Where a lone leader forced to retreat may go: 1-3 hexes toward his own baseline (each
+        step to one of the two hexes behind) through friendly units, ending on an empty land hex
+        or a friendly unit without a leader, or ``"off"`` the board through his baseline; at sea,
+        or with only open sea behind, 1-2 hexes deck to deck (erratum lone_leader_retreat;
+        Genpei pack, naval leaders). Empty: he must commit seppuku."""
+        b = self.board
+        dirs = BACK[self.sides[le.side].edge]
+        if b.is_naval(le.hex):
+            return list(self._deck_to_deck(le.hex, le.side, 2, dirs=dirs))
+        out: list[Hex | str] = []
+        frontier = [le.hex]
+        seen = {le.hex}
+        for _ in range(3):
+            nxt = []
+            for h in frontier:
+                for d in dirs:
+                    n = b.neighbour(h, d)
+                    if n is None:
+                        if "off" not in out and self._on_baseline(h, le.side):
+                            out.append("off")
+                        continue
+                    if n in seen or b.impassable(n) or n in self.lat:
+                        continue
+                    seen.add(n)
+                    if not b.is_naval(n) and not self._leader_may_enter(le, n, retreat=True):
+                        continue  # a cavalry leader never enters a Stockade (Genpei pack)
+                    uid = self.at.get(n)
+                    if uid is not None:
+                        o = self.units[uid]
+                        if o.side != le.side:
+                            continue
+                        if o.leader is None and not (o.type.mounted and not le.type.mounted):
+                            out.append(n)
+                        if not b.is_naval(n):
+                            nxt.append(n)
+                        continue
+                    if b.is_naval(n):
+                        continue
+                    out.append(n)
+                    nxt.append(n)
+            frontier = nxt
+        return out
+
+    def _on_baseline(self, h: Hex, side: int) -> bool:
+        return h[1] == (self.board.geometry.rows if self.sides[side].edge == "south" else 1)
+
+    def _s_leader_escape(self, lid: int) -> None:
+        le = self.leaders.get(lid)
+        if le is None:
+            return
+        opts = self.leader_escapes(le) if self.sides[le.side].hf >= LONE_LEADER_RETREAT_HF else []
+        acts: list = [("escape", lid, h) for h in opts] + [("seppuku", lid)]
+        self._decide(le.side, acts, "_h_leader_escape")
+
+    def _h_leader_escape(self, a) -> None:
+        lid = a[1]
+        le = self.leaders[lid]
+        side = le.side
+        if a[0] == "seppuku":
+            self._remove_leader(lid)
+            self.sides[side].hf += SEPPUKU_HF
+            self._count("seppuku")
+            # +5 H&F, a random Command card lost, the opponent draws a Dragon card (ccn_faq_retreats)
+            self._push(("lose_card", side), ("draw_dragon", 1 - side))
+            return
+        self.sides[side].hf -= LONE_LEADER_RETREAT_HF
+        self._count("leader_escaped")
+        if a[2] == "off":
+            self._remove_leader(lid)  # off through his baseline: out of the game, no banner
+            return
+        self._relocate_leader(le, a[2])
 
     # ================================================================ battle choices
     def inspiration(self, u: Unit) -> LeaderType | None:
         """The leader that may inspire ``u`` now (attached, or an adjacent cavalry leader on
-        land), or ``None``. At sea every leader inspires only its own unit (Genpei pack)."""
-        if any(t.combat.no_inspiration for t in self.board.terrain(u.hex)):
+        land, attached or alone), or ``None``: not on a tile that forbids it
+        (:func:`~.combat.inspiration_allowed`), not without the H&F to pay; at sea every leader
+        inspires only its own unit (Genpei pack)."""
+        if not inspiration_allowed(self.board.terrain(u.hex)):
             return None
-        cost_ok = lambda ldr: self.sides[u.side].hf >= ldr.inspiration.hf_cost  # noqa: E731
-        if u.leader is not None and cost_ok(u.leader):
+        hf = self.sides[u.side].hf
+        if u.leader is not None and hf >= u.leader.inspiration.hf_cost:
             return u.leader
         if self.naval(u):
             return None
         for _, n in self.board.neighbours(u.hex):
-            o = self.units.get(self.at.get(n, -1))
-            if o is not None and o.side == u.side and o.leader is not None and o.leader.inspiration.reach == "attached_or_adjacent" and not self.naval(o) and cost_ok(o.leader):
-                return o.leader
+            uid = self.at.get(n)
+            ldr = None
+            if uid is not None:
+                o = self.units[uid]
+                if o.side == u.side and not self.naval(o):
+                    ldr = o.leader
+            else:
+                lid = self.lat.get(n)
+                if lid is not None and self.leaders[lid].side == u.side:
+                    ldr = self.leaders[lid].type
+            if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and hf >= ldr.inspiration.hf_cost:
+                return ldr
         return None
 
-    def close_targets(self, u: Unit) -> list[Unit]:
+    def close_targets(self, u: Unit) -> list[int]:
+        """Adjacent enemy units and lone leaders."""
         out = []
         for _, n in self.board.neighbours(u.hex):
-            o = self.units.get(self.at.get(n, -1))
-            if o is not None and o.side != u.side:
-                out.append(o)
+            uid = self.at.get(n)
+            if uid is not None:
+                if self.units[uid].side != u.side:
+                    out.append(uid)
+                continue
+            lid = self.lat.get(n)
+            if lid is not None and self.leaders[lid].side != u.side:
+                out.append(lid)
         return out
 
-    def ranged_targets(self, u: Unit) -> list[Unit]:
-        if u.stats.ranged <= 0 or self.close_targets(u):
+    def ranged_targets(self, u: Unit) -> list[int]:
+        """Enemy units and lone leaders ``u`` may fire at: in range (Arrow Tower, long shot),
+        in line of sight, not when an enemy is adjacent, not after a move that forbids it, not
+        under a card that forbids ranged combat."""
+        if u.stats.ranged <= 0 or u.no_ranged or self.close_targets(u):
             return []
-        f = self.fighter(u)
-        if f.moved and not f.naval and u.stats.ranged_after_move <= 0:
+        naval = self.naval(u)
+        if u.moved and not naval and u.stats.ranged_after_move <= 0:
             return []
-        r = max_range(f)
+        r = max_range(Fighter(u.type, self.board.terrain(u.hex), naval=naval))
+        lo = u.stats.min_range
+        row = self.board.dist[u.hex]
         out = []
         for o in self.units.values():
-            if o.side == u.side:
-                continue
-            d = self.board.distance(u.hex, o.hex)
-            if u.stats.min_range <= d <= r and self.has_los(u.hex, o.hex):
-                out.append(o)
+            if o.side != u.side and lo <= row[o.hex] <= r and self.has_los(u.hex, o.hex):
+                out.append(o.uid)
+        for le in self.leaders.values():
+            if le.side != u.side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(u.hex, le.hex):
+                out.append(le.lid)
         return out
 
     def has_los(self, a: Hex, b: Hex) -> bool:
-        if any(h in self.at for h in self.board.between(a, b)):
-            return False
+        """Line of sight from ``a`` to ``b``: no unit or lone leader between, no blocking terrain."""
+        at, lat = self.at, self.lat
+        for h in self.board.between(a, b):
+            if h in at or h in lat:
+                return False
         return not self.board.los_blocked_by_terrain(a, b)
 
     def destroyable(self, u: Unit) -> list[Hex]:
@@ -577,7 +1314,7 @@ class GenpeiState:
             if o is not None and self.units[o].side == u.side:
                 continue
             for t in self.board.terrain(n):
-                if t.destruction is None and not (t.hexsides and any(r.id == "destroy" for r in t.rules)):
+                if t.destruction is None:
                     continue
                 if t.hexsides:
                     back = self.board.direction(n, u.hex)
@@ -588,32 +1325,41 @@ class GenpeiState:
         return out
 
     def battle_actions(self, u: Unit) -> list:
+        """The battles the ordered unit ``u`` may fight now (without the ``pass``)."""
         acts: list = []
-        ldr = self.inspiration(u)
-        insp = (False, True) if ldr is not None else (False,)
-        card_forbids = self.card is not None and self.card[0] in u.type.close_combat.not_when_ordered_by
+        insp = (False, True) if self.inspiration(u) is not None else (False,)
+        card_forbids = self.card_effect is not None and self.card_effect in u.type.close_combat.not_when_ordered_by
         if not card_forbids:
             for o in self.close_targets(u):
                 for i in insp:
-                    acts.append(("battle", u.uid, o.uid, "close", i))
+                    acts.append(("battle", u.uid, o, "close", i))
         for o in self.ranged_targets(u):
             for i in insp:
-                acts.append(("battle", u.uid, o.uid, "ranged", i))
-        for h in self.destroyable(u):
-            for i in insp:
-                acts.append(("destroy", u.uid, h, i))
+                acts.append(("battle", u.uid, o, "ranged", i))
+        if not card_forbids:
+            for h in self.destroyable(u):
+                for i in insp:
+                    acts.append(("destroy", u.uid, h, i))
         return acts
 
-    def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool) -> Setup:
-        fa = self.fighter(att)
+    def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
+        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush)."""
         ldr = self.inspiration(att) if inspired else None
-        if ldr is not None and ldr is not att.leader:
-            fa = Fighter(fa.unit, fa.terrain, fa.naval, fa.moved, fa.lying_flat, ldr)
+        fa = self.fighter(att, ldr or False)
         fd = self.fighter(dfn)
         covered = self.board.covered(dfn.hex, att.hex)
         if kind == "close":
-            return close_setup(fa, fd, covered=covered, inspired=ldr is not None)
-        return ranged_setup(fa, fd, self.board.distance(att.hex, dfn.hex), covered=covered, inspired=ldr is not None)
+            return close_setup(fa, fd, covered=covered, inspired=ldr is not None, bonus_dice=att.bonus_close + extra)
+        return ranged_setup(fa, fd, self.board.distance(att.hex, dfn.hex), covered=covered, inspired=ldr is not None,
+                            bonus_dice=att.bonus_ranged + extra)
+
+    def leader_setup_for(self, att: Unit, le: Leader, kind: str, inspired: bool) -> Setup:
+        """The :class:`~.combat.Setup` of ``att``'s roll at the lone leader ``le``."""
+        ldr = self.inspiration(att) if inspired else None
+        fa = self.fighter(att, ldr or False)
+        bonus = att.bonus_close if kind == "close" else att.bonus_ranged
+        return leader_target_setup(fa, self.board.terrain(le.hex), kind, self.board.distance(att.hex, le.hex),
+                                   inspired=ldr is not None, bonus_dice=bonus)
 
     # ================================================================ battle resolution
     def _pay_inspiration(self, u: Unit, inspired: bool) -> bool:
@@ -623,232 +1369,455 @@ class GenpeiState:
         self.sides[u.side].hf -= ldr.inspiration.hf_cost
         return True
 
-    def _battle(self, att: Unit, dfn: Unit, kind: str, inspired: bool, *, bonus: bool) -> None:
-        setup = self.setup_for(att, dfn, kind, inspired)
-        self._pay_inspiration(att, inspired)
-        first = kind == "close" and any(t.combat.battles_first and t.id not in {x.id for x in self.board.terrain(att.hex)} for t in self.board.terrain(dfn.hex))
-        if first:
-            # A unit in a Stockade attacked from outside battles first, as with First Strike.
-            self.steps.appendleft(("roll", att.uid, dfn.uid, kind, setup, "after_first_strike", bonus, att.hex))
-            self.steps.appendleft(("roll", dfn.uid, att.uid, "close", self.setup_for(dfn, att, "close", False), "first_strike", bonus))
-        else:
-            self.steps.appendleft(("roll", att.uid, dfn.uid, kind, setup, "attack", bonus))
+    def _stockade_first(self, att: Unit, dfn: Unit) -> bool:
+        """A unit in a Stockade attacked in close combat from a non-Stockade hex battles first
+        (Genpei pack, Stockade)."""
+        own = {t.id for t in self.board.terrain(att.hex)}
+        return any(t.combat.battles_first and t.id not in own for t in self.board.terrain(dfn.hex))
 
-    def _step_roll(self, roller: int, target: int, kind: str, setup: Setup, role: str, bonus: bool,
-                   roller_hex: Hex | None = None) -> None:
-        if roller not in self.units or target not in self.units:
+    def _s_declare(self, uid: int, target: int, kind: str, insp: bool, bonus: bool) -> None:
+        att = self.units.get(uid)
+        if att is None or not self.alive(target):
             return
-        r, t = self.units[roller], self.units[target]
-        if roller_hex is not None and r.hex != roller_hex:
-            return  # the attacker retreated from the first strike
-        outs = odds.chance_list(self.data, setup)
-        start_hex = t.hex
+        if target >= LEADER_BASE:
+            paid = self._pay_inspiration(att, insp)
+            self._push(("roll_leader", uid, target, kind, paid, bonus, att.hex))
+            return
+        paid = self._pay_inspiration(att, insp)
+        if kind != "close":
+            self._push(("roll", uid, target, kind, "attack", paid, bonus, 0, att.hex))
+            return
+        self._push(("challenge_q", uid, target, 0), ("react_q", uid, target, paid, bonus))
 
-        def then(o):
-            sym, swords, flags, hf = o[1:]
-            if setup.grapple and swords > 0 and (self.naval(r) or self.board.distance(r.hex, t.hex) == 1):
-                pair = frozenset((r.uid, t.uid))
-                lost = score(setup, sym, swords, flags)[0] - score(setup, sym, swords, flags, grapple=True)[0]
-                self.pending_grapple = (r.uid, t.uid, lost, pair in self.grapples)
+    # ---------------------------------------------------------------- Personal Challenge
+    def _s_challenge_q(self, uid: int, target: int, asked: int) -> None:
+        att, dfn = self.units.get(uid), self.units.get(target)
+        if att is None or dfn is None or att.leader is None or dfn.leader is None or asked > 1:
+            return
+        side = att.side if asked == 0 else dfn.side
+        if self.can_play_dragon(side, "personal_challenge") is None:
+            self._push(("challenge_q", uid, target, asked + 1))
+            return
+        self._decide(side, [("challenge", False), ("challenge", True)], "_h_challenge", uid, target, asked, side)
 
-                def chosen(a):
-                    self.pending_grapple = None
-                    self._resolve(r.uid, t.uid, kind, setup, role, bonus, (sym, swords, flags, hf), a[1], pair, start_hex)
+    def _h_challenge(self, a, uid: int, target: int, asked: int, side: int) -> None:
+        if not a[1]:
+            self._push(("challenge_q", uid, target, asked + 1))
+            return
+        self._play_dragon(side, self.can_play_dragon(side, "personal_challenge"))  # type: ignore[arg-type]
+        att, dfn = self.units[uid], self.units[target]
+        ptr = self.player
+        n = [len(self.sides[i].hand) + (1 if i == ptr else 0) for i in (0, 1)]
+        n[side] += 2
+        hf = [s.hf for s in self.sides]
+        if hf[0] != hf[1]:
+            n[0 if hf[0] > hf[1] else 1] += 1
+        lead = {att.side: att.leader, dfn.side: dfn.leader}
+        st = [STATUS.get(lead[i].kind, 1) for i in (0, 1)]  # type: ignore[union-attr]
+        if st[0] != st[1]:
+            n[0 if st[0] > st[1] else 1] += 1
+        self._chance(challenge_outcomes(self.faces, n[0], n[1]), "_h_challenge_roll", uid, target)
 
-                self._decide(r.side, [("grapple", False), ("grapple", True)], chosen)
-                return
-            self._resolve(r.uid, t.uid, kind, setup, role, bonus, (sym, swords, flags, hf), False, None, start_hex)
+    def _h_challenge_roll(self, o, uid: int, target: int) -> None:
+        _, result, hf0, hf1 = o
+        self.sides[0].hf += hf0
+        self.sides[1].hf += hf1
+        if result == 0:
+            return
+        loser = 1 if result > 0 else 0  # result > 0: side 0 rolled more swords
+        for pid in (uid, target):
+            u = self.units.get(pid)
+            if u is not None and u.side == loser and u.leader is not None:
+                u.leader = None
+                self._leader_lost(loser, banner=False)  # no victory banner (ccn_personal_challenge)
+        self._push(("lose_card", loser))
 
-        self._chance(outs, then)
+    # ---------------------------------------------------------------- reactions
+    def _s_react_q(self, uid: int, target: int, paid: bool, bonus: bool) -> None:
+        att, dfn = self.units.get(uid), self.units.get(target)
+        if att is None or dfn is None:
+            return
+        d = dfn.side
+        stockade = self._stockade_first(att, dfn)
+        acts: list = [("react", None)]
+        if not stockade and any(self.decks.info[c].effect == "first_strike" for c in self.sides[d].hand):
+            acts.append(("react", "first_strike"))
+        if self.can_play_dragon(d, "ambush") is not None:
+            acts.append(("react", "ambush"))
+        if len(acts) == 1:
+            self._h_react(acts[0], uid, target, paid, bonus)
+            return
+        self._decide(d, acts, "_h_react", uid, target, paid, bonus)
 
-    def _resolve(self, roller: int, target: int, kind: str, setup: Setup, role: str, bonus: bool,
-                 roll: tuple[int, int, int, int], spend_sword: bool, pair, start_hex: Hex) -> None:
-        sym, swords, flags, hf = roll
+    def _h_react(self, a, uid: int, target: int, paid: bool, bonus: bool) -> None:
+        att, dfn = self.units[uid], self.units[target]
+        first = self._stockade_first(att, dfn)
+        extra = 0
+        if a[1] == "first_strike":
+            hand = self.sides[dfn.side].hand
+            card = next(c for c in hand if self.decks.info[c].effect == "first_strike")
+            hand.remove(card)
+            self.cmd_discard[card] = self.cmd_discard.get(card, 0) + 1
+            self.replacements[dfn.side] += 1
+            self._count("command:" + card)
+            first = True
+        elif a[1] == "ambush":
+            self._play_dragon(dfn.side, self.can_play_dragon(dfn.side, "ambush"))  # type: ignore[arg-type]
+            first = True
+            extra = 1
+        if first:
+            # the defender battles first; the attacker then battles as ordered (no battle back)
+            self._push(("inspire_q", target, uid, "first", bonus, extra, (uid, paid, att.hex)))
+        else:
+            self._push(("roll", uid, target, "close", "attack", paid, bonus, 0, att.hex))
+
+    def _s_inspire_q(self, roller: int, target: int, role: str, bonus: bool, extra: int, then) -> None:
         r = self.units.get(roller)
         t = self.units.get(target)
         if r is None or t is None:
+            if then is not None:
+                self._push(("after_first", then, target))
             return
+        if self.inspiration(r) is None:
+            self._h_inspire(("inspire", False), roller, target, role, bonus, extra, then)
+            return
+        self._decide(r.side, [("inspire", False), ("inspire", True)], "_h_inspire", roller, target, role, bonus, extra, then)
+
+    def _h_inspire(self, a, roller: int, target: int, role: str, bonus: bool, extra: int, then) -> None:
+        r = self.units[roller]
+        paid = self._pay_inspiration(r, a[1])
+        self._push(("roll", roller, target, "close", role, paid, bonus, extra, r.hex))
+        if then is not None:
+            self._push_after(("after_first", then, roller))
+
+    def _push_after(self, step: tuple) -> None:
+        """Queue ``step`` after the roll just pushed and everything it will push: a marker the
+        roll's resolution runs up to."""
+        # the roll step is first in the queue; its resolution pushes its own steps in front of
+        # everything behind it, so inserting right after it keeps the order
+        self.steps.insert(1, step)
+
+    def _s_after_first(self, then, defender: int) -> None:
+        uid, paid, hex_ = then
+        att = self.units.get(uid)
+        if att is None or att.hex != hex_ or defender not in self.units:
+            return  # eliminated or retreated by the first strike
+        self._push(("roll", uid, defender, "close", "after_first", paid, False, 0, att.hex))
+
+    # ---------------------------------------------------------------- rolls
+    def _s_roll(self, roller: int, target: int, kind: str, role: str, insp: bool, bonus: bool, extra: int, roller_hex: Hex) -> None:
+        r = self.units.get(roller)
+        t = self.units.get(target)
+        if r is None or t is None or r.hex != roller_hex:
+            return
+        setup = self.setup_for(r, t, kind, insp, extra)
+        if setup.dice <= 0:
+            return
+        self._chance(odds.chance_list(self.data, setup), "_h_roll", roller, target, kind, role, bonus, t.hex, setup)
+
+    def _h_roll(self, o, roller: int, target: int, kind: str, role: str, bonus: bool, start_hex: Hex, setup: Setup) -> None:
+        r, t = self.units[roller], self.units[target]
+        sym, swords, flags, hf = o[1:]
+        if setup.grapple and swords > 0 and (self.naval(r) or self.board.distance(r.hex, t.hex) == 1):
+            pair = frozenset((roller, target))
+            lost = score(setup, sym, swords, flags)[0] - score(setup, sym, swords, flags, grapple=True)[0]
+            self.pending_grapple = (roller, target, lost, pair in self.grapples)
+            self._decide(r.side, [("grapple", False), ("grapple", True)], "_h_grapple", roller, target, kind, role, bonus, start_hex, setup, (sym, swords, flags, hf))
+            return
+        self._resolve(roller, target, kind, role, bonus, (sym, swords, flags, hf), False, start_hex, setup)
+
+    def _h_grapple(self, a, roller, target, kind, role, bonus, start_hex, setup, roll) -> None:
+        self.pending_grapple = None
+        self._resolve(roller, target, kind, role, bonus, roll, a[1], start_hex, setup)
+
+    def _resolve(self, roller: int, target: int, kind: str, role: str, bonus: bool, roll: tuple[int, int, int, int],
+                 spend_sword: bool, start_hex: Hex, setup: Setup) -> None:
+        sym, swords, flags, hf = roll
+        r, t = self.units[roller], self.units[target]
         self.sides[r.side].hf += hf
-        if spend_sword and pair is not None:
+        if spend_sword:
+            self._vdirty = True
+            pair = frozenset((roller, target))
             if pair in self.grapples:
                 self.grapples.discard(pair)  # severed: both free at once
             else:
                 self.grapples.add(pair)
         hits, retreat = score(setup, sym, swords, flags, grapple=spend_sword)
+        steps: list[tuple] = []
         if hits:
-            self._lose(t, hits)
-        if target in self.units and retreat:
-            self._retreat(t, retreat)
-        self._check_victory()
-        if self.winner_ is not None:
+            steps.append(("hit", target, hits))
+        if retreat:
+            steps.append(("retreat", target, retreat))
+        if hits or retreat:
+            steps.append(("casualty", target, t.figures))
+        steps.append(("after", roller, target, kind, role, bonus, start_hex))
+        self._push(*steps)
+
+    def _s_after(self, roller: int, target: int, kind: str, role: str, bonus: bool, start_hex: Hex) -> None:
+        r = self.units.get(roller)
+        if r is None or kind != "close":
             return
-        t_alive = target in self.units
-        t_stayed = t_alive and self.units[target].hex == start_hex
-        if role == "attack" and kind == "close":
-            if t_stayed and roller in self.units:
-                # battle back (not after a retreat), never inspired (engine abstraction)
-                back = self.setup_for(t, r, "close", False)
-                if back.dice > 0:
-                    self.steps.appendleft(("roll", target, roller, "close", back, "back", bonus))
-            elif not t_stayed and roller in self.units:
-                self._take_ground(r, start_hex, bonus)
-        elif role == "after_first_strike" and kind == "close" and not t_stayed and roller in self.units:
-            self._take_ground(r, start_hex, bonus)
+        t = self.units.get(target)
+        vacated = not self.occupied(start_hex)
+        if role == "attack":
+            if t is not None and t.hex == start_hex and t.hex == t.start_hex:
+                # battle back (not after a retreat, not by a unit that moved this turn)
+                self._push(("inspire_q", target, roller, "back", bonus, 0, None))
+            elif vacated:
+                self._push(("ground_q", roller, start_hex, bonus))
+        elif role == "after_first" and vacated:
+            self._push(("ground_q", roller, start_hex, bonus))
+
+    def _s_roll_leader(self, uid: int, lid: int, kind: str, paid: bool, bonus: bool, roller_hex: Hex) -> None:
+        u, le = self.units.get(uid), self.leaders.get(lid)
+        if u is None or le is None or u.hex != roller_hex:
+            return
+        setup = self.leader_setup_for(u, le, kind, paid)
+        if setup.dice <= 0:
+            return
+        self._chance(odds.chance_list(self.data, setup), "_h_roll_leader", uid, lid, kind, bonus, le.hex)
+
+    def _h_roll_leader(self, o, uid: int, lid: int, kind: str, bonus: bool, start_hex: Hex) -> None:
+        u, le = self.units[uid], self.leaders[lid]
+        self.sides[u.side].hf += o[4]
+        steps: list[tuple] = []
+        if o[2] > 0:  # one sword or more: the leader is eliminated
+            self._remove_leader(lid)
+            self._leader_lost(le.side, banner=True)
+        else:
+            steps.append(("leader_escape", lid))
+        if kind == "close":
+            steps.append(("ground_after_leader", uid, start_hex, bonus))
+        self._push(*steps)
+
+    def _s_ground_after_leader(self, uid: int, h: Hex, bonus: bool) -> None:
+        if uid in self.units and not self.occupied(h):
+            self._push(("ground_q", uid, h, bonus))
 
     # ---------------------------------------------------------------- taking ground, bonus
-    def _take_ground(self, u: Unit, h: Hex, bonus_done: bool) -> None:
-        """Cavalry (mounted, not at sea) and units with a leader take ground and may make one
-        bonus close combat (rules-facts §1.4); never between land and sea (Genpei pack); a unit
-        that entered a Marsh this turn may not; out of a Marsh only once."""
-        if bonus_done or u.took_ground or h in self.at:
-            return
-        at_sea = self.naval(u)
-        eligible = (u.type.mounted and not at_sea) or u.leader is not None
-        if not eligible or at_sea != self.board.is_naval(h) or self.board.impassable(h):
-            return
-        if any(t.entry_roll for t in self.board.terrain(u.hex)) and u.hex != u.start_hex:
-            return
-        if not self._may_enter(u, h, u.hex) and not any(t.movement.must_start_adjacent for t in self.board.terrain(h)):
-            return
-        if u.type.mounted and any(not t.movement.mounted_may_enter for t in self.board.terrain(h)):
-            return
-        if self.grappled(u):
-            return
-        del self.at[u.hex]
-        u.hex = h
-        self.at[h] = u.uid
-        u.took_ground = True
-        if any(t.entry_roll for t in self.board.terrain(h)):
-            self.steps.appendleft(("marsh", u.uid))
-            return
-        self.steps.appendleft(("bonus_choice", u.uid))
+    def may_take_ground(self, u: Unit, h: Hex) -> bool:
+        """``u`` may take the vacated hex ``h`` after a close combat: cavalry (mounted, not at
+        sea) and units with a leader (rules-facts §1.4); never between land and sea (Genpei
+        pack); not grappled; once per turn; not after entering or leaving a Marsh by its move
+        this turn (one that started in a Marsh and did not move may take ground out of it);
+        Stockade entry rules (erratum stockade_take_ground_adjacent)."""
+        if u.took_ground or self.occupied(h) or self.grappled(u):
+            return False
+        b = self.board
+        at_sea = b.is_naval(u.hex)
+        if not ((u.type.mounted and not at_sea) or u.leader is not None):
+            return False
+        if at_sea != b.is_naval(h) or b.impassable(h):
+            return False
+        if u.moved and (b.entry_roll(u.hex) or b.entry_roll(u.start_hex)):
+            return False
+        return self._may_enter(u, h, u.hex)
 
-    def _step_bonus_choice(self, uid: int) -> None:
+    def _s_ground_q(self, uid: int, h: Hex, bonus: bool) -> None:
+        u = self.units.get(uid)
+        if u is None or not self.may_take_ground(u, h):
+            return
+        self._decide(u.side, [("take_ground", uid, False), ("take_ground", uid, True)], "_h_ground", h, bonus)
+
+    def _h_ground(self, a, h: Hex, bonus: bool) -> None:
+        if not a[2]:
+            return
+        u = self.units[a[1]]
+        self._enter_hex(u, h)
+        u.took_ground = True
+        self._count("took_ground")
+        if self.board.entry_roll(h):
+            self._push(("marsh", u.uid, not bonus))  # the roll, then the bonus combat
+        elif not bonus:
+            self._push(("bonus_q", u.uid))
+
+    def _s_bonus_q(self, uid: int) -> None:
         u = self.units.get(uid)
         if u is None:
             return
-        acts: list = []
-        ldr = self.inspiration(u)
-        for o in self.close_targets(u):
-            for i in ((False, True) if ldr is not None else (False,)):
-                acts.append(("bonus", uid, o.uid, i))
-        if not acts:
+        if not ((u.type.mounted and not self.naval(u)) or u.leader is not None):
+            return  # a dismounted naval unit without a leader takes ground but gets no bonus
+        insp = (False, True) if self.inspiration(u) is not None else (False,)
+        acts: list = [("pass", uid)] + [("bonus", uid, o, i) for o in self.close_targets(u) for i in insp]
+        if len(acts) == 1:
             return
-        acts.append(("pass", uid))
+        self._decide(u.side, acts, "_h_bonus")
 
-        def then(a):
-            if a[0] == "bonus":
-                self._battle(self.units[a[1]], self.units[a[2]], "close", a[3], bonus=True)
-
-        self._decide(u.side, acts, then)
+    def _h_bonus(self, a) -> None:
+        if a[0] == "bonus":
+            self._count("bonus_combat")
+            self._push(("declare", a[1], a[2], "close", a[3], True))
 
     # ---------------------------------------------------------------- losses and retreats
-    def _lose(self, u: Unit, figures: int) -> None:
-        u.figures -= figures
+    def _s_hit(self, uid: int, n: int) -> None:
+        u = self.units.get(uid)
+        if u is None:
+            return
+        u.figures -= n
         if u.figures <= 0:
             self._eliminate(u)
 
+    def _lose(self, u: Unit, figures: int) -> None:
+        self._push(("hit", u.uid, figures))
+
     def _eliminate(self, u: Unit) -> None:
+        self._vdirty = True
         del self.units[u.uid]
         del self.at[u.hex]
-        self.grapples = {g for g in self.grapples if u.uid not in g}
+        if self.grapples:
+            self.grapples = {g for g in self.grapples if u.uid not in g}
         if u.uid in self.queue:
             self.queue = deque(x for x in self.queue if x != u.uid)
         me = self.sides[u.side]
         self.sides[1 - u.side].banners += 1
         me.hf = max(0, me.hf - u.type.hf_lost_when_eliminated)
         if u.leader is not None:
-            self._leader_escapes(u)
+            # the leader stays alone on the hex: casualty check with 1 die, then retreat or seppuku
+            le = self._place_leader(u.side, u.leader, u.hex)
+            self._push(("elim_check", le.lid))
 
-    def _leader_escapes(self, u: Unit) -> None:
-        ldr = u.leader
-        friends = [o for o in self.units.values() if o.side == u.side and o.leader is None]
-        if self.board.is_naval(u.hex) or self.board.is_shore(u.hex) and all(self.board.is_naval(n) or n in self.at and self.units[self.at[n]].side != u.side for _, n in self.board.neighbours(u.hex)):
-            # naval leader: deck to deck through friendly boats, else seppuku
-            near = [o for o in friends if self.board.distance(o.hex, u.hex) == 1]
-            if not near:
-                for o in friends:
-                    if self.board.distance(o.hex, u.hex) == 2 and any(
-                        n in self.at and self.units[self.at[n]].side == u.side and self.board.distance(n, o.hex) == 1
-                        for _, n in self.board.neighbours(u.hex)
-                    ):
-                        near.append(o)
-            if near:
-                near[0].leader = ldr
-                return
-            me = self.sides[u.side]
-            me.hf += 5
-            if me.hand:
-                hand = sorted(me.hand)
-                outs = [(("seppuku", c), hand.count(c) / len(hand)) for c in sorted(set(hand))]
-                self.steps.appendleft(("seppuku", outs, u.side))
+    def _s_elim_check(self, lid: int) -> None:
+        if lid not in self.leaders:
             return
-        near = sorted((self.board.distance(o.hex, u.hex), o.uid) for o in friends if self.board.distance(o.hex, u.hex) <= 3)
-        if near:
-            self.units[near[0][1]].leader = ldr
-        else:
-            self.sides[1 - u.side].banners += 1
+        p = casualty_check_probability(self.faces, 1)
+        self._chance([(("casualty", True), p), (("casualty", False), 1 - p)], "_h_elim_check", lid)
 
-    def _step_seppuku(self, outs, side: int) -> None:
-        def then(o):
-            if o[1] in self.sides[side].hand:
-                self.sides[side].hand.remove(o[1])
+    def _h_elim_check(self, o, lid: int) -> None:
+        le = self.leaders[lid]
+        if o[1]:
+            self._remove_leader(lid)
+            self._leader_lost(le.side, banner=True)
+            return
+        self._push(("leader_escape", lid))
 
-        self._chance(outs, then)
+    def _s_casualty(self, uid: int, before: int) -> None:
+        u = self.units.get(uid)
+        if u is None or u.leader is None or u.figures >= before:
+            return
+        p = casualty_check_probability(self.faces, 2)
+        self._chance([(("casualty", True), p), (("casualty", False), 1 - p)], "_h_casualty", uid)
+
+    def _h_casualty(self, o, uid: int) -> None:
+        if o[1] and uid in self.units:
+            u = self.units[uid]
+            u.leader = None
+            self._leader_lost(u.side, banner=True)
 
     def retreat_hexes(self, u: Unit, frm: Hex) -> list[Hex]:
         """Hexes ``u`` may retreat into from ``frm``: toward its own edge, free, passable, land
-        for a land unit (Genpei pack: no retreat onto Ocean), no Stockade for cavalry."""
-        dirs = ("SW", "SE") if self.sides[u.side].edge == "south" else ("NW", "NE")
+        for a land unit (Genpei pack: no retreat onto Ocean), no Stockade for cavalry or a unit
+        with a cavalry leader."""
         out = []
-        for d in dirs:
-            n = self.board.neighbour(frm, d)
-            if n is None or n in self.at or self.board.impassable(n) or self.board.is_naval(n):
+        b = self.board
+        mounted = u.type.mounted or (u.leader is not None and u.leader.mounted)
+        for d in BACK[self.sides[u.side].edge]:
+            n = b.neighbour(frm, d)
+            if n is None or n in self.at or n in self.lat or b.impassable(n) or b.is_naval(n):
                 continue
-            if u.type.mounted and any(not t.movement.mounted_may_enter for t in self.board.terrain(n)):
+            if mounted and any(not t.movement.mounted_may_enter for t in b.terrain(n)):
                 continue
             out.append(n)
-        out.sort(key=lambda n: any(t.entry_roll for t in self.board.terrain(n)))
         return out
 
-    def _retreat(self, u: Unit, hexes: int) -> None:
+    def _s_retreat(self, uid: int, left: int) -> None:
+        u = self.units.get(uid)
+        if u is None or left <= 0:
+            return
+        options = [] if self.grappled(u) or self.naval(u) else self.retreat_hexes(u, u.hex)
+        if not options:
+            self._push(("hit", uid, left))  # 1 figure per hex it cannot retreat (ccn_faq_retreats)
+            return
+        if len(options) == 1:
+            self._h_retreat(("retreat", uid, options[0]), left)
+            return
+        self._decide(u.side, [("retreat", uid, n) for n in options], "_h_retreat", left)
+
+    def _h_retreat(self, a, left: int) -> None:
+        u = self.units[a[1]]
         me = self.sides[u.side]
-        for i in range(hexes):
-            options = [] if self.grappled(u) else self.retreat_hexes(u, u.hex)
-            if not options:
-                self._lose(u, hexes - i)  # 1 figure per hex it cannot retreat
-                break
-            cost = u.stats.retreat_hf + (1 if u.leader is not None else 0)
-            if me.hf >= cost:
-                me.hf -= cost
-            else:
-                self._lose(u, 1)  # Lack of Honor: a block instead of the tokens
-                if u.uid not in self.units:
-                    break
-            n = options[0]
-            del self.at[u.hex]
-            u.hex = n
-            self.at[n] = u.uid
-            if any(t.entry_roll for t in self.board.terrain(n)):
-                self.steps.appendleft(("marsh", u.uid))
-                break
+        cost = u.stats.retreat_hf + (1 if u.leader is not None else 0)
+        steps: list[tuple] = []
+        if me.hf >= cost:
+            me.hf -= cost
+        else:
+            steps.append(("hit", u.uid, 1))  # Lack of Honor: a block instead of the tokens
+        self._enter_hex(u, a[2])
+        if self.board.entry_roll(a[2]):
+            steps.append(("marsh", u.uid, False))  # entering a Marsh stops the retreat
+        else:
+            steps.append(("retreat", u.uid, left - 1))
+        self._push(*steps)
+
+    # ---------------------------------------------------------------- Turncoat
+    def _s_turncoat(self, uid: int) -> None:
+        if uid not in self.units:
+            return
+        p = self.player
+        n = [3, 3]
+        b = [self.banners(0), self.banners(1)]
+        if b[0] != b[1]:
+            n[0 if b[0] > b[1] else 1] += 1
+        hf = [s.hf for s in self.sides]
+        if hf[0] != hf[1]:
+            n[0 if hf[0] > hf[1] else 1] += 2
+        mine, theirs = n[p], n[1 - p]
+        q = more_hf_probability(self.faces, mine, theirs)
+        self._chance([(("turncoat", True), q), (("turncoat", False), 1 - q)], "_h_turncoat", uid)
+
+    def _h_turncoat(self, o, uid: int) -> None:
+        if o[1] and uid in self.units:
+            u = self.units[uid]
+            self._vdirty = True
+            u.side = self.player  # defects; not ordered by the change (ccn_faq_dragon_command_cards)
+            self.grapples = {g for g in self.grapples if uid not in g}
+            self._count("turncoat_defected")
 
     # ---------------------------------------------------------------- palisade / stockade
     def _destroy(self, u: Unit, h: Hex, inspired: bool) -> None:
         insp = self._pay_inspiration(u, inspired)
         fa = self.fighter(u)
-        setup = destroy_setup(fa, inspired=insp)
-        tile = next(t for t in self.board.terrain(h) if t.destruction is not None or t.hexsides)
-        need = tile.destruction.swords_needed if tile.destruction else 1
-        outs = odds.chance_list(self.data, setup)
+        setup = destroy_setup(fa, inspired=insp, bonus_dice=u.bonus_close)
+        tile = next(t for t in self.board.terrain(h) if t.destruction is not None)
+        self._chance(odds.chance_list(self.data, setup), "_h_destroy", h, tile.id, u.side)
 
-        def then(o, h=h, tile=tile, need=need, side=u.side):
-            self.sides[side].hf += o[4]
-            if o[2] >= need:
-                self.board.remove_tile(h, tile.id)
-                lost = tile.destruction.occupant_loses_figures if tile.destruction else 0
-                occ = self.at.get(h)
-                if occ is not None and lost:
-                    self._lose(self.units[occ], lost)
+    def _h_destroy(self, o, h: Hex, tile_id: str, side: int) -> None:
+        self.sides[side].hf += o[4]
+        tile = self.data.terrain[tile_id]
+        if o[2] >= tile.destruction.swords_needed:  # type: ignore[union-attr]
+            self.board.remove_tile(h, tile_id)
+            self._vdirty = True
+            self._count("tile_destroyed")
+            lost = tile.destruction.occupant_loses_figures  # type: ignore[union-attr]
+            occ = self.at.get(h)
+            if occ is not None and lost:
+                self._push(("hit", occ, lost), ("casualty", occ, self.units[occ].figures))
 
-        self._chance(outs, then)
+
+@lru_cache(maxsize=1024)
+def _sword_hf(faces: tuple[str, ...], dice: int) -> tuple[tuple[tuple[int, int], float], ...]:
+    return tuple(symbol_counts(faces, dice, ("sword", "honour_fortune")))
+
+
+@lru_cache(maxsize=1024)
+def challenge_outcomes(faces: tuple[str, ...], dice0: int, dice1: int) -> list[tuple[tuple, float]]:
+    """Personal Challenge: ``(("challenge", result, hf0, hf1), p)`` where ``result`` is +1 when
+    side 0 rolls more swords, -1 when side 1 does, 0 on a tie; ``hf*`` the H&F each collects."""
+    out: dict[tuple, float] = {}
+    for (s0, h0), p0 in _sword_hf(faces, dice0):
+        for (s1, h1), p1 in _sword_hf(faces, dice1):
+            k = ("challenge", (s0 > s1) - (s0 < s1), h0, h1)
+            out[k] = out.get(k, 0.0) + p0 * p1
+    return sorted(out.items())
+
+
+@lru_cache(maxsize=1024)
+def more_hf_probability(faces: tuple[str, ...], mine: int, theirs: int) -> float:
+    """Probability that ``mine`` dice show more H&F symbols than ``theirs`` (Turncoat)."""
+    a = symbol_counts(faces, mine, ("honour_fortune",))
+    b = symbol_counts(faces, theirs, ("honour_fortune",))
+    return sum(pa * pb for (ka,), pa in a for (kb,), pb in b if ka > kb)
+
+
+__all__ = ["CHANCE", "LEADER_BASE", "TERMINAL", "GenpeiState", "Leader", "SideState", "Unit",
+           "casualty_check_probability", "challenge_outcomes", "marsh_entry_outcomes", "more_hf_probability",
+           "symbol_counts"]

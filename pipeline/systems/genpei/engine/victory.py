@@ -10,10 +10,15 @@ banner and is logged as a note (and the static check ``banners-reachable`` ignor
 * ``storming_the_stronghold`` (GP19, gunbai's reconstruction): the side with no unit in a
   Stockade at the start holds 1 temporary banner for each hex still carrying a Stockade tile that
   one of its units occupies.
+* ``command_tent_banner`` (GMT rules, erratum ``command_tent_banner``): the first enemy unit to
+  enter a side's Command Tent or Command Ship hex removes the tile and wins 1 banner for good
+  (the engine's ``GenpeiState._tent_capture``); :func:`tent_banners` counts them for the static
+  check.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 from pipeline.systems.genpei.load import GenpeiData
@@ -22,7 +27,7 @@ from pipeline.systems.genpei.model import Scenario
 if TYPE_CHECKING:  # pragma: no cover
     from pipeline.systems.genpei.engine.state import GenpeiState
 
-KNOWN_RULES = ("supply_ships_temporary_banner", "storming_the_stronghold")
+KNOWN_RULES = ("supply_ships_temporary_banner", "storming_the_stronghold", "command_tent_banner")
 
 
 def _hexes(tp) -> list[tuple[int, int]]:
@@ -69,6 +74,20 @@ def max_temporary(data: GenpeiData, sc: Scenario) -> dict[str, int]:
     return out
 
 
+def tent_banners(sc: Scenario) -> dict[str, int]:
+    """Banners each side (by id) can win by taking enemy Command Tent/Ship tiles, when the
+    scenario's victory rules include ``command_tent_banner`` (else 0)."""
+    out = {s.id: 0 for s in sc.sides}
+    if not any(r.id == "command_tent_banner" for r in sc.victory.rules):
+        return out
+    for m in sc.markers:
+        if m.marker in ("command_tent", "command_ship") and m.side is not None:
+            for s in sc.sides:
+                if s.id != m.side:
+                    out[s.id] += 1
+    return out
+
+
 class TemporaryBanners:
     """Counts a game's temporary banners (see the module docstring)."""
 
@@ -94,8 +113,16 @@ class TemporaryBanners:
                 att = stronghold_attacker(data, sc)
                 self.stronghold = None if att is None else index[att]
                 self.stockades = sorted(_stockade_hexes(data, sc))
+            elif r.id == "command_tent_banner":
+                pass  # permanent banners, counted by the engine when a tile is taken
             else:
                 self.notes.append(f"{sc.code} victory rule {r.id!r} is not known to the engine: it earns no banner in play")
+
+    def rebind(self, state: GenpeiState) -> TemporaryBanners:
+        """The same counter for a copy of the game (``GenpeiState.clone``)."""
+        c = copy.copy(self)
+        c.state = state
+        return c
 
     def count(self, side: int) -> int:
         st = self.state
