@@ -163,8 +163,8 @@ def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
     ctx = sheet_context(sheet)
     ss = sheets.print_supersample(px_per_mm)
     jobs, _ppi = map_jobs(sheet, round(ctx["map"]["w"] * px_per_mm), ss)
-    base = RenderJob("measured/scenario_sheet.yaml.j2", ctx, size=(round(SHEET_MM[0] * px_per_mm), round(SHEET_MM[1] * px_per_mm)), supersample=ss)
-    return {"sheet": base, **jobs}
+    base = RenderJob("measured/scenario_sheet.yaml.j2", ctx, size=(round(SHEET_MM[0] * px_per_mm), round(SHEET_MM[1] * px_per_mm)))
+    return {**sheets.supersampled({"sheet": base}, ss), **jobs}
 
 
 def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> tuple[str, Callable[[], Image.Image]]:

@@ -49,13 +49,15 @@ class RenderJob:
     """One image to render: template ``template`` with ``context`` at ``size`` pixels
     ``(width, height)``, or at ``scale`` pixels per template unit (size from the canvas).
     ``supersample`` overrides the drawing's default supersampling (1 for print images at
-    300 DPI, where a pixel is 0.085 mm)."""
+    300 DPI, where a pixel is 0.085 mm); ``png_level`` the zlib level of its cached PNG (print
+    images, only ever decoded into a PDF, are stored at a fast level; ``None``: the default)."""
 
     template: str
     context: dict[str, Any]
     size: tuple[int, int] | None = None
     scale: float | None = None
     supersample: int | None = None
+    png_level: int | None = None
 
     def render(self, renderer: TemplateRenderer):
         """Draw the job (no cache): a PIL RGBA image."""
@@ -71,7 +73,8 @@ class RenderJob:
         Raises:
             RenderError: the template is missing or fails.
         """
-        return DrawTask(self.template, renderer.render_yaml(self.template, self.context), self.size, self.scale, self.supersample)
+        return DrawTask(self.template, renderer.render_yaml(self.template, self.context), self.size, self.scale, self.supersample,
+                        self.png_level)
 
 
 def _engine_digest() -> str:
@@ -87,7 +90,8 @@ def task_key(engine: str, task: DrawTask) -> str:
     h = hashlib.sha256()
     h.update(engine.encode() + b"\0")
     h.update(task.text.encode() + b"\0")
-    h.update(json.dumps([task.size, task.scale] + ([task.supersample] if task.supersample is not None else [])).encode())
+    extra = ([task.supersample] if task.supersample is not None else []) + ([{"png_level": task.png_level}] if task.png_level is not None else [])
+    h.update(json.dumps([task.size, task.scale] + extra).encode())
     return h.hexdigest()
 
 

@@ -35,13 +35,15 @@ JOBS_ENV = "GUNBAI_JOBS"
 class DrawTask:
     """One image to draw: the YAML ``text`` of a drawing rendered from template ``source``, at
     ``size`` pixels ``(width, height)`` or at ``scale`` pixels per drawing unit, supersampled
-    ``supersample`` times (``None``: :func:`pipeline.render.drawing.draw`'s default)."""
+    ``supersample`` times (``None``: :func:`pipeline.render.drawing.draw`'s default), its PNG
+    compressed at zlib ``png_level`` (``None``: :data:`pipeline.render.png.PNG_LEVEL`)."""
 
     source: str
     text: str
     size: tuple[int, int] | None
     scale: float | None
     supersample: int | None = None
+    png_level: int | None = None
 
 
 def draw_png(task: DrawTask) -> bytes:
@@ -51,12 +53,12 @@ def draw_png(task: DrawTask) -> bytes:
         RenderError: the text is not a valid drawing.
     """
     from pipeline.render.drawing import draw, pixel_size
-    from pipeline.render.png import png_bytes
+    from pipeline.render.png import PNG_LEVEL, png_bytes
     from pipeline.render.templates import parse_drawing_text
 
     drawing = parse_drawing_text(task.text, task.source)
     size = task.size if task.size is not None else pixel_size(drawing, scale=task.scale if task.scale is not None else 1.0)
-    return png_bytes(draw(drawing, size, supersample=task.supersample))
+    return png_bytes(draw(drawing, size, supersample=task.supersample), PNG_LEVEL if task.png_level is None else task.png_level)
 
 
 def usable_cores() -> int:

@@ -17,13 +17,14 @@ from PIL import Image
 PNG_LEVEL = 6
 
 
-def png_bytes(img: Image.Image) -> bytes:
-    """The PNG file of ``img`` (mode kept: RGBA stays RGBA), with fixed options and no metadata."""
+def png_bytes(img: Image.Image, level: int = PNG_LEVEL) -> bytes:
+    """The PNG file of ``img`` (mode kept: RGBA stays RGBA), with fixed options and no metadata,
+    compressed at zlib ``level`` (0-9)."""
     if img.mode not in ("RGB", "RGBA", "L", "LA"):
         img = img.convert("RGBA")
     clean = Image.frombytes(img.mode, img.size, img.tobytes())  # drops img.info (metadata)
     buf = io.BytesIO()
-    clean.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL)
+    clean.save(buf, format="PNG", optimize=False, compress_level=level)
     return buf.getvalue()
 
 

@@ -388,12 +388,17 @@ def print_supersample(px_per_mm: float) -> int | None:
     return 1 if px_per_mm >= PRINT_PX_PER_MM else None
 
 
+#: zlib level of the cached PNGs of print-resolution images: they are only ever decoded again
+#: to go into a PDF (which compresses them itself), so they are stored at the fastest level.
+PRINT_PNG_LEVEL = 1
+
+
 def supersampled(jobs: dict, supersample: int | None) -> dict:
     """``jobs`` (name → :class:`~pipeline.render.cache.RenderJob`) drawn with ``supersample``
-    (``None``: unchanged)."""
+    and cached as PNG at :data:`PRINT_PNG_LEVEL` (``None``: not print resolution, unchanged)."""
     if supersample is None:
         return jobs
-    return {n: replace(j, supersample=supersample) for n, j in jobs.items()}
+    return {n: replace(j, supersample=supersample, png_level=PRINT_PNG_LEVEL) for n, j in jobs.items()}
 
 
 def digest(*parts: object) -> str:

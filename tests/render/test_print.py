@@ -101,6 +101,26 @@ def test_parallel_drawing_gives_the_same_bytes_as_one_process(tmp_path, data, la
     assert one == two and len(one) == len(jobs)
 
 
+def test_print_images_are_cached_fast_compressed_with_the_same_pixels(tmp_path, data, layout):
+    """Print-resolution images (only ever decoded into a PDF) are stored at zlib level 1: the
+    same pixels as at the default level, under their own cache key."""
+    from pipeline.render.png import PNG_LEVEL
+    from pipeline.render.sheets import PRINT_PNG_LEVEL, supersampled
+
+    name = "unit_sohei_warriors_red.png"
+    job = _jobs(data, layout)[name]
+    plain = {name: job.__class__(job.template, job.context, job.size, job.scale, supersample=1)}
+    fast = supersampled({name: job}, 1)
+    assert fast[name].png_level == PRINT_PNG_LEVEL == 1 and PNG_LEVEL == 6
+    cache = RenderCache(tmp_path / "cache", art.renderer())
+    assert cache.key(fast[name]) != cache.key(plain[name])
+    a, b = cache.render_all(plain)[name], cache.render_all(fast)[name]
+    assert a != b
+    ia, ib = Image.open(io.BytesIO(a)), Image.open(io.BytesIO(b))
+    assert ia.mode == ib.mode == "RGBA" and ImageChops.difference(ia, ib).getbbox() is None
+    assert supersampled({name: job}, None)[name] is job
+
+
 # ---------------------------------------------------------------------------------------------
 # sheet geometry
 

@@ -312,14 +312,14 @@ def scenario_sheet_jobs(data: Any, layout: HexLayout, loaded: Any, px_per_mm: fl
     W, H = SCENARIO_SHEET_MM
     ss = print_supersample(px_per_mm)
     jobs, _pieces, _ = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), ss)
-    return {"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)), supersample=ss), **jobs}
+    return {**supersampled({"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))}, ss), **jobs}
 
 
 def _sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache):
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
     ss = print_supersample(px_per_mm)
-    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)), supersample=ss)
+    job = supersampled({"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))}, ss)["sheet"]
     box = ctx["map"]
     map_w = round(box["w"] * px_per_mm)
     jobs, pieces, _ = map_jobs(data, layout, loaded, map_w, ss)
