@@ -51,13 +51,21 @@ class BuildRefused(GunbaiError):
 
     @classmethod
     def check(cls, findings: list) -> None:
-        """Raise when there is any finding, with one line per finding and a closing count.
+        """Raise when there is any blocking finding (notes such as an incomplete scenario,
+        ``blocking = False``, do not stop a build), with one line per finding and a count.
 
         Raises:
-            BuildRefused: ``findings`` is not empty.
+            BuildRefused: ``findings`` holds a blocking finding.
         """
-        if findings:
-            raise cls("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+        problems = blocking(findings)
+        if problems:
+            raise cls("\n".join(str(f) for f in problems) + f"\nbuild refused: {len(problems)} problem(s); nothing written")
+
+
+def blocking(findings: list) -> list:
+    """The findings that are problems (an error in a scenario), without the notes: an
+    incomplete scenario (map not public, values unknown) is reported but is not an error."""
+    return [f for f in findings if getattr(f, "blocking", True)]
 
 
 #: The game systems: data folder name → the module with its ``build``/``verify``/``render``
