@@ -37,6 +37,7 @@ of :mod:`pipeline.vassal.archive`; nothing they contain becomes a path.
 from __future__ import annotations
 
 import importlib
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ __all__ = [
     "SetupSource",
     "import_setup",
     "load_setup",
+    "merge_into_base",
+    "top_level_blocks",
     "yaml_str",
 ]
 
@@ -136,6 +139,8 @@ class Importer(Protocol):
     #: keys a mapping rule's ``as`` may hold, and the keys of which exactly one is required
     TARGET_KEYS: frozenset[str]
     KIND_KEYS: tuple[str, ...]
+    #: the pydantic model of the file the import writes
+    SCENARIO_MODEL: type
 
     def own_target(self, piece: SetupPiece) -> dict[str, Any] | None: ...
 
@@ -316,10 +321,53 @@ def yaml_str(value: Any) -> str:
         text = f"{round(value, 4):.4f}".rstrip("0").rstrip(".")
         return "0" if text in ("-0", "") else text
     text = str(value)
-    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_ .'()/&,-]*", text) and text.strip() == text
+    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_ .'()/&-]*", text) and text.strip() == text
     if plain and text.lower() not in ("yes", "no", "on", "off", "true", "false", "null", "y", "n", "~") and ": " not in text and " #" not in text:
         return text
     return json.dumps(text, ensure_ascii=False)
+
+
+def top_level_blocks(text: str) -> list[tuple[str | None, list[str]]]:
+    """Split a YAML file into its top-level blocks ``(key, lines)``, each with the comment lines
+    just above its key; lines before the first key form a block with key None."""
+    blocks: list[tuple[str | None, list[str]]] = [(None, [])]
+    pending: list[str] = []
+    for line in text.splitlines():
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*):", line)
+        if m:
+            blocks.append((m.group(1), pending + [line]))
+            pending = []
+        elif line.startswith("#") or not line.strip():
+            pending.append(line)
+        else:
+            blocks[-1][1].extend(pending + [line])
+            pending = []
+    blocks[-1][1].extend(pending)
+    return blocks
+
+
+def merge_into_base(base: YamlDocument, blocks: dict[str, list[str]], header: list[str], *, schema_line: str | None = None,
+                    replace: Sequence[str] = ()) -> str:
+    """The base file's text with its top-level blocks named in ``blocks`` (and in ``replace``)
+    replaced by the imported lines, the comments above them kept, every other block copied
+    as it is (comments and citations included), and ``header`` first; blocks the base lacks
+    are added at the end."""
+    out: list[str] = list(header)
+    seen: set[str] = set()
+    text = base.path.read_text(encoding="utf-8") if base.path.is_file() else ""
+    for key, lines in top_level_blocks(text):
+        lines = [ln for ln in lines if ln != schema_line]
+        if key is not None and (key in blocks or key in replace):
+            if key not in seen:
+                out.extend(ln for ln in lines if ln.startswith("#"))
+                out.extend(blocks.get(key, []))
+                seen.add(key)
+            continue
+        out.extend(lines)
+    for key, lines in blocks.items():
+        if key not in seen:
+            out.extend(lines)
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 def write_draft(path: Path, system: str, source: SetupSource, mapping: PieceMapFile, importer: Importer) -> Path:
@@ -437,8 +485,9 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         raise ImportError_(f"{label}: {exc}; nothing written") from None
     from pipeline.output import write_bytes_atomic
 
-    # Parse what is about to be written before writing it: the output must be valid YAML.
-    YamlDocument.parse(text, out)
+    # Check what is about to be written before writing it: valid YAML and valid against the
+    # system's scenario schema (an error here is gunbai's, but it must not leave a bad file).
+    YamlDocument.parse(text, out).validate(importer.SCENARIO_MODEL)
     write_bytes_atomic(out, text.encode("utf-8"))
     result.written = out
     if source.other_maps:

@@ -31,14 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.data.yamlfile import YamlDocument
-from pipeline.setup_import import Mapped, PieceMapFile, SetupSource, yaml_str
+from pipeline.setup_import import Mapped, PieceMapFile, SetupSource, merge_into_base, yaml_str
 from pipeline.systems.genpei.layout import DIRECTIONS
 from pipeline.systems.genpei.load import GenpeiData, load
+from pipeline.systems.genpei.model import Scenario
 from pipeline.vassal.grids import HexGrid
 from pipeline.vassal.save import SetupPiece
 
 #: Keys a mapping rule's ``as`` may hold; exactly one of :data:`KIND_KEYS`.
 TARGET_KEYS = frozenset({"unit", "leader", "terrain", "marker", "army", "side", "hexsides", "direction", "name", "note"})
+SCENARIO_MODEL = Scenario
 KIND_KEYS = ("unit", "leader", "terrain", "marker")
 HEX = True
 #: The top-level blocks of a scenario an import writes (the rest come from the base).
@@ -295,25 +297,6 @@ def _wind_tide(directions: list[str], base: YamlDocument | None, source: SetupSo
             f"  source: {{doc: gunbai, section: \"Imported setup\", confidence: L, note: {yaml_str(note)}}}"]
 
 
-def top_level_blocks(text: str) -> list[tuple[str | None, list[str]]]:
-    """Split a YAML file into its top-level blocks ``(key, lines)``, each with the comment lines
-    just above its key; lines before the first key form a block with key None."""
-    blocks: list[tuple[str | None, list[str]]] = [(None, [])]
-    pending: list[str] = []
-    for line in text.splitlines():
-        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*):", line)
-        if m:
-            blocks.append((m.group(1), pending + [line]))
-            pending = []
-        elif line.startswith("#") or not line.strip():
-            pending.append(line)
-        else:
-            blocks[-1][1].extend(pending + [line])
-            pending = []
-    blocks[-1][1].extend(pending)
-    return blocks
-
-
 def scenario_text(data: GenpeiData, source: SetupSource, mapping: PieceMapFile, mapped: list[Mapped],
                   base: YamlDocument | None) -> str:
     """The scenario file's text.
@@ -330,34 +313,10 @@ def scenario_text(data: GenpeiData, source: SetupSource, mapping: PieceMapFile, 
         f"# gunbai hex [1,1] = VASSAL location {mapping.first_hex or 'of raw hex (0, 0)'}. Each entry says which piece it came from.",
     ]
     if base is not None:
-        out: list[str] = []
-        seen: set[str] = set()
-        for key, lines in top_level_blocks(base.path.read_text(encoding="utf-8") if base.path.is_file() else ""):
-            if key in MAP_BLOCKS or (key == "wind_tide" and "wind_tide" in blocks):
-                if key not in seen:
-                    out.extend(_comments_of(lines))
-                    out.extend(blocks[key])
-                    seen.add(key)
-                continue
-            if key == "map":
-                value = str(base.data.get("map", "published"))
-                out.append(f"map: {'imported' if value == 'not public' else yaml_str(value)}  # set-up from {source.setup_label}")
-                seen.add(key)
-                continue
-            if key is None:
-                out.extend(header)
-            out.extend(ln for ln in lines if ln != SCHEMA_LINE)
-        for key in (*MAP_BLOCKS, "wind_tide"):
-            if key in blocks and key not in seen:
-                out.extend(blocks[key])
-        if "map" not in seen:
-            out.append(f"map: imported  # set-up from {source.setup_label}")
-        return "\n".join(out).rstrip("\n") + "\n"
+        value = str(base.data.get("map", "published"))
+        blocks["map"] = [f"map: {'imported' if value == 'not public' else yaml_str(value)}  # set-up from {source.setup_label}"]
+        return merge_into_base(base, blocks, header, schema_line=SCHEMA_LINE)
     return _fresh(data, source, blocks, facts, header)
-
-
-def _comments_of(lines: list[str]) -> list[str]:
-    return [ln for ln in lines if ln.startswith("#")]
 
 
 def _fresh(data: GenpeiData, source: SetupSource, blocks: dict[str, list[str]], facts: dict[str, Any], header: list[str]) -> str:
