@@ -378,11 +378,11 @@ def locate_pieces(save: DecodedSave, module) -> list[SetupPiece]:
     and on maps the module does not define are left out. A map whose save gives no board
     command uses its only board when it has exactly one."""
     slots = module.slots_by_gpid
-    stack_of: dict[str, tuple[str, int]] = {}
+    stack_of: dict[str, tuple[DecodedPiece, int]] = {}
     for st in save.stacks:
         assert st.stack is not None
         for i, pid in enumerate(st.stack.piece_ids):
-            stack_of.setdefault(pid, (st.id, i))
+            stack_of.setdefault(pid, (st, i))
     origins: dict[str, dict[str, tuple[int, int, int, int]]] = {}
     for name, m in module.maps.items():
         placements = save.boards.get(name)
@@ -396,7 +396,7 @@ def locate_pieces(save: DecodedSave, module) -> list[SetupPiece]:
         m = module.maps[p.map_name]
         mx, my = p.basic.x, p.basic.y
         if p.id in stack_of:
-            st = next(s for s in save.stacks if s.id == stack_of[p.id][0])
+            st = stack_of[p.id][0]
             assert st.stack is not None
             mx, my = st.stack.x, st.stack.y  # the stack's position wins (§4.4)
         board, bx, by = None, mx - m.edge[0], my - m.edge[1]
@@ -418,7 +418,8 @@ def locate_pieces(save: DecodedSave, module) -> list[SetupPiece]:
         protos = tuple(dict.fromkeys([*p.prototype_names, *(slot.piece.prototype_names if slot else [])]))
         props = dict(slot.piece.properties(module.prototypes)) if slot else {}
         props.update(p.properties(module.prototypes))
-        sid, index = stack_of.get(p.id, (None, 0))
+        holder, index = stack_of.get(p.id, (None, 0))
+        sid = holder.id if holder is not None else None
         out.append(SetupPiece(p.id, p.basic.name, p.basic.gpid, slot.entry_name if slot else None, protos, props,
                               p.layer_levels(), p.rotation(), p.map_name or "", board, bx, by, location, raw, grid, sid, index))
     return out

@@ -113,8 +113,10 @@ def hex_of(piece: SetupPiece, origin: tuple[int, int], data: GenpeiData) -> tupl
     """gunbai ``[column, row]`` of a piece, or why it has none. ``origin`` is the raw hex of
     ``[1, 1]``. Rows run along the raw column of the sideways grid; across a row, half-hex steps
     from ``[1, 1]`` give the column, a short row starting half a hex right (``board.yaml``)."""
+    if piece.board is None:
+        return f"it lies outside every board of map '{piece.map_name}'"
     if piece.raw is None or not isinstance(piece.grid, HexGrid):
-        return "it is not on a board with a hex grid"
+        return f"board '{piece.board}' has no hex grid there"
     if not piece.grid.sideways:
         return "the board's hexes stand in columns (an upright HexGrid); gunbai's hex board has rows (a sideways grid)"
     rc, rr = piece.raw
@@ -187,7 +189,8 @@ def map_blocks(data: GenpeiData, source: SetupSource, mapping: PieceMapFile, map
     for m in mapped:
         h = hex_of(m.piece, origin, data)
         if isinstance(h, str):
-            errors.append(f"piece '{m.piece.name}' at {m.piece.location or ''} ({m.piece.x}, {m.piece.y}) px cannot be placed: {h}")
+            where = f"{m.piece.location} " if m.piece.location else ""
+            errors.append(f"piece '{m.piece.name}' at {where}({m.piece.x}, {m.piece.y}) px cannot be placed: {h}")
             continue
         placed.append((m, h))
 
