@@ -77,7 +77,7 @@ def verify(
     system: Annotated[str | None, typer.Option("--system", help="Game system of the scenario files given (default: from their folder).")] = None,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
-    from pipeline.build import explain_rule, play_others, verify_all
+    from pipeline.build import explain_rule, play_others, verify_by_system
 
     if explain is not None:
         try:
@@ -89,9 +89,11 @@ def verify(
     from pipeline.build import blocking
 
     try:
-        found, count = verify_all(data, scenarios, system=system)
+        per_system = verify_by_system(data, scenarios, system=system)
     except GunbaiError as exc:
         _fail(exc)
+    found = [f for _s, fs, _n in per_system for f in fs]
+    count = sum(n for _s, _fs, n in per_system)
     findings = blocking(found)
     notes = [f for f in found if f not in findings]
     for f in notes:
@@ -116,6 +118,12 @@ def verify(
             for report in play_others(data, play, seed, workers=workers):
                 for line in report.lines():
                     out.print(line, markup=False)
+    for name, fs, n in per_system:
+        bad = len({getattr(f, "scenario", None) or str(f) for f in blocking(fs)})
+        bad = min(bad, n - len([f for f in fs if f not in blocking(fs)]))
+        open_ = len([f for f in fs if f not in blocking(fs)])
+        parts = [f"{n - bad - open_} legal"] + ([f"{bad} with problems"] if bad else []) + ([f"{open_} incomplete"] if open_ else [])
+        out.print(f"{name}: {n} scenario(s): {', '.join(parts)}", markup=False)
     incomplete = f", {len(notes)} incomplete (not checked until a setup is imported)" if notes else ""
     if findings:
         err.print(f"{len(findings)} problem(s) in {count} scenario(s){incomplete}", markup=False)

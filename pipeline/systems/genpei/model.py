@@ -801,10 +801,12 @@ class Scenario(Strict):
         if self.map == "not public":
             out.append("map not public (terrain, units and leaders unknown)")
         missing = []
-        for side in self.sides:
-            for attr, what in (("command_cards", "Command cards"), ("dragon_cards", "Dragon cards"), ("honour_fortune", "H&F"), ("edge", "board edge")):
-                if getattr(side, attr) == "unknown":
-                    missing.append(f"{side.name} {what}")
+        for attr, what in (("command_cards", "Command cards"), ("dragon_cards", "Dragon cards"), ("honour_fortune", "H&F"), ("edge", "board edge")):
+            sides = [side for side in self.sides if getattr(side, attr) == "unknown"]
+            if len(sides) == len(self.sides):
+                missing.append(f"{what} of both sides")
+            else:
+                missing += [f"{side.name} {what}" for side in sides]
         if self.first_player == "unknown":
             missing.append("who moves first")
         if self.victory.banners == "unknown":

@@ -108,7 +108,8 @@ class Incomplete:
     def __str__(self) -> str:
         until = ("not playable until a setup is imported (gunbai import)" if any(r.startswith("map not public") for r in self.reasons)
                  else "not playable until they are filled in")
-        return f"{self.file}: {self.scenario} {self.name}: incomplete: {'; '.join(self.reasons)}; {until}"
+        name = "(name not public)" if self.name == "unknown" else self.name
+        return f"{self.file}: {self.scenario} {name}: incomplete: {'; '.join(self.reasons)}; {until}"
 
 
 def explain(rule_id: str) -> str:
