@@ -49,19 +49,21 @@ def slug(text: str, taken: set[str]) -> str:
 
 def board_shape(board: BoardInfo) -> dict | None:
     """Rows, hexes per long row and the short-row parity of a board with a sideways HexGrid:
-    hex centres inside the board image counted row by row (the raw column of the sideways
-    frame), or None without a sideways grid and a known board size."""
+    the whole hexes inside the board image (half a hex across and two thirds of a row height
+    from the centre), counted row by row (the raw column of the sideways frame), or None
+    without a sideways grid and a known board size."""
     g = board.grid
     if not isinstance(g, HexGrid) or not g.sideways or board.size is None:
         return None
     w, h = board.size
+    half_w, half_h = g.dy / 2, g.dx * 2 / 3  # half a hex across and point to point
     rows: list[list[int]] = []
     for rc in range(0, 200):
-        xs = [g.center(rc, rr)[0] for rr in range(-2, 200) if 0 <= g.center(rc, rr)[0] < w]
         y = g.center(rc, 0)[1]
-        if y >= h:
+        if y + half_h > h + 1:
             break
-        if 0 <= y and xs:
+        xs = [x for x, _y in (g.center(rc, rr) for rr in range(-2, 200)) if x - half_w >= -1 and x + half_w <= w + 1]
+        if y - half_h >= -1 and xs:
             rows.append(xs)
     if not rows:
         return None
