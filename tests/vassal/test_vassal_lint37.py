@@ -132,7 +132,7 @@ def test_fault_missing_prototype(built):
 
 def test_fault_setup_piece_outside_map(built):
     def mutate(entries, root):
-        name = next(n for n in entries if n.endswith(".vsav"))
+        name = next(n for n in entries if n.endswith(".vsav") and read_save(entries[n]).pieces)  # a setup with pieces
         inner = entries_of_bytes(entries[name])
         text = read_save(entries[name]).text
         bad = text.replace(";1000;", ";1000;", 1)
