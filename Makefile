@@ -46,12 +46,14 @@ lint: build
 	$(VENV)/bin/ruff check pipeline tests
 
 schema: setup
-	$(GUNBAI) schema --out $(DATA)/genpei/schema
+	$(GUNBAI) schema --data $(DATA)
 
 bench: setup
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_counters.py
 	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_games.py
+	$(PY) benchmarks/bench_geometry.py
 	$(PY) benchmarks/bench_lint.py
 
 # Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored

@@ -11,7 +11,7 @@ Commands::
     gunbai inspect   PATH…                                 # what a module/extension/save holds
     gunbai import    SETUP.vsav --module M.vmod --system S [--pieces MAP.yaml] -o SCENARIO.yaml
     gunbai import    --module M.vmod -o DRAFT_FOLDER       # draft data folder from a module
-    gunbai schema    [--out source_data/genpei/schema]     # JSON Schema of the data files
+    gunbai schema    [--data source_data] [--system S]     # JSON Schema of every system's data files
     gunbai odds      ATTACKER DEFENDER [--terrain T] [--leader]   # exact odds of one battle roll
     gunbai roster check ROSTER.yaml…                      # cost a Ronin Buntai, check composition
 
@@ -273,11 +273,31 @@ def odds(args: Annotated[list[str] | None, typer.Argument(help="ATTACKER DEFENDE
 
 
 @app.command()
-def schema(out_dir: Annotated[Path, typer.Option("--out")] = Path("source_data/genpei/schema")) -> None:
-    """Write the JSON Schema of each data file, for editors that complete and check YAML."""
-    from pipeline.schema import write_schemas
+def schema(
+    data: DataOpt = Path("source_data"),
+    system: Annotated[list[str] | None, typer.Option("--system", help="Only this game system (repeatable; default: every system under --data).")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Write one system's schemas into this folder instead (needs one --system).")] = None,
+    headers: Annotated[bool, typer.Option("--headers", help="Also put the yaml-language-server line naming its schema first in every data file that lacks it.")] = False,
+) -> None:
+    """Write the JSON Schema of each kind of data file of every game system (into
+    DATA/<system>/schema/), for editors that complete and check YAML."""
+    from pipeline.schema import SYSTEMS, add_headers, write_all, write_schemas
 
-    for path in write_schemas(out_dir):
+    unknown = [s for s in system or [] if s not in SYSTEMS]
+    if unknown:
+        err.print(f"--system {unknown[0]!r}: not a game system ({', '.join(SYSTEMS)})", markup=False)
+        raise typer.Exit(1)
+    if out_dir is not None:
+        if not system or len(system) != 1:
+            err.print("--out writes one system's schemas: give exactly one --system", markup=False)
+            raise typer.Exit(1)
+        paths = write_schemas(out_dir, system[0])
+    else:
+        paths = write_all(data, system)
+        if headers:
+            for s in system or [s for s in SYSTEMS if (data / s).is_dir()]:
+                paths += add_headers(data / s)
+    for path in paths:
         out.print(str(path), markup=False)
 
 

@@ -20,10 +20,12 @@ the front edge is at ``ly = depth / 2``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 Point = tuple[float, float]
+#: An axis-aligned bounding box ``(min x, min y, max x, max y)``.
+Box = tuple[float, float, float, float]
 
 #: Tolerance in inches: bases closer than this touch; overlaps smaller than this do not count.
 EPS = 1e-6
@@ -58,6 +60,11 @@ def norm(facing: float) -> float:
     return facing % 360.0
 
 
+@lru_cache(maxsize=64)
+def _cos_arc(half_angle: float) -> float:
+    return math.cos(math.radians(min(180.0, half_angle + 1e-9)))
+
+
 @dataclass(frozen=True)
 class Rect:
     """An axis-aligned rectangle of the table (a deployment area, a terrain feature): north-west
@@ -72,8 +79,9 @@ class Rect:
         return self.x - eps <= p[0] <= self.x + self.w + eps and self.y - eps <= p[1] <= self.y + self.h + eps
 
     def contains(self, base: Base) -> bool:
-        """Every corner of ``base`` inside (edges included)."""
-        return all(self.contains_point(c) for c in base.corners())
+        """Every corner of ``base`` inside (edges included): its bounding box is inside."""
+        x0, y0, x1, y1 = base.bbox
+        return self.x - EPS <= x0 and x1 <= self.x + self.w + EPS and self.y - EPS <= y0 and y1 <= self.y + self.h + EPS
 
     def contains_rect(self, other: Rect) -> bool:
         return all(self.contains_point(c) for c in other.corners())
@@ -84,13 +92,28 @@ class Rect:
     def centre(self) -> Point:
         return (self.x + self.w / 2, self.y + self.h / 2)
 
+    @cached_property
+    def bbox(self) -> Box:
+        """``(min x, min y, max x, max y)``."""
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+    @cached_property
+    def as_base(self) -> Base:
+        """The same rectangle as a base facing north (for the fast rectangle tests)."""
+        return Base(self.x + self.w / 2, self.y + self.h / 2, 0.0, self.w, self.h)
+
     def overlaps(self, base: Base) -> bool:
-        return polygons_overlap(self.corners(), base.corners())
+        """The interiors overlap (touching edges do not)."""
+        return self.as_base.overlaps(base)
 
 
 @dataclass(frozen=True)
 class Base:
-    """A unit's base: centre, facing (degrees), width (frontage) and depth (inches)."""
+    """A unit's base: centre, facing (degrees), width (frontage) and depth (inches).
+
+    Derived values (corners, bounding box, axes) are computed once per base and kept: a base is
+    immutable, a move makes a new one.
+    """
 
     x: float
     y: float
@@ -103,19 +126,26 @@ class Base:
         return (self.x, self.y)
 
     def forward(self) -> Point:
-        return heading(self.facing)
+        return self._frame[0]
 
     def right(self) -> Point:
-        return heading(self.facing + 90.0)
+        return self._frame[1]
+
+    @cached_property
+    def _frame(self) -> tuple[Point, Point]:
+        """Unit vectors forward and to the right (one sine and cosine per base)."""
+        r = math.radians(self.facing)
+        s, c = math.sin(r), math.cos(r)
+        return ((s, -c), (c, s))
 
     def to_world(self, lx: float, ly: float) -> Point:
-        f, r = self.forward(), self.right()
-        return (self.x + r[0] * lx + f[0] * ly, self.y + r[1] * lx + f[1] * ly)
+        (fx, fy), (rx, ry) = self._frame
+        return (self.x + rx * lx + fx * ly, self.y + ry * lx + fy * ly)
 
     def to_local(self, p: Point) -> Point:
         dx, dy = p[0] - self.x, p[1] - self.y
-        f, r = self.forward(), self.right()
-        return (dx * r[0] + dy * r[1], dx * f[0] + dy * f[1])
+        (fx, fy), (rx, ry) = self._frame
+        return (dx * rx + dy * ry, dx * fx + dy * fy)
 
     def corners(self) -> list[Point]:
         """Front-left, front-right, rear-right, rear-left."""
@@ -123,17 +153,29 @@ class Base:
 
     @cached_property
     def _corners(self) -> tuple[Point, ...]:
+        (fx, fy), (rx, ry) = self._frame
         w, d = self.width / 2, self.depth / 2
-        return (self.to_world(-w, d), self.to_world(w, d), self.to_world(w, -d), self.to_world(-w, -d))
+        ax, ay = rx * w, ry * w
+        bx, by = fx * d, fy * d
+        x, y = self.x, self.y
+        return ((x - ax + bx, y - ay + by), (x + ax + bx, y + ay + by), (x + ax - bx, y + ay - by), (x - ax - bx, y - ay - by))
 
-    @property
+    @cached_property
+    def bbox(self) -> Box:
+        """Axis-aligned bounding box ``(min x, min y, max x, max y)``."""
+        (fx, fy), (rx, ry) = self._frame
+        hx = abs(rx) * self.width / 2 + abs(fx) * self.depth / 2
+        hy = abs(ry) * self.width / 2 + abs(fy) * self.depth / 2
+        return (self.x - hx, self.y - hy, self.x + hx, self.y + hy)
+
+    @cached_property
     def radius(self) -> float:
         """Half the diagonal: no point of the base is further from the centre."""
         return math.hypot(self.width, self.depth) / 2
 
     def edge(self, face: str) -> tuple[Point, Point]:
         """The two ends of a face's edge, left to right as seen from outside."""
-        fl, fr, rr, rl = self.corners()
+        fl, fr, rr, rl = self._corners
         return {"front": (fr, fl), "right": (rr, fr), "rear": (rl, rr), "left": (fl, rl)}[face]
 
     def edge_midpoint(self, face: str) -> Point:
@@ -157,39 +199,150 @@ class Base:
         return angle_between(self.facing, bearing(self.centre, p)) <= half_angle + 1e-9
 
     def sees(self, other: Base, half_angle: float) -> bool:
-        """Some point of ``other`` (its centre or a corner) is within the arc."""
-        return any(self.in_arc(p, half_angle) for p in [other.centre, *other.corners()])
+        """Some point of ``other`` (its centre or a corner) is within the arc (as
+        :meth:`in_arc`, by the cosine of the angle instead of a bearing per point)."""
+        (fx, fy), _ = self._frame
+        c = _cos_arc(half_angle)
+        x, y = self.x, self.y
+        if fx * (other.x - x) + fy * (other.y - y) >= c * math.hypot(other.x - x, other.y - y):
+            return True  # the centre, the usual case
+        for px, py in other._corners:
+            dx, dy = px - x, py - y
+            n = math.hypot(dx, dy)
+            if n < EPS or dx * fx + dy * fy >= c * n:
+                return True
+        return False
+
+    def _separated(self, other: Base, eps: float) -> bool:
+        """Separating-axis test of two rectangles on the four axes of their edges: ``True`` when
+        an axis separates them, or their overlap on it is at most ``eps`` thick.
+
+        With ``c`` and ``s`` the cosine and sine between the two facings, the half extent of a
+        rectangle on the other's forward axis is ``w|s| + d|c|`` and on its right axis
+        ``w|c| + d|s|``; the centres are ``|D . n|`` apart on axis ``n``.
+        """
+        dx, dy = other.x - self.x, other.y - self.y
+        (f1x, f1y), (r1x, r1y) = self._frame
+        (f2x, f2y), (r2x, r2y) = other._frame
+        w1, d1, w2, d2 = self.width / 2, self.depth / 2, other.width / 2, other.depth / 2
+        c = abs(f1x * f2x + f1y * f2y)
+        sn = abs(f1x * r2x + f1y * r2y)
+        return (abs(dx * f1x + dy * f1y) >= d1 + w2 * sn + d2 * c - eps
+                or abs(dx * r1x + dy * r1y) >= w1 + w2 * c + d2 * sn - eps
+                or abs(dx * f2x + dy * f2y) >= d2 + w1 * sn + d1 * c - eps
+                or abs(dx * r2x + dy * r2y) >= w2 + w1 * c + d1 * sn - eps)
+
+    def _point_distance(self, px: float, py: float) -> float:
+        """Distance from a point to this rectangle (0 inside)."""
+        (fx, fy), (rx, ry) = self._frame
+        dx, dy = px - self.x, py - self.y
+        ex = abs(dx * rx + dy * ry) - self.width / 2
+        ey = abs(dx * fx + dy * fy) - self.depth / 2
+        if ex <= 0.0:
+            return ey if ey > 0.0 else 0.0
+        if ey <= 0.0:
+            return ex
+        return math.hypot(ex, ey)
+
+    def _corner_distance(self, other: Base) -> float:
+        """Least distance from a corner of ``other`` to this rectangle."""
+        (fx, fy), (rx, ry) = self._frame
+        x, y, hw, hd = self.x, self.y, self.width / 2, self.depth / 2
+        best = math.inf
+        for px, py in other._corners:
+            dx, dy = px - x, py - y
+            ex = abs(dx * rx + dy * ry) - hw
+            ey = abs(dx * fx + dy * fy) - hd
+            if ex <= 0.0:
+                d = ey if ey > 0.0 else 0.0
+            elif ey <= 0.0:
+                d = ex
+            else:
+                d = math.hypot(ex, ey)
+            if d < best:
+                best = d
+        return best
 
     def distance_to(self, other: Base) -> float:
-        """Closest distance between the two rectangles (0 when they touch or overlap)."""
-        return polygon_distance(self._corners, other._corners)
+        """Closest distance between the two rectangles (0 when they touch or overlap).
+
+        Two disjoint convex polygons are closest at a corner of one of them, so the distance is
+        the least corner-to-rectangle distance both ways, each measured in the rectangle's own
+        frame.
+        """
+        if not self._separated(other, 0.0):
+            return 0.0
+        a = other._corner_distance(self)
+        b = self._corner_distance(other)
+        return a if a < b else b
 
     def within(self, other: Base, distance: float) -> bool:
-        """The closest distance to ``other`` is at most ``distance`` (quick reject first)."""
-        if math.dist(self.centre, other.centre) - self.radius - other.radius > distance:
+        """The closest distance to ``other`` is at most ``distance`` (bounding boxes first)."""
+        a, b = self.bbox, other.bbox
+        if a[0] - b[2] > distance or b[0] - a[2] > distance or a[1] - b[3] > distance or b[1] - a[3] > distance:
             return False
-        return polygon_distance(self._corners, other._corners) <= distance
+        return self.distance_to(other) <= distance
 
     def overlaps(self, other: Base) -> bool:
-        """The interiors overlap (touching edges do not)."""
-        if math.dist(self.centre, other.centre) >= self.radius + other.radius:
+        """The interiors overlap (touching edges, or an overlap thinner than ``EPS``, do not)."""
+        a, b = self.bbox, other.bbox
+        if a[0] >= b[2] - EPS or b[0] >= a[2] - EPS or a[1] >= b[3] - EPS or b[1] >= a[3] - EPS:
             return False
-        return polygons_overlap(self._corners, other._corners)
+        return not self._separated(other, EPS)
 
     def touches(self, other: Base, eps: float = 0.05) -> bool:
         return self.within(other, eps)
 
     def moved(self, distance: float, facing: float | None = None) -> Base:
         """Moved ``distance`` inches along ``facing`` (default: its own facing)."""
-        h = heading(self.facing if facing is None else facing)
-        return replace(self, x=self.x + h[0] * distance, y=self.y + h[1] * distance)
+        h = self._frame[0] if facing is None else heading(facing)
+        return Base(self.x + h[0] * distance, self.y + h[1] * distance, self.facing, self.width, self.depth)
 
     def turned(self, facing: float) -> Base:
         """Pivoted on its centre to ``facing``."""
-        return replace(self, facing=norm(facing))
+        return Base(self.x, self.y, norm(facing), self.width, self.depth)
 
     def placed(self, x: float, y: float, facing: float | None = None) -> Base:
-        return replace(self, x=x, y=y, facing=self.facing if facing is None else norm(facing))
+        return Base(x, y, self.facing if facing is None else norm(facing), self.width, self.depth)
+
+
+class DistanceCache:
+    """Closest distances between pairs of bases, remembered by their positions.
+
+    A game state keeps one so that contacts, ranges and gaps are measured once per pair of
+    positions, however often the rules ask (every decision asks again who touches whom). Bases
+    are immutable values, so an entry never goes stale; the cache empties itself when it holds
+    ``limit`` entries (memory stays bounded over a long game).
+    """
+
+    __slots__ = ("_d", "limit")
+
+    def __init__(self, limit: int = 50_000):
+        self._d: dict[tuple[Base, Base], float] = {}
+        self.limit = limit
+
+    def distance(self, a: Base, b: Base) -> float:
+        """``a.distance_to(b)`` (inches)."""
+        key = (a, b)
+        got = self._d.get(key)
+        if got is None:
+            got = self._d.get((b, a))
+            if got is None:
+                if len(self._d) >= self.limit:
+                    self._d.clear()
+                got = self._d[key] = a.distance_to(b)
+        return got
+
+    def within(self, a: Base, b: Base, distance: float) -> bool:
+        """``a.within(b, distance)``, the bounding boxes tested before the cache."""
+        p, q = a.bbox, b.bbox
+        if p[0] - q[2] > distance or q[0] - p[2] > distance or p[1] - q[3] > distance or q[1] - p[3] > distance:
+            return False
+        return self.distance(a, b) <= distance
+
+    def touches(self, a: Base, b: Base, eps: float = 0.05) -> bool:
+        """``a.touches(b)``."""
+        return self.within(a, b, eps)
 
 
 def contact_position(mover: Base, target: Base, face: str) -> Base:
@@ -204,6 +357,41 @@ def contact_position(mover: Base, target: Base, face: str) -> Base:
 def swept(start: Base, end: Base) -> list[Point]:
     """Convex hull of a base at both ends of a straight move (the area it crosses)."""
     return convex_hull(start.corners() + end.corners())
+
+
+def _interval(b: Base, nx: float, ny: float) -> tuple[float, float]:
+    (fx, fy), (rx, ry) = b._frame
+    c = b.x * nx + b.y * ny
+    h = b.width / 2 * abs(rx * nx + ry * ny) + b.depth / 2 * abs(fx * nx + fy * ny)
+    return c - h, c + h
+
+
+def swept_overlaps(start: Base, end: Base, other: Base, eps: float = EPS) -> bool:
+    """Does the area ``start`` crosses on a straight move to ``end`` (same facing and size:
+    :func:`swept`) overlap ``other`` by more than ``eps``?
+
+    The swept area is a convex polygon whose edges run along the base's two axes and along the
+    move, so five axes (those three normals and ``other``'s two) decide it; the projection of
+    the swept area on an axis is the hull of the base's projections at both ends. Bounding
+    boxes are compared first.
+    """
+    a0, a1, b = start.bbox, end.bbox, other.bbox
+    if min(a0[0], a1[0]) >= b[2] - eps or b[0] >= max(a0[2], a1[2]) - eps or min(a0[1], a1[1]) >= b[3] - eps or b[1] >= max(a0[3], a1[3]) - eps:
+        return False
+    (fx, fy), (rx, ry) = start._frame
+    (gx, gy), (sx, sy) = other._frame
+    axes = [(fx, fy), (rx, ry), (gx, gy), (sx, sy)]
+    mx, my = end.x - start.x, end.y - start.y
+    n = math.hypot(mx, my)
+    if n > 0:
+        axes.append((-my / n, mx / n))
+    for nx, ny in axes:
+        lo0, hi0 = _interval(start, nx, ny)
+        lo1, hi1 = _interval(end, nx, ny)
+        olo, ohi = _interval(other, nx, ny)
+        if min(lo0, lo1) >= ohi - eps or olo >= max(hi0, hi1) - eps:
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- polygons
@@ -241,9 +429,20 @@ def _axes(poly: list[Point]) -> list[Point]:
     return out
 
 
+def bbox_of(poly: list[Point]) -> Box:
+    """Axis-aligned bounding box of points."""
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def polygons_overlap(p: list[Point], q: list[Point], eps: float = EPS) -> bool:
     """Separating-axis test of two convex polygons; an overlap thinner than ``eps`` does not
-    count (bases may touch)."""
+    count (bases may touch). The bounding boxes are compared first: most pairs on a table are
+    far apart and need no more."""
+    a, b = bbox_of(p), bbox_of(q)
+    if a[0] >= b[2] - eps or b[0] >= a[2] - eps or a[1] >= b[3] - eps or b[1] >= a[3] - eps:
+        return False
     for ax in _axes(p) + _axes(q):
         pa = [x * ax[0] + y * ax[1] for x, y in p]
         qa = [x * ax[0] + y * ax[1] for x, y in q]
@@ -260,7 +459,9 @@ def _point_segment(p: Point, a: Point, b: Point) -> float:
 
 
 def polygon_distance(p: list[Point], q: list[Point]) -> float:
-    """Closest distance between two convex polygons (0 when they overlap)."""
+    """Closest distance between two convex polygons (0 when they overlap): the generic
+    algorithm (every corner against every edge); :meth:`Base.distance_to` is the fast one for
+    two bases."""
     if polygons_overlap(p, q, eps=0.0):
         return 0.0
     best = math.inf

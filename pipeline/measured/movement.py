@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pipeline.measured.geometry import Base, Rect, polygons_overlap, swept
+from pipeline.measured.geometry import Base, Rect, swept_overlaps
 
 
 def furthest(base: Base, facing: float, distance: float, *, table: Rect, blocked: Sequence[Rect] = (),
@@ -19,13 +19,13 @@ def furthest(base: Base, facing: float, distance: float, *, table: Rect, blocked
         end = base.moved(d, facing)
         if not table.contains(end):
             return None
-        path = swept(base, end)
-        if any(polygons_overlap(path, r.corners()) for r in blocked) and not _open_path(path, blocked, open_):
+        hit = [r for r in blocked if swept_overlaps(base, end, r.as_base)]
+        if hit and not _open_path(base, end, hit, open_):
             return None
         for o in others:
             if end.overlaps(o):
                 return None
-            if (passable is None or not passable(o)) and polygons_overlap(path, o.corners()):
+            if (passable is None or not passable(o)) and swept_overlaps(base, end, o):
                 return None
         if any(end.within(o, gap - 1e-9) for o in keep_off):
             return None
@@ -48,11 +48,8 @@ def furthest(base: Base, facing: float, distance: float, *, table: Rect, blocked
     return best
 
 
-def _open_path(path, blocked: Sequence[Rect], open_: Sequence[Rect]) -> bool:
+def _open_path(start: Base, end: Base, hit: Sequence[Rect], open_: Sequence[Rect]) -> bool:
     """A path over blocked ground is allowed only where an open rectangle (ford, bridge) covers
-    the crossing: approximated by the path's overlap with every blocked rectangle it touches
-    also overlapping an open rectangle."""
-    for r in blocked:
-        if polygons_overlap(path, r.corners()) and not any(polygons_overlap(path, o.corners()) for o in open_):
-            return False
-    return True
+    the crossing: approximated by the path overlapping an open rectangle whenever it overlaps
+    blocked ground (``hit``: the blocked rectangles it overlaps)."""
+    return not hit or any(swept_overlaps(start, end, o.as_base) for o in open_)

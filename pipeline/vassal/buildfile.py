@@ -43,6 +43,7 @@ __all__ = [
     "ChartWindow",
     "Component",
     "DiceButton",
+    "GamePieceLayers",
     "GlobalOptions",
     "GlobalProperty",
     "GridNumbering",
@@ -129,6 +130,31 @@ class StackMetrics:
     unex_sep_y: int = 4
 
 
+@dataclass(frozen=True)
+class GamePieceLayers:
+    """``map.LayeredPieceCollection`` (Game Piece Layers, §2.3): pieces are drawn in layers by
+    the value of one piece property, bottom to top in ``layer_order``; a piece whose value is in
+    no layer is drawn on top. Pieces of different layers never stack together
+    (``LayeredPieceCollection.Collection.canPiecesMerge``), so a tile stays under the unit on it
+    however the pieces are moved.
+
+    Raises:
+        ValueError: (on construction) an empty property name, no layer, a repeated layer, or a
+            layer name holding a comma (the order is written as a comma list).
+    """
+
+    property: str
+    layer_order: Sequence[str]
+
+    def __post_init__(self) -> None:
+        if not self.property:
+            raise ValueError("GamePieceLayers needs a property name")
+        if not self.layer_order or len(set(self.layer_order)) != len(self.layer_order):
+            raise ValueError(f"GamePieceLayers needs distinct layers, got {list(self.layer_order)}")
+        if any(not n or "," in n for n in self.layer_order):
+            raise ValueError(f"layer names must be non-empty and hold no comma: {list(self.layer_order)}")
+
+
 _LOS_PERSISTENCE = ("Ctrl-Click & Drag", "Never", "Always")
 _LOS_GLOBAL = ("When Persisting", "Never", "Always")
 _LOS_ROUND = ("Up", "Down", "Nearest whole number")
@@ -194,6 +220,7 @@ class Map:
         edge_width, edge_height: margin in pixels around the boards.
         zoom_levels: ascending zoom factors; ``initial_zoom`` must be one of them.
         los_threads: optional ``LOS_Thread`` children.
+        piece_layers: optional Game Piece Layers (:class:`GamePieceLayers`).
         extra: further children (:class:`Component`), written last.
     """
 
@@ -212,6 +239,7 @@ class Map:
     highlight_thickness: int = 3
     stack_metrics: StackMetrics = field(default_factory=StackMetrics)
     los_threads: Sequence[LOSThread] = ()
+    piece_layers: GamePieceLayers | None = None
     move_within_format: str | None = None
     move_to_format: str | None = None
     create_format: str | None = None
@@ -813,6 +841,9 @@ class _Writer:
                 ("hideCounters", t.hide_counters), ("hideOpacity", t.hide_opacity),
                 ("losThickness", t.thickness), ("threadColor", t.thread_color),
                 ("rangeFg", t.range_fg), ("rangeBg", t.range_bg))
+        if m.piece_layers is not None:
+            _el(el, VM + "map.LayeredPieceCollection", ("property", m.piece_layers.property),
+                ("layerOrder", ",".join(m.piece_layers.layer_order)))
         for c in m.extra:
             self.component(el, c)
 

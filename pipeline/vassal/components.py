@@ -109,7 +109,7 @@ EXTRA_TYPES: dict[str, dict[str, str]] = {
     VM + "map.LOS_Thread": {"drawRange": "bool", "snapStart": "bool", "snapEnd": "bool",
                             "hideCounters": "bool", "hideOpacity": "int",
                             "losThickness": "int", "threadColor": "color", "rangeFg": "color",
-                            "rangeBg": "color", "hotkey": "key", "scale": "double"},
+                            "rangeBg": "color", "hotkey": "key", "scale": "int"},
     VM + "map.CounterDetailViewer": {"delay": "int", "minDisplayPieces": "int",
                                      "zoomlevel": "double", "fontSize": "int",
                                      "bgColor": "color", "fgColor": "color",

@@ -632,9 +632,11 @@ def check_classes(ctx: ModuleContext) -> None:
 
     Unknown ``VASSAL.*`` classes and misplaced children are errors ("failed to load class", the
     ancestor dropped). A class outside ``VASSAL.*`` is a module's own Java class: an error when
-    the archive lacks its ``.class`` file, else a warning. Non-numeric int/double values and bad
-    colours are errors; booleans other than true/false and unparsable key strokes are warnings
-    (VASSAL reads them as false / no key)."""
+    the archive lacks its ``.class`` file, else a warning. Attribute values are checked against
+    how VASSAL 3.7.26 parses them (:mod:`.attribute_rules`, read from each class's
+    ``setAttribute``): a value that makes the parse throw or shows "Bad Data" is an error, one
+    silently read as a default (false, no key, an enum's fallback) a warning."""
+    from .attribute_rules import check_attributes, has_rules
     from .components import (
         TEXT_CHILDREN,
         attribute_type,
@@ -679,6 +681,10 @@ def check_classes(ctx: ModuleContext) -> None:
                     "its ancestor is dropped with a bug dialog")
                 ctx.add(ERROR, bf, path, f"{short_tag(tag)} is not allowed under "
                         f"{short_tag(ptag)}: {where} (§2.1, §8 item 6)")
+        if has_rules(tag):  # how VASSAL 3.7.26 really parses each attribute
+            for severity, message in check_attributes(tag, el.attrib, is_root=el is ctx.root):
+                ctx.add(severity, bf, path, message)
+            continue
         for attr, value in el.attrib.items():
             kind = attribute_type(tag, attr)
             if kind is None:

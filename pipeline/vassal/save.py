@@ -96,7 +96,12 @@ class PlacedPiece:
     ``mapName`` and the map-pixel position (§4.4); ``gpid`` is the source PieceSlot's gpid
     (from :attr:`BuildFile.gpids`), None to keep the definition's. ``stacked=False`` leaves the
     piece out of any stack: for pieces with a Does Not Stack (``immob;``) trait, such as terrain
-    tiles, which VASSAL keeps on the map outside stacks."""
+    tiles, which VASSAL keeps on the map outside stacks. ``layer``: on a map with Game Piece
+    Layers (``LayeredPieceCollection``), the index of the piece's layer in its layer order (0 on a
+    map without layers). Pieces stack only with pieces at the same position in the same layer,
+    as VASSAL stacks them, and the stack is saved bound to that layer (``@@<layer>``: VASSAL
+    binds a loaded stack to the layer it names, ``Stack.setState``), so a stack of units is
+    never drawn under a tile."""
 
     piece_id: str
     definition: PieceDefinition
@@ -105,6 +110,7 @@ class PlacedPiece:
     y: int
     gpid: str | None = None
     stacked: bool = True
+    layer: int = 0
 
     def __post_init__(self) -> None:
         check_piece_id(self.piece_id)
@@ -144,16 +150,16 @@ class SaveGame:
         if len(set(ids)) != len(ids):
             raise ValueError("piece ids must be unique (§4.4)")
         out = [BEGIN_SAVE]
-        stacks: dict[tuple[str, int, int], list[str]] = {}
+        stacks: dict[tuple[str, int, int, int], list[str]] = {}
         for p in self.pieces:
             out.append(p.definition.add_piece_command(p.piece_id, p.map_name, p.x, p.y, p.gpid))
             if p.stacked:
-                stacks.setdefault((p.map_name, int(p.x), int(p.y)), []).append(p.piece_id)
-        for n, ((map_name, x, y), members) in enumerate(stacks.items()):
+                stacks.setdefault((p.map_name, int(p.x), int(p.y), p.layer), []).append(p.piece_id)
+        for n, ((map_name, x, y, layer), members) in enumerate(stacks.items()):
             stack_id = str(self.stack_id_start + n)
             if stack_id in ids:
                 raise ValueError(f"stack id {stack_id} collides with a piece id")
-            out.append(stack_command(stack_id, map_name, x, y, members))
+            out.append(stack_command(stack_id, map_name, x, y, members, layer))
         for map_name in sorted(self.boards):
             out.append(board_command(map_name, list(self.boards[map_name])))
         if self.setup_stack:

@@ -57,3 +57,48 @@ def test_furthest_stops_before_blocking_and_other_bases():
     enemy = Base(18, 25, 180, 4, 2)
     stop = furthest(b, 0, 9, table=table, others=[enemy], keep_off=[enemy], gap=0.25)
     assert stop.distance_to(enemy) >= 0.25 - 1e-9 and math.isclose(stop.x, 18)
+
+
+def test_fast_rectangle_tests_agree_with_the_generic_polygon_algorithms():
+    """The per-base fast paths (bounding boxes, four-axis test, corner-to-rectangle distances)
+    give what the generic separating-axis and corner-to-edge algorithms give, on random bases
+    and on the edge cases: flush contact, corner to corner, one base inside another."""
+    import random
+
+    from pipeline.measured.geometry import DistanceCache, polygon_distance, polygons_overlap
+
+    rng = random.Random(13)
+    cases = [(Base(10, 10, 0, 4, 2), Base(14, 10, 0, 4, 2)),  # flush side by side
+             (Base(10, 10, 0, 4, 2), Base(14, 12, 0, 4, 2)),  # corner to corner
+             (Base(10, 10, 0, 4, 2), Base(10, 10, 30, 1, 1)),  # inside
+             (Base(10, 10, 45, 4, 2), Base(10, 10, 135, 4, 2))]  # a cross: no corner inside the other
+    for _ in range(3000):
+        cases.append((Base(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360), rng.uniform(0.5, 6), rng.uniform(0.5, 3)),
+                      Base(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice([0, 90, 180, 270, rng.uniform(0, 360)]), rng.uniform(0.5, 6), rng.uniform(0.5, 3))))
+    cache = DistanceCache(limit=1000)
+    for a, b in cases:
+        generic = polygon_distance(a.corners(), b.corners())
+        assert a.distance_to(b) == pytest.approx(generic, abs=1e-9)
+        assert cache.distance(a, b) == pytest.approx(generic, abs=1e-9) == cache.distance(b, a)
+        assert a.overlaps(b) == polygons_overlap(a.corners(), b.corners())
+        for arc in (45, 90):
+            assert a.sees(b, arc) == any(a.in_arc(p, arc) for p in [b.centre, *b.corners()])
+        for d in (0.05, 1.0, 6.0):
+            assert a.within(b, d) == (generic <= d) == cache.within(a, b, d)
+    assert polygon_distance(cases[3][0].corners(), cases[3][1].corners()) == 0 and cases[3][0].distance_to(cases[3][1]) == 0
+
+
+def test_swept_area_test_agrees_with_the_hull():
+    import random
+
+    from pipeline.measured.geometry import polygons_overlap, swept, swept_overlaps
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        start = Base(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360), rng.uniform(0.5, 6), rng.uniform(0.5, 3))
+        end = start.moved(rng.uniform(0, 9), rng.uniform(0, 360))
+        other = Base(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360), rng.uniform(0.5, 6), rng.uniform(0.5, 3))
+        assert swept_overlaps(start, end, other) == polygons_overlap(swept(start, end), other.corners())
+    # a base moving straight past another, 1" clear of it, does not touch it; 1" closer it does
+    assert not swept_overlaps(Base(0, 0, 0, 2, 2), Base(10, 0, 0, 2, 2), Base(5, 3, 0, 2, 2))
+    assert swept_overlaps(Base(0, 0, 0, 2, 2), Base(10, 0, 0, 2, 2), Base(5, 2, 0, 2, 2.5))

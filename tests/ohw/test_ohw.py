@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 import subprocess
@@ -130,3 +131,84 @@ def test_charge_rules_in_the_engine(data):
     assert st._charge_to(u, target) is not None
     u.base = u.base.placed(34, 22, 0)
     assert st._charge_to(u, target) is None
+
+
+# ------------------------------------------------------------------ rules as written (issue 13)
+
+
+def _roll_for(st, uid):
+    """Put ``uid`` first in the movement queue: its orders roll is the next chance node."""
+    st.queue.insert(0, uid)
+    st.roll = None
+    st._advance_queue()
+    assert st.is_chance_node() and st.roll.unit == uid
+
+
+def test_general_rerolls_any_roll_of_his_side(data):
+    """ohw_samurai, General (Daimyo): 'Commanders can re-roll any dice roll, but must accept the
+    re-rolled value' (erratum general_reroll, reading 0: any roll of his side, once)."""
+    assert data.system.general.reroll == "own_side"
+    assert next(e for e in data.sources.errata if e.id == "general_reroll").chosen == 0
+    st = OhwState(data, data.scenarios[0].model)  # OHW4: blue_1 carries the Blue General
+    _roll_for(st, "blue_2")  # an Ashigaru unit, not the General's
+    st.apply_action(1)
+    assert st.legal_actions() == [("accept",), ("reroll",)] and st.current_player() == st.active
+    st.apply_action(("reroll",))
+    assert st.is_chance_node()
+    st.apply_action(1)  # the second value stands: no second re-roll
+    assert st.roll is None and st.allowance == 6 - 3
+    # reading 1 (his own unit only): no decision after another unit's roll, one after his own
+    general = data.system.general.model_copy(update={"reroll": "own_unit"})
+    own_unit = dataclasses.replace(data, system=data.system.model_copy(update={"general": general}))
+    st = OhwState(own_unit, own_unit.scenarios[0].model)
+    _roll_for(st, "blue_2")
+    st.apply_action(1)
+    assert st.roll is None
+    _roll_for(st, "blue_1")
+    st.apply_action(1)
+    assert st.legal_actions() == [("accept",), ("reroll",)]
+    # no re-roll once the General's unit is gone
+    st = OhwState(data, data.scenarios[0].model)
+    st.units["blue_1"].alive = False
+    _roll_for(st, "blue_2")
+    st.apply_action(1)
+    assert st.roll is None
+
+
+def test_units_in_contact_shoot_and_are_shot_at(data):
+    """ohw_samurai, Shooting: the field of fire (45 degrees of the front) and the 12" range are the
+    only conditions; contact is not one (erratum shooting_in_contact)."""
+    st = OhwState(data, data.scenarios[0].model)
+    for u in st.units.values():
+        u.on_table = u.id in ("red_2", "blue_3", "blue_4")
+    shooter, target, other = st.units["blue_3"], st.units["red_2"], st.units["blue_4"]
+    target.base = target.base.placed(20, 14, 180)
+    shooter.base = shooter.base.placed(20, 16, 0)  # flush against red_2's front
+    other.base = other.base.placed(26, 22, 0)  # 6" off, red_2 in its arc
+    assert st._contacts(shooter) == [target]
+    assert target in st._shoot_targets(shooter)  # shoots while in contact
+    assert target in st._shoot_targets(other)  # shoots at a unit in contact
+    assert shooter in st._shoot_targets(target)
+
+
+@pytest.mark.parametrize("defender_y,hits", [(19, 4), (13, 7)])
+def test_hill_halves_only_against_an_attacker_off_the_hill(data, defender_y, hits):
+    """ohw_samurai, Hand-to-Hand Combat 2 (Terrain Advantage): 'Defenders ... on a hill ... only
+    suffer half' (erratum hill_defence: not when the attacker is on the same hill). A Foot Samurai
+    rolls 5 + 2 = 7 hits: halved (rounding up for the attacker) to 4 when it attacks from below
+    the hill, 7 when it stands on the hill too."""
+    from pipeline.measured.geometry import contact_position
+    from pipeline.systems.ohw.engine import _Roll
+
+    st = OhwState(data, data.scenarios[0].model)  # the hill: x 12-24, y 12-20
+    for u in st.units.values():
+        u.on_table = u.id in ("red_1", "blue_1")
+    defender, attacker = st.units["red_1"], st.units["blue_1"]
+    defender.base = defender.base.placed(18, defender_y, 180)  # on the hill, facing south
+    attacker.base = contact_position(attacker.base, defender.base, "front")
+    hill = st.terrain[0][1]
+    assert hill.overlaps(defender.base) and hill.overlaps(attacker.base) == (hits == 7)
+    st.phase, st.queue = "hand_to_hand", ["blue_1"]
+    st.roll = _Roll("melee", "blue_1", "red_1", 5, rerolled=True)
+    st._resolve_roll()
+    assert defender.hits == hits

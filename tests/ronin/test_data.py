@@ -90,6 +90,29 @@ def test_a_typo_is_reported_with_file_and_line(tmp_path):
     assert "bushi.yaml:" in msg and "pionts" in msg
 
 
+def test_rank_0_models_have_combat_pool_1(data):
+    """ronin_book, Introduction: Models (p.5): 'Rank 0 and 1 models only have a combat pool of 1';
+    the October 2013 errata raises Ranks 1 and 2 to 2 and leaves Rank 0 alone (erratum
+    combat_pool_rank_1)."""
+    rank0 = [(f.id, m) for f in data.factions.values() for m in f.models if m.rank == 0]
+    assert {fid for fid, _ in rank0} == {"bandits", "ikko_ikki", "koreans", "peasants"}
+    assert all(m.combat_pool == 1 for _, m in rank0)
+
+
+@pytest.mark.parametrize("faction,model,pool,option_pool", [
+    ("koreans", "heavy_infantry", 3, 4), ("koreans", "heavy_cavalry", 3, 4), ("koreans", "commander", 4, 5),
+    ("ming", "heavy_infantry", 3, 4),
+])
+def test_korean_and_ming_heavy_pools_follow_from_the_extra_sword(data, faction, model, pool, option_pool):
+    """ronin_book, Factions: Koreans (p.48) and Ming Chinese (p.50): 'an additional sword (Combat
+    Pool increases to 4/5)': the base pool is one less (inferred, confidence M)."""
+    m = next(m for m in data.factions[faction].models if m.id == model)
+    sword = next(g for g in m.options if g.sets_combat_pool is not None)
+    assert sword.sets_combat_pool == option_pool and m.combat_pool == pool == option_pool - 1
+    assert m.stat_source.confidence == "M" and "inferred" in m.stat_source.note
+    assert m.rank == m.initiative == m.fight == m.shoot == "unknown"
+
+
 def test_an_unknown_weapon_in_a_model_list_is_reported(tmp_path):
     copy = tmp_path / "ronin"
     shutil.copytree(DATA, copy)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 from fractions import Fraction as F
@@ -101,3 +102,110 @@ def test_kobayakawa_joins_per_the_roll(data):
     st = SekiState(data, data.scenarios[0].model)
     st._on_treachery("east", None)
     assert {u.side for u in st.units.values() if u.id.startswith("kobayakawa")} == {0}
+
+
+# ------------------------------------------------------------------ rules as written (issue 13)
+
+
+def _only(st, keep):
+    """Leave only the units ``keep`` on the table (the others removed), no engagements."""
+    for u in st.units.values():
+        u.alive = u.id in keep
+    for ld in st.leaders.values():
+        ld.alive = ld.unit in keep
+    st.engagements = []
+    return st
+
+
+def _step(st, kind, player, payload):
+    st.steps = [(kind, player, payload)]
+    st.pending = None
+
+
+def test_flank_charge_on_an_engaged_unit_makes_a_three_unit_melee(data):
+    """reluctant_samurai, Charge into Melee and Flank Attacks: a unit may charge an enemy in melee;
+    charged in the flank, it fights back with two bases in the first round; in the melee each unit
+    rolls its bases against one enemy it fights (erratum multi_unit_melee)."""
+    from pipeline.measured.geometry import contact_position
+    from pipeline.systems.sekigahara.engine import Engagement
+
+    st = _only(SekiState(data, data.scenarios[0].model), {"ukita", "fukushima", "ii"})
+    west, front, flanker = st.units["ukita"], st.units["fukushima"], st.units["ii"]
+    west.base = west.base.placed(30, 24, 90)  # 4 stands facing east
+    front.base = contact_position(front.base, west.base, "front")
+    st.engagements = [Engagement("fukushima", "ukita", False, round=2)]
+    flanker.base = flanker.base.placed(30, 30, 0)  # south of Ukita, 5" off its right flank, facing north
+    _step(st, "charge", 0, "ii")
+    assert ("charge", "ukita") in st.legal_actions()  # the old engine refused: Ukita is in melee
+    st.apply_action(("charge", "ukita"))
+    assert [(m.a, m.b, m.flank) for m in st.engagements] == [("fukushima", "ukita", False), ("ii", "ukita", True)]
+    assert flanker.base.touches(west.base) and not flanker.base.overlaps(front.base)
+    # the melee: Ukita (West) chooses whom to fight; its roll is limited to 2 bases; both East units roll at it
+    st.leaders.pop("ukita", None)
+    st.leaders.pop("fukushima", None)
+    st.leaders.pop("ii", None)
+    _step(st, "phase_melee", -1, None)
+    st._run()
+    assert st.current_player() == 1 and st.legal_actions() == [("fight", "fukushima"), ("fight", "ii")]
+    st.apply_action(("fight", "ii"))
+    rolls = []
+    while st.pending is not None and st.pending[0] == "melee":
+        me, target = st.pending[2]
+        rolls.append((me, target, max(k for k, _ in st.pending[1])))
+        st.apply_action(1)  # one hit each
+    assert sorted(rolls) == [("fukushima", "ukita", 3), ("ii", "ukita", 2), ("ukita", "ii", 2)]
+    # simultaneous: Ukita loses 2 of 4 stands; Ii loses 1 of 2 and its last stand goes at once
+    assert (west.stands, front.stands, flanker.stands, flanker.alive) == (2, 3, 0, False)
+    assert [(m.a, m.b, m.round) for m in st.engagements] == [("fukushima", "ukita", 3)]
+
+
+def test_commander_moves_12_inches_and_leaders_detach_and_join(data):
+    """reluctant_samurai, Movement ('Commanders may move up to 12"') and Leaders (attached to a unit,
+    an extra base in melee): leaders leave their units and join others within 12" (erratum
+    who_are_commanders: every leader is a commander)."""
+    sc = data.scenarios[0].model
+    st = _only(SekiState(data, sc), {"ieyasu", "ieyasu_horse", "kuroda", "ii"})
+    ieyasu = st.leaders["ieyasu"]
+    assert ieyasu.commander and ieyasu.unit == "ieyasu" and st.leader_move(ieyasu) == 12
+    # Ieyasu stands at x 64; a unit facing west is 1" deep: Ii's near edge 11.9" away, Kuroda's 12.5"
+    st.units["ii"].base = st.units["ii"].base.placed(64 - 12.4, 15, 270)
+    st.units["kuroda"].base = st.units["kuroda"].base.placed(64 - 13, 22, 270)
+    st.leaders.pop("ii")
+    st.leaders.pop("kuroda")
+    _step(st, "leader", 0, "ieyasu")
+    opts = st.legal_actions()
+    assert ("join", "ii") in opts and ("join", "kuroda") not in opts and ("detach",) in opts
+    assert ("join", "ieyasu_horse") in opts  # next to him, without a leader
+    st.apply_action(("join", "ii"))
+    assert ieyasu.unit == "ii" and st._leader_of("ieyasu") is None
+    # the leader is an extra base of his new unit in melee, and no longer of the old one
+    assert st._dice(st.units["ii"], st.units["kuroda"], None) == (2, 4, True)
+    assert st._dice(st.units["ieyasu"], st.units["kuroda"], None) == (4, 5, False)
+    _step(st, "leader", 0, "ieyasu")
+    st.apply_action(("detach",))
+    assert ieyasu.unit is None and st._dice(st.units["ii"], st.units["kuroda"], None) == (2, 4, False)
+    # reading 1 of the erratum: only the army commanders move 12", other leaders 6"
+    movement = data.system.movement.model_copy(update={"commanders": "army_commanders"})
+    other = SekiState(dataclasses.replace(data, system=data.system.model_copy(update={"movement": movement})), sc)
+    assert other.leader_move(other.leaders["ieyasu"]) == 12 and other.leader_move(other.leaders["kuroda"]) == 6
+
+
+def test_leader_survives_his_destroyed_unit_unless_the_roll_kills_him(data):
+    """reluctant_samurai, Leaders: the loss roll (6 on a D6) when the unit loses bases in melee is
+    the only way a leader falls (erratum leader_of_destroyed_unit)."""
+    st = _only(SekiState(data, data.scenarios[0].model), {"shimazu", "kuroda"})
+    st._losses = {"shimazu": 5}
+    st.steps = []
+    st._apply_melee()
+    assert not st.units["shimazu"].alive and st.leaders["shimazu"].unit is None and st.leaders["shimazu"].alive
+    assert st.steps[0] == ("leader_roll", -1, "shimazu")
+    st._run()
+    assert st.pending[1] == [("dies", 1 / 6), ("lives", 5 / 6)]
+
+
+def test_every_verdict_says_the_victory_condition_is_gunbais(data):
+    from pipeline.systems.sekigahara.build import play
+
+    (rep,) = play(DATA, 2, 1)
+    assert "gunbai's own" in rep.lines()[0]
+    assert data.scenarios[0].model.victory.startswith("gunbai's own condition")

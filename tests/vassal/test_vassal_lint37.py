@@ -158,8 +158,8 @@ def test_fault_class_and_parent_and_attributes(built):
     errs = "\n".join(planted(built, mutate))
     assert "does not exist in VASSAL 3.7" in errs
     assert "map.Zoomer is not allowed under GameModule" in errs
-    assert "edgeWidth='12.5': not an integer" in errs
-    assert "backgroundcolor='white': not a colour" in errs
+    assert 'edgeWidth="12.5" is not an integer' in errs
+    assert 'backgroundcolor="white" is not a colour' in errs
 
 
 def test_gkc_target_enums():

@@ -188,9 +188,12 @@ def _army_colours(data: ArtData, army: str) -> SideColour:
 # contexts
 
 
-def unit_context(unit: UnitType, colours: SideColour) -> dict[str, Any]:
-    """Context of ``genpei/unit_counter.yaml.j2``."""
+def unit_context(unit: UnitType, colours: SideColour, figures_badge: bool = True) -> dict[str, Any]:
+    """Context of ``genpei/unit_counter.yaml.j2``. ``figures_badge``: draw the unit's figure
+    count in the top-right badge (print); the VASSAL counter has none, as its ``Figures`` Label
+    trait shows the current count and a number must show once."""
     return {
+        "figures_badge": figures_badge,
         "unit": {
             "id": unit.id,
             "name": unit.name,
@@ -219,25 +222,33 @@ def leader_context(leader: LeaderType, colours: SideColour) -> dict[str, Any]:
 DEFAULT_GROUND = "#c9d7a0"
 
 
-def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), ground: str = DEFAULT_GROUND) -> dict[str, Any]:
-    """Context of ``genpei/terrain_tile.yaml.j2``: the tile canvas is the hex's pixel box
-    (``hex_width × ceil(hex_height)``) and ``corners`` are :meth:`HexLayout.corners` moved into it.
-    ``ground`` is the open-ground colour linear features (rivers, fords…) are drawn across."""
+def hex_tile_geometry(layout: HexLayout) -> dict[str, Any]:
+    """The canvas of a hex-sized tile: ``canvas`` ``{width, height}`` is the hex's pixel box
+    (``hex_width × ceil(hex_height)``, pixels at 100 %), ``centre`` its middle, ``corners`` the
+    six :meth:`HexLayout.corners` moved into it, ``hex_width``/``hex_height`` in pixels."""
     w, h = layout.hex_width, math.ceil(layout.hex_height)
     ref = layout.board.all_hexes()[0]
     cx, cy = layout.centre(ref)
     tcx, tcy = w / 2, h / 2
-    corners = [[x - cx + tcx, y - cy + tcy] for x, y in layout.corners(ref)]
     return {
         "canvas": {"width": w, "height": h},
         "centre": [tcx, tcy],
-        "corners": corners,
+        "corners": [[x - cx + tcx, y - cy + tcy] for x, y in layout.corners(ref)],
         "hex_width": w,
         "hex_height": layout.hex_height,
+    }
+
+
+def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), ground: str = DEFAULT_GROUND) -> dict[str, Any]:
+    """Context of ``genpei/terrain_tile.yaml.j2``: :func:`hex_tile_geometry`, the hexsides and
+    the terrain. ``ground`` is the open-ground colour linear features (rivers, fords…) are drawn
+    across."""
+    return {
+        **hex_tile_geometry(layout),
         "directions": list(DIRECTIONS),
         "hexsides": [d for d in DIRECTIONS if d in hexsides],
         "ground": ground,
-        "terrain": {"id": terrain.id, "name": terrain.name, "name_ja": terrain.name_ja, "abbreviation": terrain.abbreviation, "colour": terrain.colour, "overlay": terrain.overlay, "hexside_tile": terrain.hexsides},
+        "terrain": {"id": terrain.id, "name": terrain.name, "name_ja": terrain.name_ja, "abbreviation": terrain.abbreviation, "colour": terrain.colour, "overlay": terrain.overlay, "hexside_tile": terrain.hexsides, "tile_label": terrain.tile_label},
     }
 
 
@@ -471,9 +482,10 @@ def counter_sizes(layout: HexLayout, scale: float = 1.0) -> dict[str, int]:
     return {"unit": _scaled(hw * UNIT_FRACTION, scale), "leader": _scaled(hw * LEADER_FRACTION, scale), "marker": _scaled(hw * MARKER_FRACTION, scale)}
 
 
-def unit_job(unit: UnitType, colours: SideColour, px: int) -> RenderJob:
-    """The render job of a unit counter (see :func:`render_unit`)."""
-    return RenderJob("genpei/unit_counter.yaml.j2", unit_context(unit, colours), size=(px, px))
+def unit_job(unit: UnitType, colours: SideColour, px: int, figures_badge: bool = True) -> RenderJob:
+    """The render job of a unit counter (see :func:`render_unit`; ``figures_badge`` as
+    :func:`unit_context`)."""
+    return RenderJob("genpei/unit_counter.yaml.j2", unit_context(unit, colours, figures_badge), size=(px, px))
 
 
 def leader_job(leader: LeaderType, colours: SideColour, px: int) -> RenderJob:
@@ -488,6 +500,14 @@ def terrain_job(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ..
     return RenderJob("genpei/terrain_tile.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
 
 
+def tile_marker_job(marker: MarkerType, layout: HexLayout, scale: float = 1.0) -> RenderJob:
+    """The render job of a tile marker (``kind: tile``: Command Tent, Command Ship): a hex-sized
+    image (:func:`hex_tile_geometry` × ``scale``) drawn under the unit on it, showing around it."""
+    ctx = {**hex_tile_geometry(layout), **marker_context(marker)}
+    w, h = ctx["canvas"]["width"], ctx["canvas"]["height"]
+    return RenderJob("genpei/tile_marker.yaml.j2", ctx, size=(_scaled(w, scale), _scaled(h, scale)))
+
+
 def marker_job(marker: MarkerType, px: int, direction: str | None = None) -> RenderJob:
     """The render job of a marker (see :func:`render_marker`)."""
     ctx = marker_context(marker)
@@ -500,9 +520,10 @@ def ground_colour(data: ArtData) -> str:
     return data.terrain["countryside"].colour if "countryside" in data.terrain else DEFAULT_GROUND
 
 
-def counter_jobs(data: ArtData, layout: HexLayout, armies: list[str], palisade_sides: list[tuple[str, ...]], *, scale: float = 1.0, dpi: int | None = None) -> dict[str, RenderJob]:
+def counter_jobs(data: ArtData, layout: HexLayout, armies: list[str], palisade_sides: list[tuple[str, ...]], *, scale: float = 1.0, dpi: int | None = None, figures_badge: bool = True) -> dict[str, RenderJob]:
     """The render job of every counter image by archive image name (arguments as
-    :func:`render_counters`). The same jobs at another ``scale`` give the print images."""
+    :func:`render_counters`; ``figures_badge`` as :func:`unit_context`). The same jobs at
+    another ``scale`` give the print images. A tile marker is hex-sized (:func:`tile_marker_job`)."""
     if dpi is not None:
         scale = print_scale(layout, dpi)
     px = counter_sizes(layout, scale)
@@ -510,7 +531,7 @@ def counter_jobs(data: ArtData, layout: HexLayout, armies: list[str], palisade_s
     for army in armies:
         colours = _army_colours(data, army)
         for unit in data.units.values():
-            out[unit_image_name(unit.id, army)] = unit_job(unit, colours, px["unit"])
+            out[unit_image_name(unit.id, army)] = unit_job(unit, colours, px["unit"], figures_badge)
         for leader in data.leaders.values():
             out[leader_image_name(leader.id, army)] = leader_job(leader, colours, px["leader"])
     ground = ground_colour(data)
@@ -523,6 +544,9 @@ def counter_jobs(data: ArtData, layout: HexLayout, armies: list[str], palisade_s
             if name not in out:
                 out[name] = terrain_job(terrain, layout, sides, scale, ground)
     for marker in data.markers.values():
+        if marker.kind == "tile":
+            out[marker_image_name(marker.id)] = tile_marker_job(marker, layout, scale)
+            continue
         out[marker_image_name(marker.id)] = marker_job(marker, px["marker"])
         if marker.symbol == "arrow":
             for d in DIRECTION_ANGLE:
@@ -555,12 +579,13 @@ DIE_FACE_PX = 40
 def all_counter_jobs(data: Any, layout: HexLayout) -> dict[str, RenderJob]:
     """The board and every counter, tile, marker and die face the module packs, as render jobs
     by image name: units and leaders in every army colour the scenarios use, and every Palisade
-    hexside set the palette offers (:func:`pipeline.systems.genpei.module.palisade_sets`)."""
+    hexside set the palette offers (:func:`pipeline.systems.genpei.module.palisade_sets`). Unit
+    counters have no figures badge: the module's ``Figures`` Label trait shows the count."""
     from pipeline.systems.genpei.module import armies_used, palisade_sets
 
     w, h = layout.size
     out = {board_image_name(data.board.id): RenderJob("genpei/board.yaml.j2", board_context(data.board, layout), size=(w, h))}
-    out.update(counter_jobs(data, layout, armies_used(data), palisade_sets(data)))
+    out.update(counter_jobs(data, layout, armies_used(data), palisade_sets(data), figures_badge=False))
     for face in data.system.battle_die.faces:
         colour = STANDARD_HEX.get(STANDARD_COLOUR.get(face.symbol, ""), "#1d1d1d")
         out[die_face_image_name(face.symbol)] = RenderJob("genpei/die_face.yaml.j2", {"face": {"symbol": face.symbol, "label": face.label, "colour": colour}}, size=(DIE_FACE_PX, DIE_FACE_PX))

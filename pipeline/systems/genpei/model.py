@@ -507,6 +507,8 @@ class TerrainType(Strict):
         destruction: how it can be destroyed, or ``None``.
         entry_roll: a roll on entering, or ``None``.
         colour: fill colour of the tile as ``#rrggbb``.
+        tile_label: draw the terrain's name on its tile (default). ``false`` where the picture
+            names it and the label would repeat hex after hex across an area (Ocean).
         copies: tiles on a counter sheet.
         rules: other rules.
         sources: citations.
@@ -528,6 +530,7 @@ class TerrainType(Strict):
     destruction: Destruction | None = None
     entry_roll: EntryRoll | None = None
     colour: Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+    tile_label: bool = True
     copies: int = Field(4, ge=0, le=60)
     rules: list[RuleNote] = []
     sources: list[Source] = Field(min_length=1)

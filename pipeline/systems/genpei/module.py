@@ -14,7 +14,14 @@ palette piece placed on a hex, with the palette slot's gpid):
 - a leader per leader type and army;
 - a terrain tile per terrain type (and one per Palisade hexside set a scenario uses): does not
   stack, selected with Alt so that band-selecting units leaves the terrain alone;
-- a marker per marker type; the wind/tide arrow has one level per direction.
+- a marker per marker type; the wind/tide arrow has one level per direction; a tile marker
+  (``kind: tile``: Command Tent, Command Ship) is hex-sized and lies under the unit on it.
+
+What a player sees: pieces are drawn in Game Piece Layers (:data:`PIECE_LAYERS`, by the
+``MapLayer`` property): terrain, then tile markers, then units with their leaders, then other
+markers; pieces of different layers never stack, so a tent or a tile never hides a unit. In the
+one stack a hex holds (a unit and its leader) the leader disc sits over the unit's top-right
+corner (:func:`leader_stack_metrics`), leaving the unit's standard, abbreviation and name in view.
 
 Map coordinates equal board-image pixels plus the map edge (``EDGE`` pixels), and the board image
 is drawn from :class:`~pipeline.systems.genpei.layout.HexLayout`, whose centres the HexGrid
@@ -32,6 +39,7 @@ from pipeline.vassal.buildfile import (
     Board,
     Chart,
     ChartWindow,
+    GamePieceLayers,
     GridNumbering,
     HexGrid,
     ListWidget,
@@ -44,6 +52,7 @@ from pipeline.vassal.buildfile import (
     SpecialDiceButton,
     SpecialDie,
     SpecialDieFace,
+    StackMetrics,
     TabWidget,
 )
 from pipeline.vassal.pieces import PieceDefinition
@@ -78,6 +87,30 @@ MARKER_PROTOTYPE = "Genpei marker"
 
 #: Ctrl modifier of Java key strokes (vassal-format.md §2.1).
 CTRL = 130
+
+#: The Game Piece Layers of the map, bottom to top, by the pieces' ``MapLayer`` property.
+PIECE_LAYERS = GamePieceLayers("MapLayer", ("Terrain", "Tiles", "Units", "Markers"))
+
+
+def layer_of(kind: str) -> str:
+    """The :data:`PIECE_LAYERS` layer of a piece kind: ``terrain``, ``tile`` (a tile marker),
+    ``unit``, ``leader`` or ``marker``.
+
+    >>> layer_of("leader")
+    'Units'
+    """
+    return {"terrain": "Terrain", "tile": "Tiles", "unit": "Units", "leader": "Units"}.get(kind, "Markers")
+
+
+def leader_stack_metrics(layout: HexLayout) -> StackMetrics:
+    """Stack offsets that put a leader's disc centred on the top-right corner of the unit it is
+    stacked on (unexpanded stacks): VASSAL places the next piece of a stack with its left edge
+    ``unexSepX`` pixels right of the previous piece's left edge and its bottom edge ``unexSepY``
+    pixels above the previous piece's bottom edge (``StackMetrics.nextPosition``, 3.7.26), so
+    both are ``unit size - leader size / 2`` pixels."""
+    unit, leader = _piece_size(layout, "unit")[0], _piece_size(layout, "leader")[0]
+    sep = unit - leader // 2
+    return StackMetrics(unex_sep_x=sep, unex_sep_y=sep)
 
 
 @dataclass(frozen=True)
@@ -148,7 +181,7 @@ def _piece_size(layout: HexLayout, kind: str) -> tuple[int, int]:
     if kind == "leader":
         s = round(w * 0.45)
         return s, s
-    if kind == "terrain":
+    if kind in ("terrain", "tile"):
         return w, round(layout.hex_height + 0.5)
     s = round(w * 0.5)
     return s, s
@@ -214,13 +247,15 @@ def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[Palette
                         PropertyCommand("Regain figure", keystroke(61, CTRL), "I", ("1",)),
                     ),
                 ),
-                Marker(("Side", "Army", "Unit", "Standard", "Mounted"), (army, army, u.id, u.standard, str(u.mounted).lower())),
+                Marker(("Side", "Army", "Unit", "Standard", "Mounted", PIECE_LAYERS.property),
+                       (army, army, u.id, u.standard, str(u.mounted).lower(), layer_of("unit"))),
             ]
             name = f"{u.name} ({army})"
             piece = PieceDefinition(traits, BasicPiece(art.unit_image_name(u.id, army), name))
             pieces.append(PalettePiece(unit_key(u.id, army), u.name, piece, _piece_size(layout, "unit")))
         for ld in data.leaders.values():
-            traits = [UsePrototype(LEADER_PROTOTYPE), Marker(("Side", "Army", "Leader", "Mounted"), (army, army, ld.id, str(ld.mounted).lower()))]
+            traits = [UsePrototype(LEADER_PROTOTYPE), Marker(("Side", "Army", "Leader", "Mounted", PIECE_LAYERS.property),
+                                                             (army, army, ld.id, str(ld.mounted).lower(), layer_of("leader")))]
             piece = PieceDefinition(traits, BasicPiece(art.leader_image_name(ld.id, army), f"{ld.name} ({army})"))
             pieces.append(PalettePiece(leader_key(ld.id, army), ld.name, piece, _piece_size(layout, "leader")))
         lists.append((f"{army.capitalize()} army", pieces))
@@ -230,14 +265,15 @@ def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[Palette
         variants: list[tuple[str, ...]] = palisade_sets(data) if t.hexsides else [()]
         for sides in variants:
             label = t.name + (f" ({', '.join(sides)})" if sides else "")
-            traits = [UsePrototype(TERRAIN_PROTOTYPE), Marker(("Terrain", "Hexsides"), (t.id, "-".join(sides)))]
+            traits = [UsePrototype(TERRAIN_PROTOTYPE), Marker(("Terrain", "Hexsides", PIECE_LAYERS.property), (t.id, "-".join(sides), layer_of("terrain")))]
             piece = PieceDefinition(traits, BasicPiece(art.terrain_image_name(t.id, sides), label))
             terrain.append(PalettePiece(terrain_key(t.id, sides), label, piece, _piece_size(layout, "terrain")))
     lists.append(("Terrain", terrain))
 
     markers = []
     for m in data.markers.values():
-        traits: list = [UsePrototype(MARKER_PROTOTYPE), Marker(("Marker",), (m.id,))]
+        kind = "tile" if m.kind == "tile" else "marker"
+        traits: list = [UsePrototype(MARKER_PROTOTYPE), Marker(("Marker", PIECE_LAYERS.property), (m.id, layer_of(kind)))]
         if m.symbol == "arrow":
             traits.insert(
                 0,
@@ -253,7 +289,7 @@ def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[Palette
             )
         image = art.marker_image_name(m.id, DIRECTIONS[0]) if m.symbol == "arrow" else art.marker_image_name(m.id)
         piece = PieceDefinition(traits, BasicPiece(image, m.name))
-        markers.append(PalettePiece(marker_key(m.id), m.name, piece, _piece_size(layout, "marker")))
+        markers.append(PalettePiece(marker_key(m.id), m.name, piece, _piece_size(layout, kind)))
     lists.append(("Markers", markers))
     return lists
 
@@ -320,7 +356,8 @@ def build_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) ->
         version=v.module_version,
         description=v.description,
         sides=[a.capitalize() for a in armies_used(data)],
-        maps=[Map(MAP_NAME, [board], edge_width=EDGE, edge_height=EDGE, button_name="Battlefield")],
+        maps=[Map(MAP_NAME, [board], edge_width=EDGE, edge_height=EDGE, button_name="Battlefield",
+                  stack_metrics=leader_stack_metrics(layout), piece_layers=PIECE_LAYERS)],
         prototypes=prototypes(),
         piece_windows=windows,
         dice_buttons=battle_dice(data),
@@ -360,9 +397,10 @@ class Placement:
 
 
 def placements(data: GenpeiData, layout: HexLayout, loaded: LoadedScenario) -> list[Placement]:
-    """Every piece a scenario puts on the map, terrain first (so it is drawn under the units),
-    then units with their leaders on top, then markers. The wind/tide arrow shows the scenario's
-    direction; it stands where a ``wind_tide`` marker entry puts it, else on hex ``[1, 1]``.
+    """Every piece a scenario puts on the map in :data:`PIECE_LAYERS` order: terrain, tile
+    markers (Command Tent/Ship), units with their leaders on top, then the other markers. The
+    wind/tide arrow shows the scenario's direction; it stands where a ``wind_tide`` marker entry
+    puts it, else on hex ``[1, 1]``.
 
     Raises:
         KeyError: the scenario names an id the data does not define (run verify first).
@@ -381,6 +419,9 @@ def placements(data: GenpeiData, layout: HexLayout, loaded: LoadedScenario) -> l
         sides = canonical_sides(tp.hexsides) if tp.hexsides else ()
         for h in tp.all_hexes():
             at(terrain_key(tp.terrain, sides), h)
+    for mp in sc.markers:
+        if data.markers[mp.marker].kind == "tile":
+            at(marker_key(mp.marker), tuple(mp.hex))
     for up in sc.units:
         at(unit_key(up.unit, army[up.side]), tuple(up.hex))
         if up.leader:
@@ -389,13 +430,19 @@ def placements(data: GenpeiData, layout: HexLayout, loaded: LoadedScenario) -> l
         at(leader_key(lp.leader, army[lp.side]), tuple(lp.hex))
     arrows = [tuple(mp.hex) for mp in sc.markers if mp.marker == "wind_tide"]
     for mp in sc.markers:
-        if mp.marker != "wind_tide":
+        if mp.marker != "wind_tide" and data.markers[mp.marker].kind != "tile":
             at(marker_key(mp.marker), tuple(mp.hex))
     if sc.wind_tide is not None and "wind_tide" in data.markers:
         for i, d in enumerate(sc.wind_tide.directions):
             hex_ = arrows[i] if i < len(arrows) else (1, 1)
             at(marker_key("wind_tide"), hex_, DIRECTIONS.index(d) + 1)
     return out
+
+
+def _placement_kind(key: str, tiles: set[str]) -> str:
+    """The :func:`layer_of` kind of a placement's palette ``key`` (``tiles``: the tile markers'
+    keys)."""
+    return "tile" if key in tiles else key.split(":")[0]
 
 
 def with_layer_value(piece: PieceDefinition, value: int) -> PieceDefinition:
@@ -427,8 +474,10 @@ def scenario_saves(
     :func:`placements` piece as its palette piece with the slot's gpid (``gpids``: palette key ->
     gpid, from the module's or the extension's BuildFile), terrain unstacked. ``module_name`` /
     ``module_version`` name the module the setup is loaded into (the base module for an
-    extension, vassal-format.md §5)."""
+    extension, vassal-format.md §5). Terrain stands outside stacks; other pieces stack by
+    position and Game Piece Layer (a unit and its leader share a stack, a tent has its own)."""
     pieces = {p.key: p.piece for _name, ps in palette_lists for p in ps}
+    tiles = {marker_key(m.id) for m in data.markers.values() if m.kind == "tile"}
     saves: dict[str, SaveGame] = {}
     for loaded in data.scenarios:
         placed = []
@@ -436,6 +485,6 @@ def scenario_saves(
             definition = pieces[p.key]
             if p.layer_value is not None:
                 definition = with_layer_value(definition, p.layer_value)
-            placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, gpids[p.key], stacked=not p.key.startswith("terrain:")))
+            placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, gpids[p.key], stacked=not p.key.startswith("terrain:"), layer=PIECE_LAYERS.layer_order.index(layer_of(_placement_kind(p.key, tiles)))))
         saves[setup_file_name(loaded)] = SaveGame(module_name, module_version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=f"{loaded.scenario.code} {loaded.scenario.name}")
     return saves

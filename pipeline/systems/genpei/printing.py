@@ -140,6 +140,10 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = PrintOption
             items.append(SheetItem(name, tile_w, tile_h, name))
     for m in data.markers.values():
         name = art.marker_image_name(m.id, "E" if m.symbol == "arrow" else None)
+        if m.kind == "tile":
+            jobs[name] = art.tile_marker_job(m, layout, px_per_layout_px)
+            items += [SheetItem(name, tile_w, tile_h, name)] * m.copies
+            continue
         jobs[name] = art.marker_job(m, spec.px(marker_mm), "E" if m.symbol == "arrow" else None)
         items += [SheetItem(name, marker_mm, marker_mm, name)] * m.copies
     return items, jobs
@@ -304,8 +308,10 @@ def _provenance(sc: Any) -> str:
 
 
 #: Offsets (in hex widths) of stacked pieces on the scenario map, so a leader or marker on a
-#: unit's hex stays visible: leaders to the lower right, markers to the upper left.
-STACK_OFFSET = {"leader": (0.24, 0.24), "marker": (-0.24, -0.26)}
+#: unit's hex stays visible: a leader's centre on the unit's top-right corner (where the VASSAL
+#: setup shows it, :func:`~pipeline.systems.genpei.module.leader_stack_metrics`), markers to the
+#: upper left. Tile markers (a tent) lie centred under the unit.
+STACK_OFFSET = {"leader": (art.UNIT_FRACTION / 2, -art.UNIT_FRACTION / 2), "marker": (-0.24, -0.26)}
 
 
 def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str, float, float]]:
@@ -333,7 +339,8 @@ def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str
             name = art.marker_image_name(p.key.split(":")[1], DIRECTIONS[p.layer_value - 1])
         else:
             name = names[p.key]
-        dx, dy = STACK_OFFSET.get(kind, (0.0, 0.0))
+        is_tile = kind == "marker" and data.markers[p.key.split(":")[1]].kind == "tile"
+        dx, dy = (0.0, 0.0) if is_tile else STACK_OFFSET.get(kind, (0.0, 0.0))
         out.append((name, p.key, p.x + dx * layout.hex_width, p.y + dy * layout.hex_width))
     return out
 

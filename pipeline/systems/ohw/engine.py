@@ -3,7 +3,9 @@
 A game is 15 turns of two player turns; each player turn runs the seed's sequence: movement
 (an orders roll per unit, erratum ``orders_roll_per_unit``), shooting, hand-to-hand (one-sided:
 only the phasing player's units inflict hits), eliminating units (15 hits). A General may re-roll
-any die of his unit and must keep the re-roll (a decision node after the roll).
+any die roll of his side and must keep the re-roll (a decision node after the roll; erratum
+``general_reroll`` in ``sources.yaml``: the reading of ``system.yaml`` ``general.reroll``, every
+roll of his side, or only his own unit's).
 
 Decision nodes (``current_player()`` 0 or 1 = the scenario's sides in order) and their actions:
 
@@ -14,13 +16,21 @@ Decision nodes (``current_player()`` 0 or 1 = the scenario's sides in order) and
 * movement of a unit in contact: ``("stay",)``, ``("turn_to_face",)`` (only when not engaged
   frontally), ``("retire",)`` (a full move directly away, engaging no one);
 * shooting: ``("shoot", enemy_id)``; hand-to-hand: ``("fight", enemy_id)``;
-* after a roll of the General's unit: ``("accept",)`` or ``("reroll",)``.
+* after a roll the General may re-roll (while his unit stands): ``("accept",)`` or
+  ``("reroll",)``.
 
 Chance nodes are single D6 rolls, outcomes 1-6. Geometry comes from
 :mod:`pipeline.measured`. Abstractions of the engine (not rules): a move is one straight line
 (with the allowed pivots); a charging unit conforms flush and centred to the face it contacts;
 roads give their bonus only to a move that starts and ends on the road; woods block shooting on
-the line between centres; units in contact with an enemy do not shoot and are not shot at.
+the line between centres.
+
+Rules as written (issue 13): units in contact shoot and are shot at like any other (the seed's
+shooting rules have no exclusion; erratum ``shooting_in_contact``); a hill halves hand-to-hand
+hits only when the attacker is not on the same hill (erratum ``hill_defence``).
+
+Distances between bases are kept in a :class:`~pipeline.measured.geometry.DistanceCache` for
+the whole game (contacts are asked for at every decision).
 """
 
 from __future__ import annotations
@@ -30,12 +40,13 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.measured.geometry import (
     Base,
+    DistanceCache,
     Rect,
     angle_between,
     bearing,
     contact_position,
     polygons_overlap,
-    swept,
+    swept_overlaps,
 )
 from pipeline.measured.movement import furthest
 from pipeline.systems.ohw.load import OhwData
@@ -100,6 +111,7 @@ class OhwState:
         self.done = False
         self.history: list = []
         self._memo: dict = {}
+        self.distances = DistanceCache()
         self._begin_player_turn()
 
     # ------------------------------------------------------------------ protocol
@@ -149,7 +161,7 @@ class OhwState:
         self._memo.clear()
         if self.is_chance_node():
             self.roll.value = int(action)
-            if not (self.units[self.roll.unit].general and not self.roll.rerolled and self.rules.general.reroll_any_die):
+            if not self._may_reroll(self.roll):
                 self._resolve_roll()
             return
         if self.roll is not None:
@@ -184,7 +196,7 @@ class OhwState:
         if phase == "movement":
             self.queue = [u.id for u in mine]
         elif phase == "shooting":
-            self.queue = [u.id for u in mine if u.type.shooting and not self._contacts(u) and self._shoot_targets(u)]
+            self.queue = [u.id for u in mine if u.type.shooting and self._shoot_targets(u)]
         elif phase == "hand_to_hand":
             self.queue = [u.id for u in mine if self._contacts(u)]
         self._advance_queue()
@@ -245,7 +257,7 @@ class OhwState:
         else:
             hits = max(0, r.value + u.type.melee.modifier)
             face = target.base.face_towards(u.base.centre)
-            halved = (target.type.melee.halved_if_attacked_frontally and face == "front") or self._defends_terrain(target) or "bamboo_palisade" in target.defences
+            halved = (target.type.melee.halved_if_attacked_frontally and face == "front") or self._defends_terrain(target, u) or "bamboo_palisade" in target.defences
             if halved:
                 hits = -(-hits // self.rules.hand_to_hand.halving_divisor)
             if face != "front":
@@ -286,16 +298,30 @@ class OhwState:
         return [o for o in self._others(u) if o.side != u.side]
 
     def _contacts(self, u: Unit) -> list[Unit]:
-        key = ("contacts", u.id, u.base)
-        if key not in self._memo:
-            self._memo[key] = [o for o in self._enemies(u) if u.base.touches(o.base)]
-        return self._memo[key]
+        """Enemy units touching ``u`` (distances from the game's cache)."""
+        touches = self.distances.touches
+        return [o for o in self.units.values() if o.side != u.side and o.alive and o.on_table and touches(u.base, o.base)]
+
+    def _may_reroll(self, roll: _Roll) -> bool:
+        """Whether the General may re-roll this roll (once; he keeps the second value): any roll
+        of his side (reading ``own_side``) or only of his own unit (``own_unit``), while his unit
+        stands."""
+        if roll.rerolled:
+            return False
+        u = self.units[roll.unit]
+        if self.rules.general.reroll == "own_unit":
+            return u.general
+        return any(g.general and g.alive and g.on_table and g.side == u.side for g in self.units.values())
 
     def _in_cover(self, u: Unit) -> bool:
         return "tate" in u.defences or any(t.shooting_cover and r.overlaps(u.base) for t, r in self.terrain)
 
-    def _defends_terrain(self, u: Unit) -> bool:
-        return any(t.melee_halved and r.overlaps(u.base) for t, r in self.terrain)
+    def _defends_terrain(self, u: Unit, attacker: Unit) -> bool:
+        """``u`` defends terrain that halves hand-to-hand hits against ``attacker``: a town or
+        river crossing it stands in, or a hill it stands on that the attacker is not on
+        (erratum ``hill_defence``)."""
+        return any(t.melee_halved and r.overlaps(u.base) and not (t.melee_halved_only_against_attackers_off_it and r.overlaps(attacker.base))
+                   for t, r in self.terrain)
 
     def _sight_blocked(self, a: Base, b: Base) -> bool:
         line = [a.centre, b.centre]
@@ -309,13 +335,11 @@ class OhwState:
 
     def _find_targets(self, u: Unit) -> list[Unit]:
         s = u.type.shooting
-        if s is None or self._contacts(u):
+        if s is None:
             return []
         out = []
         for e in self._enemies(u):
-            if self._contacts(e):
-                continue
-            if u.base.within(e.base, s.range_inches) and u.base.sees(e.base, self.rules.shooting.arc_half_angle_degrees) and not self._sight_blocked(u.base, e.base):
+            if self.distances.within(u.base, e.base, s.range_inches) and u.base.sees(e.base, self.rules.shooting.arc_half_angle_degrees) and not self._sight_blocked(u.base, e.base):
                 out.append(e)
         return out
 
@@ -360,6 +384,8 @@ class OhwState:
         return opts
 
     def _charge_to(self, u: Unit, e: Unit) -> Base | None:
+        if not self.distances.within(u.base, e.base, self.allowance + u.base.radius):
+            return None  # its centre moves at most the allowance and ends within its radius of the target
         face = e.base.face_towards(u.base.centre)
         if self.rules.charge.one_attacker_per_face and any(o.side == u.side and e.base.face_towards(o.base.centre) == face for o in self._contacts(e)):
             return None
@@ -373,13 +399,14 @@ class OhwState:
         if not self.table.contains(end):
             return None
         start = u.base.turned(course)
-        path = swept(start, end.turned(course))
-        if any(polygons_overlap(path, r.corners()) for r in self.blocked) and not self.open:
+        last = end.turned(course)
+        if not self.open and any(swept_overlaps(start, last, r.as_base) for r in self.blocked):
             return None
+        passable = self._passable(u)
         for o in self._others(u):
             if o is e:
                 continue
-            if end.overlaps(o.base) or (polygons_overlap(path, o.base.corners()) and not self._passable(u)(o.base)):
+            if end.overlaps(o.base) or (swept_overlaps(start, last, o.base) and not passable(o.base)):
                 return None
         return end
 

@@ -88,10 +88,15 @@ class Elimination(Strict):
 
 
 class GeneralRules(Strict):
+    """The General (Daimyo): attached to a unit of ``attached_to``, ``per_side`` a side, removed
+    with his unit. ``reroll``: which die rolls he may re-roll once, keeping the second value:
+    ``own_side`` every roll of his side, ``own_unit`` only his own unit's (erratum
+    ``general_reroll``)."""
+
     attached_to: Id
     per_side: int
     removed_with_unit: bool
-    reroll_any_die: bool
+    reroll: Literal["own_side", "own_unit"]
     source: Source
 
 
@@ -171,12 +176,18 @@ class UnitsFile(Strict):
 
 
 class TerrainType(Strict):
+    """A kind of terrain feature. ``melee_halved``: a defender in it suffers half the
+    hand-to-hand hits; ``melee_halved_only_against_attackers_off_it``: only when the attacker
+    is not in the same feature (a hill defended against an attack from below, erratum
+    ``hill_defence``)."""
+
     id: Id
     name: str
     passable: bool
     blocks_sight: bool
     shooting_cover: bool
     melee_halved: bool
+    melee_halved_only_against_attackers_off_it: bool = False
     crossing: bool = False
     road: bool = False
     colour: str

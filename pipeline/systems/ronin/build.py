@@ -7,8 +7,8 @@ Outputs (paths under the output folder)::
     cards/*.png        the reference sheet and a roster card per Buntai
     battlescribe/      Ronin.gst and a .cat per faction (BattleScribe data format)
 
-The registry (:func:`pipeline.build._systems`) calls :func:`build`, :func:`verify` and
-:func:`render`.
+The registry (:func:`pipeline.build._systems`) calls :func:`build`, :func:`verify`,
+:func:`render` and (``gunbai verify --play``) :func:`play`.
 """
 
 from __future__ import annotations
@@ -43,6 +43,14 @@ def verify(data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
     for lg in data.games:
         findings += verify_game(data, lg)
     return findings, len(rosters) + len(games)
+
+
+def play(data_dir: Path, n: int, seed: int, *, workers: int = 1) -> list:
+    """``n`` seeded games of every game of ``games/`` (``gunbai verify --play``): see
+    :func:`pipeline.systems.ronin.engine.play`."""
+    from pipeline.systems.ronin.engine import play as play_games
+
+    return play_games(data_dir, n, seed, workers=workers)
 
 
 def _date_ms(data: RoninData) -> int:

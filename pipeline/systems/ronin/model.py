@@ -579,8 +579,57 @@ class Forces(Strict):
     source: Source
 
 
+class GameLength(Strict):
+    """How many turns a game of the scenario lasts: ``turns`` fixed, or d6 + ``d6_plus`` rolled at
+    the start of the game; a Tournament plays matches of ``match_turns`` turns. Every game also
+    ends when a side has no model left on the table (destroyed, or withdrawn)."""
+
+    turns: int | None = Field(default=None, ge=1)
+    d6_plus: int | None = Field(default=None, ge=0)
+    match_turns: int | None = Field(default=None, ge=1)
+    source: Source
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> GameLength:
+        if sum(x is not None for x in (self.turns, self.d6_plus, self.match_turns)) != 1:
+            raise ValueError("give exactly one of turns, d6_plus, match_turns")
+        return self
+
+
+class Scoring(Strict):
+    """How the scenario decides the winner, as numbers the play engine uses.
+
+    Attributes:
+        kind: ``victory_points`` (the standard Victory Points of p.58-59, the factions' own and
+            the scenario's below; most points wins, equal is a draw), ``kill_leader``
+            (Assassination: the Attacker wins by killing the Defender's Leader, else the
+            Defender wins), ``tournament`` (matches of two models, won on match points).
+        objective_control: Victory Points for controlling the objective at the end (Capture 5,
+            Defence 10).
+        minor_objective: Victory Points of the Skirmish's rolled Minor Objective (5).
+        civilian_left, civilian_slain: Defend the Village: the Defender's points per civilian
+            left on the board, the Attacker's per civilian slain (3 each).
+        first_non_duellist_attack, first_non_duellist_enters: Duel penalties (-2 each).
+        duellists_only_turns: Duel: turns in which only the duellists act (2).
+        match_points: Tournament: match points of a Light, Grievous and Critical wound.
+    """
+
+    kind: Literal["victory_points", "kill_leader", "tournament"]
+    objective_control: float | None = None
+    minor_objective: float | None = None
+    civilian_left: float | None = None
+    civilian_slain: float | None = None
+    first_non_duellist_attack: float | None = None
+    first_non_duellist_enters: float | None = None
+    duellists_only_turns: int | None = None
+    match_points: dict[Literal["light", "grievous", "critical"], int] | None = None
+    source: Source
+
+
 class Scenario(Strict):
-    """A scenario of the Scenarios chapter."""
+    """A scenario of the Scenarios chapter. ``length`` and ``scoring`` are its game length and
+    victory conditions as numbers (the texts ``game_length`` and ``victory_points`` say the
+    same in the book's words)."""
 
     id: Id
     name: str
@@ -597,7 +646,9 @@ class Scenario(Strict):
     deployment_options: list[Id] = []
     reserves: Literal["no", "optional", "attacker"] = "no"
     game_length: str
+    length: GameLength
     victory_points: list[str]
+    scoring: Scoring
     special_rules: list[str] = []
     models: list[ModelType] = []
     source: Source
@@ -627,6 +678,21 @@ class PlacedModel(Strict):
     model: str = Field(pattern=r"^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$")
     x: float
     y: float
+
+
+class GameTerrain(Strict):
+    """A terrain piece of a game's table (book p.13-15): its ``zone``, its effect on movement
+    (``open``, ``difficult``: half movement through it, ``impassable``) and the cover it gives
+    a target (``light`` +1, ``heavy`` +2 to the Shooting Defence Score; more than 2 inches of
+    light cover, or any heavy cover in front of a target that has not moved or shot, blocks line
+    of sight). ``objective``: the scenario's objective (Defence: the piece in the centre)."""
+
+    name: str
+    zone: Zone
+    movement: Literal["open", "difficult", "impassable"] = "open"
+    cover: Literal["none", "light", "heavy"] = "none"
+    objective: bool = False
+    source: Source
 
 
 class GameSide(Strict):
@@ -661,4 +727,5 @@ class Game(Strict):
     sides: tuple[GameSide, GameSide]
     civilians: int = 0
     objective: tuple[float, float] | None = None
+    terrain: list[GameTerrain] = []
     note: str | None = None

@@ -178,7 +178,7 @@ def placements(data: RoninData, g: Game) -> list[Placement]:
                 at(model_key(*pm.model.split(":", 1), side.side), pm.x, pm.y)
             continue
         keys = [model_key(*m.split(":", 1), side.side) for m in force(data, g, side)]
-        for p in _spots(side.zone, len(keys), g.table_side_in):
+        for p in spots(side.zone, len(keys), g.table_side_in):
             at(keys.pop(0), *p)
     for k in range(g.civilians):
         ox, oy = g.objective or (g.table_side_in / 2, g.table_side_in / 2)
@@ -199,7 +199,25 @@ def force(data: RoninData, g: Game, side) -> list[str]:
     return out
 
 
-def _spots(z, n: int, table: int) -> list[tuple[float, float]]:
+def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
+    """Where each model of :func:`force` (in that order) starts, in inches: the game's
+    ``placed`` positions when it lists them (each model takes the first unused position of a
+    model of its kind), else :func:`spots` in its zone."""
+    models = force(data, g, side)
+    if not side.placed:
+        return spots(side.zone, len(models), g.table_side_in)
+    free = list(side.placed)
+    out = []
+    for m in models:
+        i = next((k for k, pm in enumerate(free) if pm.model == m), None)
+        if i is None:
+            raise ValueError(f"game {g.id}: {side.role} places no {m} (verify rule placed-force)")
+        pm = free.pop(i)
+        out.append((pm.x, pm.y))
+    return out
+
+
+def spots(z, n: int, table: int) -> list[tuple[float, float]]:
     """``n`` positions 1.5 inches apart inside zone ``z``, row by row from its middle row."""
     step = 1.5
     if z.kind == "circle":

@@ -41,15 +41,18 @@ def _new_state(data, scenario):
 
 def play(data_dir: Path, n: int, seed: int, *, workers: int = 1) -> list:
     """``n`` seeded random-policy games of every scenario: one
-    :class:`pipeline.play.PlayabilityReport` each (East = player 0, West = player 1)."""
+    :class:`pipeline.play.PlayabilityReport` each (East = player 0, West = player 1). The label
+    says that the winner is decided by gunbai's own victory condition
+    (:data:`~pipeline.systems.sekigahara.engine.VICTORY_NOTE`): the rules text gives none."""
     from pipeline.play import random_policy, run_playability
+    from pipeline.systems.sekigahara.engine import VICTORY_NOTE
 
     data = load(data_dir)
     out = []
     for loaded in data.scenarios:
         sc = loaded.model
         out.append(run_playability(partial(_new_state, data, sc), random_policy, games=n, seed=seed, turn_cap=sc.turns + 1,
-                                   side_names=["Eastern Army", "Western Army"], label=f"sekigahara {sc.code} {sc.name} (random play)", workers=workers))
+                                   side_names=["Eastern Army", "Western Army"], label=f"sekigahara {sc.code} {sc.name} (random play; {VICTORY_NOTE})", workers=workers))
     return out
 
 

@@ -5,27 +5,45 @@ Each turn follows the seed's sequence: the treachery roll (from turn 2 while Kob
 undecided; the reading of ``system.yaml``), East moves, East shoots, West moves, West shoots,
 charges (East first), melee (simultaneous), with the last stand removed at once.
 
-Decisions (player 0 = East, 1 = West): movement ``("hold",)``, ``("advance",)`` (toward the
-nearest enemy, up to 6", stopping short of contact), ``("face",)``; shooting ``("shoot", id)``;
-charges ``("no_charge",)`` or ``("charge", id)`` (up to 6", into contact with the face it is
-on, only at an enemy in its front 90 degrees); personal combat ``("duel",)`` / ``("decline",)``.
-Chance nodes: the treachery D6 (outcomes ``east``/``west``/``undecided`` with their
-chances), hits of a shot or melee roll (a count, its binomial chance), a leader's loss roll and
-a duel (``win``/``lose``). Abstractions (not rules): leaders stay with their units (a unit led by
-a commander does not move 12"); the undecided contingent is inert (erratum
-``undecided_contingent``); a unit fights one melee a turn (the one it charged, or was charged
-in); victory as the scenario's ``victory`` text.
+Rules as written (issue 13, seed "Charge into Melee", "Flank Attacks", "Movement", "Leaders"):
+
+* a unit may charge an enemy that is already in melee, so flank and rear charges on engaged
+  units and melees of several units happen. In a melee of several units each unit rolls all its
+  bases against one enemy unit it is engaged with, its player's choice each round (erratum
+  ``multi_unit_melee``); a unit charged in the flank or rear fights back with two bases in the
+  first round of that engagement;
+* leaders are pieces of their own: in its side's move phase a leader may stay with its unit,
+  detach (stand alone beside it; a lone leader may not be targeted) or join a friendly unit
+  without a leader within its move; commanders move 12" (erratum ``who_are_commanders``:
+  every leader is a commander of his contingent). A leader whose unit is destroyed survives
+  alone unless his loss roll kills him (erratum ``leader_of_destroyed_unit``);
+* the victory condition is **gunbai's own** (the rules text gives none): a side whose army
+  commander is eliminated loses at once; otherwise the side that removed more enemy stands wins
+  (:data:`VICTORY_NOTE`, printed with every playability verdict).
+
+Decisions (player 0 = East, 1 = West): a unit's move ``("hold",)``, ``("advance",)`` (toward the
+nearest enemy, up to 6", stopping short of contact), ``("face",)``; a leader's move
+``("stay",)``, ``("detach",)``, ``("join", unit_id)``; shooting ``("shoot", id)``; charges
+``("no_charge",)`` or ``("charge", id)`` (up to 6", into contact with the face it is on, only at
+an enemy in its front 90 degrees); the enemy unit a unit in several engagements fights
+``("fight", id)``; personal combat ``("duel",)`` / ``("decline",)``. Chance nodes: the treachery
+D6 (outcomes ``east``/``west``/``undecided`` with their chances), the hits of a shot or of a
+unit's melee roll (a count, its binomial chance), a leader's loss roll and a duel
+(``win``/``lose``). Abstractions (not rules): a move is one straight line; leaders move freely
+(small figures are not blocked by units); the undecided contingent is inert (erratum
+``undecided_contingent``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import icepool
 
-from pipeline.measured.geometry import Base, bearing, contact_position
+from pipeline.measured.geometry import Base, DistanceCache, bearing, contact_position
 from pipeline.measured.movement import furthest
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitType
@@ -33,59 +51,90 @@ from pipeline.systems.sekigahara.odds import treachery_roll
 
 EAST, WEST = 0, 1
 
+#: Said with every verdict that uses the victory condition (the rules text gives none).
+VICTORY_NOTE = "victory condition: gunbai's own, not the rules text's (commander lost = defeat; else more enemy stands removed)"
+
 
 @dataclass
 class Unit:
+    """A unit on the table: ``side`` is None while undecided; ``stands`` left of ``start``."""
+
     id: str
-    side: int | None  # None while undecided
+    side: int | None
     type: UnitType
     base: Base
     stands: int
     start: int
-    leader: str | None
-    commander: bool
     alive: bool = True
 
 
 @dataclass
-class Melee:
+class Leader:
+    """A leader: attached to ``unit`` (its id), or alone at ``(x, y)`` when ``unit`` is None.
+    ``commander``: the army's commander (the scenario's side commander)."""
+
+    id: str
+    name: str
+    side: int | None
+    commander: bool
+    unit: str | None
+    x: float = 0.0
+    y: float = 0.0
+    alive: bool = True
+
+
+@dataclass
+class Engagement:
+    """Two units in melee: ``a`` charged ``b``; ``flank``: into ``b``'s flank or rear (``b`` fights
+    back with two bases in the first ``round``)."""
+
     a: str
     b: str
     flank: bool
     round: int = 1
 
 
-def _hits(stands: int, hit_on: int, leader: bool, leader_on: int) -> list[tuple[int, float]]:
+@lru_cache(maxsize=256)
+def _hits(stands: int, hit_on: int, leader: bool, leader_on: int) -> tuple[tuple[int, float], ...]:
+    """Chances of each number of hits: ``stands`` D6 hitting on ``hit_on``, and a leader's die on
+    ``leader_on`` (exact, with ``icepool``; remembered, the same few rolls recur)."""
     die = stands @ (icepool.d6 >= hit_on)
     if leader:
         die = die + (icepool.d6 >= leader_on)
-    return [(int(k), float(Fraction(die.probability(k)))) for k in die.outcomes() if die.probability(k) > 0]
+    return tuple((int(k), float(Fraction(die.probability(k)))) for k in die.outcomes() if die.probability(k) > 0)
 
 
 class SekiState:
+    """A game of one scenario; ``SekiState(data, scenario)`` is the start of turn 1
+    (``reading`` overrides the treachery reading of ``system.yaml``)."""
+
     def __init__(self, data: SekiData, scenario: Scenario, reading: str | None = None):
         self.data = data
         self.sc = scenario
         self.r = data.system
         self.rows = self.r.treachery.rows(reading)
         self.table = self.r.table.rect()
-        ids = [s.id for s in scenario.sides]
-        self.side_index = {"east": ids.index("east") if "east" in ids else 0, "west": ids.index("west") if "west" in ids else 1}
         self.units: dict[str, Unit] = {}
+        self.leaders: dict[str, Leader] = {}
+        commanders = {s.id: s.commander for s in scenario.sides}
         for up in scenario.units:
             side = None if up.side == UNDECIDED else (EAST if up.side == "east" else WEST)
-            ld = up.leader
-            self.units[up.id] = Unit(up.id, side, data.units[up.unit], data.base_of(up), up.stands, up.stands,
-                                     ld.name if ld else None, bool(ld and ld.commander))
+            self.units[up.id] = Unit(up.id, side, data.units[up.unit], data.base_of(up), up.stands, up.stands)
+            if up.leader is not None:
+                army_commander = up.leader.commander and commanders.get(up.side) == up.leader.name
+                self.leaders[up.id] = Leader(up.id, up.leader.name, side, army_commander, up.id, up.x, up.y)
         self.turn = 1
         self.turns_begun = 0
         self.decided: int | None = None
-        self.melees: list[Melee] = []
-        self.steps: list[tuple] = []  # pending steps of the turn
-        self.pending = None  # chance node payload
+        self.engagements: list[Engagement] = []
+        self.steps: list[tuple] = []  # pending steps of the turn: (kind, player, payload)
+        self.pending = None  # chance node: (kind, outcomes, payload)
+        self.targets: dict[str, str] = {}  # melee: unit id -> the enemy unit it fights this round
         self._losses: dict[str, int] = {}
+        self._dueled: set[str] = set()
         self._winner: int | None = None
         self.done = False
+        self.distances = DistanceCache()
         self._start_turn()
 
     # ---------------------------------------------------------------- protocol
@@ -115,18 +164,19 @@ class SekiState:
     def legal_actions(self) -> list[tuple]:
         if self.done or self.pending is not None:
             return []
-        kind, player, uid = self.steps[0]
-        u = self.units.get(uid) if uid else None
+        kind, _player, payload = self.steps[0]
         if kind == "move":
-            opts = [("hold",), ("advance",)]
-            near = self._nearest(u)
-            if near is not None:
-                opts.append(("face",))
-            return opts
+            u = self.units[payload]
+            return [("hold",), ("advance",)] + ([("face",)] if self._nearest(u) is not None else [])
+        if kind == "leader":
+            return self._leader_options(self.leaders[payload])
         if kind == "shoot":
-            return [("shoot", t.id) for t in self._targets(u)]
+            return [("shoot", t.id) for t in self._targets(self.units[payload])]
         if kind == "charge":
+            u = self.units[payload]
             return [("no_charge",)] + [("charge", e.id) for e in self._enemies(u) if self._charge_to(u, e) is not None]
+        if kind == "target":
+            return [("fight", e) for e in self._engaged_with(payload)]
         return [("duel",), ("decline",)]
 
     def apply_action(self, action) -> None:
@@ -136,33 +186,38 @@ class SekiState:
             getattr(self, "_on_" + kind)(action, payload)
             self._run()
             return
-        kind, player, uid = self.steps.pop(0)
-        u = self.units.get(uid) if uid else None
+        kind, player, payload = self.steps.pop(0)
         if kind == "move":
-            self._move(u, action)
+            self._move(self.units[payload], action)
+        elif kind == "leader":
+            self._move_leader(self.leaders[payload], action)
         elif kind == "shoot":
-            t = self.units[action[1]]
+            u, t = self.units[payload], self.units[action[1]]
             self.pending = ("shot", _hits(u.stands, self.r.shooting.hit_on, False, 6), t.id)
             return
         elif kind == "charge":
             if action[0] == "charge":
-                e = self.units[action[1]]
+                u, e = self.units[payload], self.units[action[1]]
                 face = e.base.face_towards(u.base.centre)
                 u.base = self._charge_to(u, e)
-                self.melees.append(Melee(u.id, e.id, face != "front"))
+                self._carry_leader(u)
+                self.engagements.append(Engagement(u.id, e.id, face != "front"))
+        elif kind == "target":
+            self.targets[payload] = action[1]
         elif kind == "duel":
-            m = uid
+            a, b = payload
             if action[0] == "duel":
-                if player == self.units[m[0]].side:
-                    self.steps.insert(0, ("duel", self.units[m[1]].side, m))
+                if player == self.leaders[a].side:
+                    self.steps.insert(0, ("duel", self.leaders[b].side, payload))
                 else:
-                    self.pending = ("duel", [("win", 0.5), ("lose", 0.5)], m)
+                    self.pending = ("duel", [("win", 0.5), ("lose", 0.5)], payload)
                     return
         self._run()
 
     # ---------------------------------------------------------------- flow
     def _start_turn(self) -> None:
         self.turns_begun += 1
+        self._dueled = set()
         steps: list[tuple] = []
         if self.decided is None and self.turn > 1:
             steps.append(("treachery", -1, None))
@@ -178,11 +233,8 @@ class SekiState:
         """Expand automatic steps until a decision or a chance node is due."""
         while not self.done and self.pending is None and self.steps:
             kind, side, payload = self.steps[0]
-            if kind in ("move", "shoot", "charge", "duel"):
-                if kind == "shoot" and not self._targets(self.units[payload]):
-                    self.steps.pop(0)
-                    continue
-                if kind in ("move", "charge") and (not self.units[payload].alive or self._in_melee(payload)):
+            if kind in ("move", "leader", "shoot", "charge", "duel", "target"):
+                if self._skip(kind, payload):
                     self.steps.pop(0)
                     continue
                 return
@@ -191,7 +243,7 @@ class SekiState:
                 die = treachery_roll(self.rows, self.turn)
                 self.pending = ("treachery", [(k, float(Fraction(die.probability(k)))) for k in ("east", "west", "undecided") if die.probability(k) > 0], None)
             elif kind == "phase_move":
-                self.steps[0:0] = [("move", side, u.id) for u in self._mine(side)]
+                self.steps[0:0] = [("move", side, u.id) for u in self._mine(side)] + [("leader", side, ld.id) for ld in self._leaders(side)]
             elif kind == "phase_shoot":
                 self.steps[0:0] = [("shoot", side, u.id) for u in self._mine(side) if u.type.shoots]
             elif kind == "phase_charge":
@@ -199,9 +251,9 @@ class SekiState:
             elif kind == "phase_melee":
                 self._melee_steps()
             elif kind == "melee_roll":
-                self.pending = ("melee", payload[2], payload)
+                self._melee_roll(payload)
             elif kind == "apply_melee":
-                self._apply_melee(payload)
+                self._apply_melee()
             elif kind == "leader_roll":
                 self.pending = ("leader", [("dies", 1 / 6), ("lives", 5 / 6)], payload)
             elif kind == "end_turn":
@@ -212,14 +264,43 @@ class SekiState:
                 self._start_turn()
                 return
 
+    def _skip(self, kind: str, payload) -> bool:
+        if kind in ("move", "charge"):
+            return not self.units[payload].alive or self._in_melee(payload)
+        if kind == "shoot":
+            return not self._targets(self.units[payload])
+        if kind == "leader":
+            return not self.leaders[payload].alive
+        if kind == "target":
+            return not self.units[payload].alive or len(self._engaged_with(payload)) < 2
+        a, b = payload
+        return not (self._leader_in_melee(a) and self._leader_in_melee(b))
+
     def _mine(self, side: int) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and u.side == side]
+
+    def _leaders(self, side: int) -> list[Leader]:
+        return [ld for ld in self.leaders.values() if ld.alive and ld.side == side]
 
     def _enemies(self, u: Unit) -> list[Unit]:
         return [o for o in self.units.values() if o.alive and o.side is not None and o.side != u.side]
 
     def _in_melee(self, uid: str) -> bool:
-        return any(uid in (m.a, m.b) for m in self.melees)
+        return any(uid in (m.a, m.b) for m in self.engagements)
+
+    def _engaged_with(self, uid: str) -> list[str]:
+        """Enemy units ``uid`` is engaged with, in engagement order."""
+        return [m.b if m.a == uid else m.a for m in self.engagements if uid in (m.a, m.b)]
+
+    def _leader_of(self, uid: str) -> Leader | None:
+        for ld in self.leaders.values():
+            if ld.alive and ld.unit == uid:
+                return ld
+        return None
+
+    def _leader_in_melee(self, lid: str) -> bool:
+        ld = self.leaders[lid]
+        return ld.alive and ld.unit is not None and self._in_melee(ld.unit)
 
     def _nearest(self, u: Unit) -> Unit | None:
         es = self._enemies(u)
@@ -228,11 +309,15 @@ class SekiState:
     def _targets(self, u: Unit) -> list[Unit]:
         if not u.alive or self._in_melee(u.id):
             return []
-        return [e for e in self._enemies(u) if not self._in_melee(e.id) and u.base.within(e.base, self.r.shooting.range_inches)]
+        rng = self.r.shooting.range_inches
+        return [e for e in self._enemies(u) if not self._in_melee(e.id) and self.distances.within(u.base, e.base, rng)]
 
     def _charge_to(self, u: Unit, e: Unit) -> Base | None:
-        if self._in_melee(e.id) or not u.base.sees(e.base, 45):
-            return None
+        """Where ``u`` ends a charge on ``e`` (into contact with the face of ``e`` it is on, up to
+        6"), or None: ``e`` must be in ``u``'s front 90 degrees and the spot free. ``e`` may
+        already be in melee (rules as written: "Charge into Melee", "Flank Attacks")."""
+        if not self.distances.within(u.base, e.base, self.r.charge.max_inches) or not u.base.sees(e.base, 45):
+            return None  # a base moved d inches comes at most d inches nearer
         face = e.base.face_towards(u.base.centre)
         end = contact_position(u.base, e.base, face)
         if math.dist(u.base.centre, end.centre) > self.r.charge.max_inches or not self.table.contains(end):
@@ -248,38 +333,121 @@ class SekiState:
         course = bearing(u.base.centre, near.base.centre)
         if action[0] == "face":
             u.base = u.base.turned(course)
-            return
-        others = [o.base for o in self.units.values() if o.alive and o is not u]
-        dist = min(self.r.movement.inches, max(0.0, math.dist(u.base.centre, near.base.centre) - 2))
-        u.base = furthest(u.base.turned(course), course, dist, table=self.table, others=others, keep_off=others, gap=0.5)
+        else:
+            others = [o.base for o in self.units.values() if o.alive and o is not u]
+            dist = min(self.r.movement.inches, max(0.0, math.dist(u.base.centre, near.base.centre) - 2))
+            u.base = furthest(u.base.turned(course), course, dist, table=self.table, others=others, keep_off=others, gap=0.5)
+        self._carry_leader(u)
 
-    # ---------------------------------------------------------------- combat
+    def _carry_leader(self, u: Unit) -> None:
+        ld = self._leader_of(u.id)
+        if ld is not None:
+            ld.x, ld.y = u.base.x, u.base.y
+
+    # ---------------------------------------------------------------- leaders
+    def leader_move(self, ld: Leader) -> float:
+        """How far ``ld`` moves (inches): commanders 12"; under the reading
+        ``army_commanders`` of erratum ``who_are_commanders`` other leaders move as infantry."""
+        m = self.r.movement
+        if m.commanders == "leaders" or ld.commander:
+            return m.commander_inches
+        return m.inches
+
+    def _leader_options(self, ld: Leader) -> list[tuple]:
+        opts: list[tuple] = [("stay",)]
+        if ld.unit is not None:
+            opts.append(("detach",))
+        reach = self.leader_move(ld)
+        for u in self._mine(ld.side):
+            if u.id != ld.unit and self._leader_of(u.id) is None and u.base._point_distance(ld.x, ld.y) <= reach:
+                opts.append(("join", u.id))
+        return opts
+
+    def _move_leader(self, ld: Leader, action: tuple) -> None:
+        if action[0] == "detach":
+            u = self.units[ld.unit]
+            ld.unit = None
+            ld.x, ld.y = u.base.to_world(0, -u.base.depth / 2 - 0.5)  # just behind the unit
+        elif action[0] == "join":
+            u = self.units[action[1]]
+            ld.unit = u.id
+            ld.x, ld.y = u.base.x, u.base.y
+
+    def _lose_leader(self, ld: Leader) -> None:
+        ld.alive = False
+        ld.unit = None
+        if ld.commander and ld.side is not None:
+            self._winner = 1 - ld.side
+            self.done = True
+
+    # ---------------------------------------------------------------- melee
     def _dice(self, u: Unit, vs: Unit, limit: int | None) -> tuple[int, int, bool]:
+        """``(stands rolling, to-hit, leader rolls)`` of ``u`` against ``vs``, with at most
+        ``limit`` bases (a leader counts as one) when charged in the flank."""
         hit_on = self.r.melee.versus_missile_troops_hit_on if vs.type.missile_troops else u.type.melee_hit_on
-        leader = u.leader is not None and self.r.leaders.extra_base_in_melee
+        leader = self._leader_of(u.id) is not None and self.r.leaders.extra_base_in_melee
         stands = u.stands
         if limit is not None:
-            stands = min(stands, limit - (1 if leader else 0)) if leader else min(stands, limit)
+            stands = min(stands, limit - 1) if leader else min(stands, limit)
             leader = leader and limit >= 1
         return stands, hit_on, leader
 
     def _melee_steps(self) -> None:
+        """Duel offers, target choices, one roll per engaged unit, then the simultaneous
+        removal."""
         steps: list[tuple] = []
-        for m in list(self.melees):
-            a, b = self.units[m.a], self.units[m.b]
-            if not (a.alive and b.alive):
-                continue
-            if a.leader and b.leader:
-                steps.append(("duel", a.side, (m.a, m.b)))
-            limit = self.r.flank_attack.defender_bases if m.flank and m.round == 1 else None
-            sa, ha, la = self._dice(a, b, None)
-            sb, hb, lb = self._dice(b, a, limit)
-            lo = self.r.leaders.hit_on
-            steps.append(("melee_roll", -1, (m.a, m.b, _hits(sa, ha, la, lo), "a")))
-            steps.append(("melee_roll", -1, (m.b, m.a, _hits(sb, hb, lb, lo), "b")))
-            steps.append(("apply_melee", -1, m))
+        seen: set[frozenset] = set()
+        for m in self.engagements:
+            la, lb = self._leader_of(m.a), self._leader_of(m.b)
+            if la and lb and frozenset((la.id, lb.id)) not in seen:
+                seen.add(frozenset((la.id, lb.id)))
+                steps.append(("duel", la.side, (la.id, lb.id)))
+        self.targets = {}
+        engaged = [u.id for u in self.units.values() if u.alive and self._in_melee(u.id)]
+        steps += [("target", self.units[uid].side, uid) for uid in engaged]
+        steps += [("melee_roll", -1, uid) for uid in engaged]
+        steps.append(("apply_melee", -1, None))
         self.steps[0:0] = steps
         self._losses = {}
+
+    def _melee_roll(self, uid: str) -> None:
+        u = self.units[uid]
+        foes = self._engaged_with(uid)
+        if not u.alive or not foes:
+            return
+        target = self.targets.get(uid) or foes[0]
+        if target not in foes:
+            target = foes[0]
+        limit = None
+        for m in self.engagements:
+            if m.b == uid and m.flank and m.round == 1:
+                limit = self.r.flank_attack.defender_bases
+        stands, hit_on, leader = self._dice(u, self.units[target], limit)
+        self.pending = ("melee", _hits(stands, hit_on, leader, self.r.leaders.hit_on), (uid, target))
+
+    def _on_melee(self, hits, payload) -> None:
+        _me, target = payload
+        self._losses[target] = self._losses.get(target, 0) + hits
+
+    def _apply_melee(self) -> None:
+        for uid in sorted(self._losses):
+            lost = self._losses[uid]
+            u = self.units[uid]
+            if lost and u.alive:
+                ld = self._leader_of(uid)
+                self._remove(u, lost)
+                if ld is not None:
+                    self.steps.insert(0, ("leader_roll", -1, ld.id))
+        self._losses = {}
+        for m in self.engagements:
+            m.round += 1
+
+    def _on_leader(self, outcome, lid) -> None:
+        if outcome == "dies":
+            self._lose_leader(self.leaders[lid])
+
+    def _on_duel(self, outcome, pair) -> None:
+        self._lose_leader(self.leaders[pair[1] if outcome == "win" else pair[0]])
 
     def _on_treachery(self, outcome, _payload) -> None:
         if outcome == "undecided":
@@ -288,57 +456,35 @@ class SekiState:
         for u in self.units.values():
             if u.side is None:
                 u.side = self.decided
+        for ld in self.leaders.values():
+            if ld.side is None:
+                ld.side = self.decided
 
     def _on_shot(self, hits, target) -> None:
         self._remove(self.units[target], hits)
 
-    def _on_melee(self, hits, payload) -> None:
-        _me, target = payload[0], payload[1]
-        self._losses[target] = self._losses.get(target, 0) + hits
-
-    def _apply_melee(self, m: Melee) -> None:
-        for uid in (m.a, m.b):
-            lost = self._losses.pop(uid, 0)
-            u = self.units[uid]
-            if lost and u.alive:
-                self._remove(u, lost)
-                if u.alive and u.leader:
-                    self.steps.insert(0, ("leader_roll", -1, uid))
-        m.round += 1
-        if not (self.units[m.a].alive and self.units[m.b].alive) and m in self.melees:
-            self.melees.remove(m)
-
-    def _on_leader(self, outcome, uid) -> None:
-        if outcome == "dies":
-            self._lose_leader(self.units[uid])
-
-    def _on_duel(self, outcome, pair) -> None:
-        loser = self.units[pair[1] if outcome == "win" else pair[0]]
-        self._lose_leader(loser)
-
-    def _lose_leader(self, u: Unit) -> None:
-        if u.commander and u.side is not None:
-            self._winner = 1 - u.side
-            self.done = True
-        u.leader = None
-        u.commander = False
-
     def _remove(self, u: Unit, n: int) -> None:
+        """``n`` stands lost; a unit left with the last stand is removed at once, its leader
+        left standing alone where it was (erratum ``leader_of_destroyed_unit``)."""
         u.stands = max(0, u.stands - n)
         if u.stands <= self.r.last_stand.removed_at_bases:
             u.stands = 0
             u.alive = False
-            self.melees = [m for m in self.melees if u.id not in (m.a, m.b)]
-            if u.commander:
-                self._lose_leader(u)
+            self.engagements = [m for m in self.engagements if u.id not in (m.a, m.b)]
+            ld = self._leader_of(u.id)
+            if ld is not None:
+                ld.unit = None
+                ld.x, ld.y = u.base.x, u.base.y
         else:
-            u.base = replace(u.base, width=u.stands * self.r.stand.width)
+            u.base = Base(u.base.x, u.base.y, u.base.facing, u.stands * self.r.stand.width, u.base.depth)
+            self._carry_leader(u)
 
     def removed(self, side: int) -> int:
         """Stands of ``side`` removed so far."""
         return sum(u.start - u.stands for u in self.units.values() if u.side == side)
 
     def _finish(self) -> None:
+        """The last turn is over: gunbai's own victory condition (:data:`VICTORY_NOTE`)."""
         self.done = True
         e, w = self.removed(EAST), self.removed(WEST)
         self._winner = None if e == w else (EAST if w > e else WEST)

@@ -45,8 +45,13 @@ class Treachery(Strict):
 
 
 class Movement(Strict):
+    """Cavalry and infantry move ``inches``; commanders ``commander_inches``. ``commanders``:
+    who the text's "Commanders" are (erratum ``who_are_commanders``): ``leaders`` every leader,
+    ``army_commanders`` only the two armies' commanders (other leaders move ``inches``)."""
+
     inches: float
     commander_inches: float
+    commanders: Literal["leaders", "army_commanders"]
     source: Source
 
 
