@@ -797,6 +797,12 @@ class Scenario(Strict):
     reconstruction: Reconstruction | None = None
     playability: Playability = Playability()
 
+    @property
+    def title(self) -> str:
+        """``code`` and name as menus and sheets show them (``GP05 (name not public)`` when the
+        name is ``unknown``)."""
+        return f"{self.code} {'(name not public)' if self.name == 'unknown' else self.name}"
+
     def incomplete(self) -> list[str]:
         """Why the scenario cannot be played yet: the map is not public, or values no public
         text gives (``unknown``) that the game needs. Empty when it is complete."""

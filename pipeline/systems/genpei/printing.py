@@ -258,7 +258,8 @@ def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any
             if lp.side == side.id:
                 leaders[lp.leader] = leaders.get(lp.leader, 0) + 1
         sides.append({
-            "id": side.id, "name": side.name, "army": art._army(art._army_colours(data, side.army)), "edge": side.edge,
+            "id": side.id, "name": f"{side.army.capitalize()} army (name not public)" if side.name == "unknown" else side.name,
+            "army": art._army(art._army_colours(data, side.army)), "edge": side.edge,
             "command_cards": side.command_cards, "dragon_cards": side.dragon_cards, "honour_fortune": side.honour_fortune,
             "line": _side_line(side),
             "first": side.id == sc.first_player,
@@ -272,7 +273,8 @@ def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any
         "sheet": {"width": W, "height": H},
         "map": {"x": 8.0, "y": 27.0, "w": map_w, "h": round(map_h, 4)},
         "scenario": {
-            "code": sc.code, "name": sc.name, "date": sc.date, "summary": " ".join(sc.summary.split()),
+            "code": sc.code, "name": sc.title.removeprefix(sc.code + " "), "date": "date not public" if sc.date == "unknown" else sc.date,
+            "rules_known": bool(sc.special_rules) or sc.map != "not public", "summary": " ".join(sc.summary.split()),
             "first_player": sc.first_player, "naval": sc.naval, "wind_tide": wind, "banners": sc.victory.banners,
             "victory_rules": [" ".join(r.summary.split()) for r in sc.victory.rules],
             "special_rules": [" ".join(r.summary.split()) for r in sc.special_rules],
@@ -423,12 +425,12 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
     key = _digest("scenario-pdf", hashlib.sha256(png).hexdigest())
 
     def make() -> bytes:
-        pdf = new_pdf("L", "a4", title=f"{sc.code} {sc.name}")
+        pdf = new_pdf("L", "a4", title=sc.title)
         pdf.add_page()
         W, H = SCENARIO_SHEET_MM
         pdf.set_font("noto", "B", 9)
         pdf.set_text_color(246, 240, 220)
-        pdf.text(10, 15.5, f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
+        pdf.text(10, 15.5, f"{sc.title}  {SYSTEM_NAME_JA}")
         pdf.image(Image.open(io.BytesIO(png)).convert("RGB"), x=0, y=0, w=W, h=H)
         return pdf_bytes(pdf)
 
