@@ -200,7 +200,8 @@ def load_setup(setup: Path, module_path: Path) -> tuple[ModuleInfo, DecodedSave,
                 save = read_save(arc.read(entry))
                 label = f"{module_path}:{entry}"
     except VassalFormatError as exc:
-        raise ImportError_(f"{module_path if 'setup' not in locals() else setup}: {exc}") from None
+        which = setup if "module" in locals() else module_path  # the module is read first
+        raise ImportError_(f"{which}: {exc}") from None
     return module, save, label
 
 

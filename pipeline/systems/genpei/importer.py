@@ -20,7 +20,8 @@ direction of ``wind_tide`` and one ``wind_tide`` marker entry.
 
 With a base scenario (``--base``) every top-level block of the base file except the map part
 (``terrain``, ``units``, ``leaders``, ``markers``, and ``wind_tide`` when the setup has an arrow)
-is copied as it is, comments and citations included; ``map: not public`` becomes ``imported``.
+is copied as it is, comments and citations included; ``map: not public`` becomes ``imported``
+(unless the setup places nothing on the map, as the empty setups of the pack's catalogue do).
 """
 
 from __future__ import annotations
@@ -317,7 +318,9 @@ def scenario_text(data: GenpeiData, source: SetupSource, mapping: PieceMapFile, 
     ]
     if base is not None:
         value = str(base.data.get("map", "published"))
-        blocks["map"] = [f"map: {'imported' if value == 'not public' else yaml_str(value)}  # set-up from {source.setup_label}"]
+        if value == "not public" and mapped:
+            value = "imported"  # the map is known now: it came from this setup
+        blocks["map"] = [f"map: {yaml_str(value)}  # set-up from {source.setup_label}" + ("" if mapped else " (no piece on the map: still not public)")]
         return merge_into_base(base, blocks, header, schema_line=SCHEMA_LINE)
     return _fresh(data, source, blocks, facts, header)
 
