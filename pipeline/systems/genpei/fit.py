@@ -90,7 +90,8 @@ def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
     fields += [(doc, ("sides", i, "name"), s.name) for i, s in enumerate(sc.sides)]
     fields += [(doc, ("victory", "rules", i, "summary"), r.summary) for i, r in enumerate(sc.victory.rules)]
     fields += [(doc, ("special_rules", i, "summary"), r.summary) for i, r in enumerate(sc.special_rules)]
-    fields.append((doc, ("reconstruction", "note"), sc.reconstruction.note))
+    if sc.reconstruction is not None:
+        fields.append((doc, ("reconstruction", "note"), sc.reconstruction.note))
     try:
         context = scenario_context(data, layout, loaded)
     except KeyError:
