@@ -10,6 +10,7 @@ between bases.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,14 @@ def table_image_name(side_in: int) -> str:
 
 def zone_image_name(game_id: str, index: int) -> str:
     return f"zone_{game_id}_{index}.png"
+
+
+def terrain_image_name(kind: str, footprint: str) -> str:
+    return f"terrain_{kind}_{footprint}.png"
+
+
+def game_terrain_image_name(game_id: str, index: int) -> str:
+    return f"game_terrain_{game_id}_{index}.png"
 
 
 def card_image_name(kind: str, id: str) -> str:
@@ -161,6 +170,149 @@ def zone_jobs(data: RoninData) -> dict[str, RenderJob]:
         for i, side in enumerate(g.sides):
             colour = data.system.sides[side.side].fill
             out[zone_image_name(g.id, i)] = zone_job(data, side.zone, colour, f"{side.role} deployment")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# terrain pieces
+
+#: How each ``draw`` of terrain.yaml is drawn by the measured-table scenery
+#: (``templates/measured/_scenery.j2``); the others are Ronin's own (``templates/ronin/_terrain.j2``).
+SCENERY_KIND = {"woods": "woods", "undergrowth": "woods", "paddy": "fields", "marsh": "marsh", "pond": "lake", "hill": "hill",
+                "stream": "stream", "river": "river"}
+#: Draws laid along the long side of their footprint (walls, fences, hedges, water).
+LINEAR_DRAWS = ("stone_wall", "plaster_wall", "fence", "palisade", "hedge", "stream", "river")
+MOVEMENT_WORD = {"open": "Open", "difficult": "Difficult", "impassable": "Impassable"}
+COVER_WORD = {"none": "no cover", "light": "Light cover", "heavy": "Heavy cover"}
+
+
+def effects_text(movement: str, cover: str) -> str:
+    """The effects line of a terrain piece, e.g. ``"Difficult · Heavy cover"``."""
+    return f"{MOVEMENT_WORD[movement]} · {COVER_WORD[cover]}"
+
+
+@dataclass(frozen=True)
+class TerrainPiece:
+    """A terrain piece drawn to scale (``templates/ronin/terrain.yaml.j2``).
+
+    Attributes:
+        draw: how it is drawn (``draw`` of a terrain.yaml kind).
+        shape: ``rect`` (``w`` × ``h`` inches) or ``circle`` (``w`` = ``h`` = its diameter).
+        name: the label drawn on it (area pieces at least 2.5 inches across; none on walls).
+        movement, cover: its effects, drawn under the name.
+        seed: makes the organic detail (trees, stones) of two pieces of the same kind and size
+            differ, the same on every build.
+    """
+
+    draw: str
+    shape: str
+    w: float
+    h: float
+    name: str
+    movement: str
+    cover: str
+    seed: str = ""
+
+    def context(self) -> dict[str, Any]:
+        """The template context: ``piece`` {draw, shape, w, h, name, effects, label, along_x} and
+        ``feature`` (the scenery context of :mod:`pipeline.measured.art` for the kinds it draws,
+        else the detail points of :func:`detail_context`), inches from the piece's top-left."""
+        from pipeline.measured.art import Scenery, feature_context
+
+        along_x = self.w >= self.h
+        labelled = self.draw not in LINEAR_DRAWS and min(self.w, self.h) >= 2.5
+        piece = {"draw": self.draw, "shape": self.shape, "w": self.w, "h": self.h, "name": self.name,
+                 "effects": effects_text(self.movement, self.cover), "label": labelled, "along_x": along_x,
+                 # a shrine's hall fills its middle: its label goes on the court above it
+                 "label_y": round(self.h * (0.17 if self.draw == "shrine" else 0.5), 3)}
+        if self.draw in SCENERY_KIND:
+            # the name (not drawn: label None) seeds the trees and wobble of this piece
+            sc = Scenery(SCENERY_KIND[self.draw], name=f"{self.name}|{self.seed}", area=(0.0, 0.0, self.w, self.h), round=self.shape == "circle")
+            feature = feature_context(sc, (self.w, self.h))
+            feature["label"] = None
+        else:
+            feature = detail_context(self)
+        if self.draw == "undergrowth":
+            feature["scrub"] = detail_context(self, feature["outline"])["points"]
+        return {"piece": piece, "feature": feature}
+
+    def job(self, ppi: float) -> RenderJob:
+        """The render job at ``ppi`` pixels per inch (the piece to scale)."""
+        return RenderJob("ronin/terrain.yaml.j2", self.context(), size=(max(2, round(self.w * ppi)), max(2, round(self.h * ppi))))
+
+
+def detail_context(p: TerrainPiece, outline: list | None = None) -> dict[str, Any]:
+    """The detail of a piece the Ronin templates draw, inches from its top-left: ``outline``
+    (an organic edge inside the footprint, for round and area pieces; ``outline`` when given,
+    e.g. the wood's edge its underbrush grows inside) and ``points``
+    ``[[x, y, size, variant]]`` (bushes, bamboo clumps, boulders, stones, posts, logs), seeded
+    from the piece so builds are byte-identical."""
+    from pipeline.measured.art import blob, rng_for, scatter
+
+    rng = rng_for("ronin-terrain", p.draw, p.shape, p.w, p.h, p.name, p.seed)
+    w, h = p.w, p.h
+    if outline is None:
+        outline = blob(w / 2, h / 2, w / 2, h / 2, rng, square=2.0 if p.shape == "circle" else 3.2, rough=0.1)
+    pts: list[list[float]] = []
+    r3 = lambda v: round(v, 3)  # noqa: E731
+    if p.draw in ("shrubs", "bamboo", "rocks", "undergrowth"):
+        spacing, lo, hi = {"shrubs": (0.85, 0.28, 0.45), "bamboo": (0.75, 0.26, 0.4), "rocks": (0.95, 0.18, 0.42), "undergrowth": (0.6, 0.1, 0.18)}[p.draw]
+        for x, y in scatter(outline, spacing, hi * 0.9, rng):
+            pts.append([r3(x), r3(y), r3(rng.uniform(lo, hi)), rng.randrange(3)])
+    elif p.draw in LINEAR_DRAWS:
+        length, depth = (w, h) if w >= h else (h, w)
+        if p.draw == "stone_wall":
+            rows = 2
+            for row in range(rows):
+                x = rng.uniform(0, 0.2) if row else 0.0
+                while x < length - 0.05:
+                    sl = min(rng.uniform(0.3, 0.55), length - x)
+                    pts.append([r3(x), r3(row * depth / rows), r3(sl), rng.randrange(3)])
+                    x += sl
+        elif p.draw in ("fence", "palisade"):
+            step = 0.8 if p.draw == "fence" else depth * 0.8
+            n = max(2, round(length / step))
+            for i in range(n + 1 if p.draw == "fence" else n):
+                x = (length * i / n) if p.draw == "fence" else (length * (i + 0.5) / n)
+                pts.append([r3(x), r3(depth / 2), r3(depth * 0.42), rng.randrange(3)])
+        elif p.draw == "hedge":
+            # bushes overlapping along the run, each inside the footprint
+            n = max(1, round((length - depth) / (depth * 0.5)))
+            for i in range(n + 1):
+                r = depth * rng.uniform(0.38, 0.47)
+                x = depth / 2 + (length - depth) * i / n
+                pts.append([r3(x), r3(depth / 2 + rng.uniform(-0.5, 0.5) * (depth / 2 - r)), r3(r), rng.randrange(3)])
+    return {"outline": [[r3(x), r3(y)] for x, y in outline], "points": pts}
+
+
+def terrain_pieces(data: RoninData) -> dict[str, TerrainPiece]:
+    """Every piece of the terrain palette (each kind of terrain.yaml in each footprint) by
+    image name, with the kind's effects."""
+    out = {}
+    for t in data.terrain.values():
+        for fp in t.footprints:
+            w, h = fp.size()
+            out[terrain_image_name(t.id, fp.id)] = TerrainPiece(t.draw, fp.kind, w, h, t.name, t.movement, t.cover, seed=fp.id)
+    return out
+
+
+def game_terrain_pieces(data: RoninData, g: Game) -> list[tuple[str, TerrainPiece]]:
+    """The terrain pieces of game ``g`` (``(image name, piece)`` in the game's order), each
+    drawn as its kind at its zone's size with the game's name and effects."""
+    out = []
+    for i, tp in enumerate(g.terrain):
+        z = tp.zone
+        w, h = (2 * z.r, 2 * z.r) if z.kind == "circle" else (z.w, z.h)
+        out.append((game_terrain_image_name(g.id, i), TerrainPiece(data.terrain[tp.kind].draw, z.kind, w, h, tp.name, tp.movement, tp.cover, seed=f"{g.id}:{i}")))
+    return out
+
+
+def terrain_jobs(data: RoninData) -> dict[str, RenderJob]:
+    """Render jobs of the terrain palette and of every game's terrain, at ``px_per_inch``."""
+    ppi = data.system.vassal.px_per_inch
+    out = {name: p.job(ppi) for name, p in terrain_pieces(data).items()}
+    for lg in data.games:
+        out.update((name, p.job(ppi)) for name, p in game_terrain_pieces(data, lg.value))
     return out
 
 
