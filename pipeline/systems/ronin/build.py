@@ -144,7 +144,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     for lg in data.games:
         g = lg.value
         placed = [
-            PlacedPiece(str(1000 + i), pieces[p.key], MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=p.stacked)
+            PlacedPiece(str(1000 + i), pieces[p.key], MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=p.stacked, layer=p.layer)
             for i, p in enumerate(placements(data, g))
         ]
         save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(board_name(g.table_side_in), 0, 0)]}, description=g.name)

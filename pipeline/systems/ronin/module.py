@@ -225,12 +225,24 @@ def setup_file_name(g: Game) -> str:
     return f"{g.id}.vsav"
 
 
+#: The layer of :data:`PIECE_LAYERS` each kind of palette key (its prefix) is drawn in.
+LAYER_OF_KEY = {"terrain": "Terrain", "zone": "Zones", "model": "Models", "marker": "Markers"}
+
+
 @dataclass(frozen=True)
 class Placement:
+    """A piece a setup places: its palette key, where (board pixels) and whether it stacks."""
+
     key: str
     x: int
     y: int
     stacked: bool = True
+
+    @property
+    def layer(self) -> int:
+        """The index in :data:`PIECE_LAYERS` of the layer the piece is drawn in (its stack is
+        saved bound to it, as VASSAL binds a loaded stack to the layer it names)."""
+        return PIECE_LAYERS.layer_order.index(LAYER_OF_KEY[self.key.split(":", 1)[0]])
 
 
 def placements(data: RoninData, g: Game) -> list[Placement]:
