@@ -36,7 +36,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ROOT_DIR = Path(__file__).resolve().parents[2]
 DATA = ROOT_DIR / "source_data"
 FIXTURES = ROOT_DIR / "tests" / "fixtures" / "vassal"
-THIRD = FIXTURES / "third_party"
 VM = "VASSAL.build.module."
 LOS = VM + "map.LOS_Thread"
 EPOCH = 1735689600
@@ -299,9 +298,12 @@ def test_number_rules_follow_java():
 def test_third_party_attributes_all_parse(name, at_least):
     """VASSAL opens these modules: no attribute of theirs may be reported, and the rules must
     actually cover them (thousands of typed values)."""
-    path = THIRD / name / "buildFile.xml"
-    assert attribute_findings(lint(path)) == []
-    root = etree.parse(str(path)).getroot()
+    from tests.vassal.corpus import fixture_entries
+
+    entries = fixture_entries(name)
+    xml = entries.get("buildFile.xml") or entries["buildFile"]
+    assert attribute_findings(lint_bytes(xml, "buildFile.xml")) == []
+    root = etree.fromstring(xml)
     covered = sum(1 for el in root.iter() if isinstance(el.tag, str)
                   for attr in el.attrib if rule_for(el.tag, attr) is not None)
     assert covered >= at_least
