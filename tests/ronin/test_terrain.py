@@ -167,3 +167,19 @@ def test_golden_terrain_images(data):
 def test_a_round_piece_is_transparent_outside_its_circle(data):
     img = art.terrain_pieces(data)[art.terrain_image_name("shrine", "small")].job(20).render(art.renderer())
     assert img.getpixel((0, 0))[3] == 0 and img.getpixel((40, 40))[3] == 255
+
+
+def test_print_sheet_of_a_game_draws_its_terrain_first_under_the_models(data):
+    """The print scenario sheet places what the VASSAL setup places, terrain first (drawn first,
+    so under the zones' models); before, a game's terrain keys had no printed piece."""
+    from pipeline.systems.ronin import printing
+
+    lg = next(x for x in data.games if x.value.id == "defence")
+    sheet = printing.game_sheet(data, lg)
+    n = len(lg.value.terrain)
+    assert n == 4
+    assert all(isinstance(u.counter, art.TerrainPiece) for u in sheet.units[:n])
+    assert not any(isinstance(u.counter, art.TerrainPiece) for u in sheet.units[n:])
+    shrine = sheet.units[[t.kind for t in lg.value.terrain].index("shrine")]
+    z = lg.value.terrain[[t.kind for t in lg.value.terrain].index("shrine")].zone
+    assert (shrine.x, shrine.y) == pytest.approx((z.x, z.y), abs=1 / data.system.vassal.px_per_inch)
