@@ -65,13 +65,12 @@ from math import comb
 
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine import victory
-from pipeline.systems.genpei.engine.board import Board, Hex, with_wind
+from pipeline.systems.genpei.engine.board import Board, Hex
 from pipeline.systems.genpei.engine.combat import (
     Fighter,
     Setup,
     close_setup,
     destroy_setup,
-    inspiration_allowed,
     leader_target_setup,
     max_range,
     ranged_setup,
@@ -90,6 +89,7 @@ from pipeline.systems.genpei.model import LeaderType, Scenario, UnitType
 
 CHANCE = -1
 TERMINAL = -4
+END_ORDERS = ("end_orders",)
 #: Lone leaders are pieces with ids from here up.
 LEADER_BASE = 1000
 #: Directions of retreat, by the edge a side sits at.
@@ -242,6 +242,7 @@ class GenpeiState:
             h = (int(lp.hex[0]), int(lp.hex[1]))
             if lp.leader in data.leaders and h not in self.at:
                 self._place_leader(side_index[lp.side], data.leaders[lp.leader], h)
+        self._ranges: dict[tuple, int] = self.board.shared.setdefault("ranges", {})
         self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
         self.cmd_deck: dict[str, int] = dict(self.decks.command)
@@ -326,7 +327,7 @@ class GenpeiState:
         node = self.node
         if node is not None:
             self.node = None
-            getattr(self, node[3])(a, *node[4])
+            _HANDLERS[node[3]](self, a, *node[4])
         else:
             self._apply_phase(a)
         self._reach_cache = None
@@ -458,6 +459,7 @@ class GenpeiState:
     def _advance(self) -> None:
         """Run automatic steps until a decision or chance node with a choice (or the end)."""
         self._check_victory()
+        steps = self.steps
         while self.winner_ is None:
             node = self.node
             if node is not None:
@@ -465,17 +467,19 @@ class GenpeiState:
                 if len(opts) != 1:
                     return
                 self.node = None  # one choice only: take it
-                getattr(self, node[3])(opts[0][0] if node[0] == "chance" else opts[0], *node[4])
+                _HANDLERS[node[3]](self, opts[0][0] if node[0] == "chance" else opts[0], *node[4])
                 self._reach_cache = None
                 self._legal = None
-                self._check_victory()
+                if self._vdirty:
+                    self._check_victory()
                 continue
-            if self.steps:
-                step = self.steps.popleft()
-                getattr(self, "_s_" + step[0])(*step[1:])
+            if steps:
+                step = steps.popleft()
+                _STEPS[step[0]](self, *step[1:])
                 self._reach_cache = None
                 self._legal = None
-                self._check_victory()
+                if self._vdirty:
+                    self._check_victory()
                 continue
             phase = self.phase
             if phase == "move":
@@ -504,18 +508,25 @@ class GenpeiState:
             return
 
     # ---------------------------------------------------------------- decks
-    def _draw_from(self, deck: dict[str, int], discard: dict[str, int]) -> list | None:
-        if not any(deck.values()):
+    def _draw_from(self, deck: dict[str, int], discard: dict[str, int], which: str) -> list | None:
+        """The chance outcomes of drawing from ``deck`` (reshuffling ``discard`` into it when it
+        is empty): ``(("draw", card), copies / cards left)`` in card id order (``which`` deck of
+        :attr:`.deck.Decks.draw_order`)."""
+        total = sum(deck.values())
+        if not total:
             for k, n in discard.items():
                 deck[k] = deck.get(k, 0) + n
             discard.clear()
-        total = sum(deck.values())
-        if not total:
-            return None
-        return [(("draw", c), n / total) for c, n in sorted(deck.items()) if n]
+            total = sum(deck.values())
+            if not total:
+                return None
+        order = self.decks.draw_order[which]
+        if len(order) != len(deck):  # a card id the deck did not start with
+            order = [(c, ("draw", c)) for c in sorted(deck)]
+        return [(o, n / total) for c, o in order if (n := deck[c])]
 
     def _s_draw_cmd(self, side: int, n: int) -> None:
-        outs = self._draw_from(self.cmd_deck, self.cmd_discard)
+        outs = self._draw_from(self.cmd_deck, self.cmd_discard, "command")
         if outs is None:
             return
         self._chance(outs, "_h_draw_cmd", side, n)
@@ -544,7 +555,7 @@ class GenpeiState:
             self.cmd_discard[c] = self.cmd_discard.get(c, 0) + 1
 
     def _s_draw_dragon(self, side: int) -> None:
-        outs = self._draw_from(self.dragon_deck, self.dragon_discard)
+        outs = self._draw_from(self.dragon_deck, self.dragon_discard, "dragon")
         if outs is None:
             return
         self._chance(outs, "_h_draw_dragon", side)
@@ -688,20 +699,16 @@ class GenpeiState:
                 acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
             return acts
         if phase == "order":
-            acts = []
-            if self.tokens:
-                for pid in self._order_candidates():
-                    acts.append(("order", pid))
-                if not acts:
-                    acts.append(("end_orders",))
-                if self.card_effect == "section":  # a section card may detach a leader (1 order)
-                    for u in self.units.values():
-                        if u.side != self.player or u.leader is None or u.uid in self.ordered or self._token_for(u) is None:
-                            continue
-                        if not self.board.is_naval(u.hex) or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
-                            acts.append(("detach", u.uid))
-            else:
-                acts.append(("end_orders",))
+            if not self.tokens:
+                return [END_ORDERS]
+            acts = [("order", pid) for pid in self._order_candidates()] or [END_ORDERS]
+            if self.card_effect == "section":  # a section card may detach a leader (1 order)
+                p, ordered, naval = self.player, self.ordered, self.board._naval
+                for u in self.units.values():
+                    if u.side != p or u.leader is None or u.uid in ordered or self._token_for(u) is None:
+                        continue
+                    if u.hex not in naval or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
+                        acts.append(("detach", u.uid))
             return acts
         if phase == "move":
             pid = self.queue[0]
@@ -829,10 +836,11 @@ class GenpeiState:
         toks = self.tokens
         if not toks:
             return None
-        if toks[0] == toks[-1] and len(set(toks)) == 1:
-            return 0 if self._matches(toks[0], pid) else None
+        tok = toks[0]
+        if toks.count(tok) == len(toks):  # all alike (most cards): one test
+            return 0 if self._matches(tok, pid) else None
         best = None
-        for i, tok in enumerate(self.tokens):
+        for i, tok in enumerate(toks):
             if self._matches(tok, pid):
                 if tok[0] != "any":
                     return i
@@ -841,14 +849,31 @@ class GenpeiState:
         return best
 
     def _order_candidates(self) -> list[int]:
-        out = []
-        ordered = set(self.ordered)
-        for u in self.units.values():
-            if u.side == self.player and u.uid not in ordered and self._token_for(u.uid) is not None:
-                out.append(u.uid)
-        for le in self.leaders.values():
-            if le.side == self.player and le.lid not in ordered and self._token_for(le.lid) is not None:
-                out.append(le.lid)
+        """The player's units, then lone leaders, not yet ordered that a token of the card can
+        order (:meth:`_token_for`), in id order."""
+        toks = self.tokens
+        if not toks:
+            return []
+        p = self.player
+        ordered = self.ordered
+        tok = toks[0]
+        kind = tok[0]
+        if toks.count(tok) == len(toks) and kind in ("section", "any"):
+            # all tokens alike and a test of the hex alone: no call per piece
+            if kind == "any":
+                out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered]
+                out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered]
+                return out
+            section = tok[1]
+            secs = self.board.sections_at[self.sides[p].edge]
+            out = [u.uid for u in self.units.values() if u.side == p and section in secs[u.hex] and u.uid not in ordered]
+            if self.leaders:
+                out += [le.lid for le in self.leaders.values()
+                        if le.side == p and section in secs[le.hex] and le.lid not in ordered]
+            return out
+        token_for = self._token_for
+        out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered and token_for(u.uid) is not None]
+        out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered and token_for(le.lid) is not None]
         return out
 
     def _order(self, pid: int) -> None:
@@ -911,49 +936,56 @@ class GenpeiState:
     def _reach_uncached(self, u: Unit) -> dict[Hex, tuple[int, str]]:
         b = self.board
         at, lat = self.at, self.lat
-        out: dict[Hex, tuple[int, str]] = {u.hex: (0, "stay")}
-        if self.grappled(u):
+        start = u.hex
+        out: dict[Hex, tuple[int, str]] = {start: (0, "stay")}
+        if self.grapples and self.grappled(u):
             return out
         cap = u.move_cap
-        if b.is_naval(u.hex):
+        naval, impassable = b._naval, b._impassable
+        if start in naval:
             two = cap != 1
-            for d, n in b.neighbours(u.hex):
-                if n in at or n in lat or b.impassable(n):
+            wind = b.wind_dirs
+            any_wind = u.sea_any_wind
+            for d, n in b.neighbours(start):
+                if n in at or n in lat or n in impassable:
                     continue
-                if b.is_naval(n):
+                if n in naval:
                     out[n] = (1, "sea")
-                    if two and (u.sea_any_wind or with_wind(d, b.wind)):
+                    if two and (any_wind or d in wind):
                         for d2, n2 in b.neighbours(n):
-                            if n2 not in out and n2 not in at and n2 not in lat and b.is_naval(n2) and (u.sea_any_wind or with_wind(d2, b.wind)):
+                            if n2 not in out and n2 not in at and n2 not in lat and n2 in naval and (any_wind or d2 in wind):
                                 out[n2] = (2, "sea")
-                elif self._may_enter(u, n, u.hex):
+                elif self._may_enter(u, n, start):
                     out[n] = (1, "disembark")
             return out
         s = u.stats
         reach = u.move_override if u.move_override is not None else max(s.move, s.move_no_battle)
-        for t in b.terrain(u.hex):
-            if t.movement.exit_max_hexes is not None:
-                reach = min(reach, t.movement.exit_max_hexes)
-        if cap is not None:
-            reach = min(reach, cap)
-        frontier = [u.hex]
+        em = b.exit_max.get(start)
+        if em is not None and em < reach:
+            reach = em
+        if cap is not None and cap < reach:
+            reach = cap
+        adjacent, must_stop = b.adjacent, b._must_stop
+        special = b.entry_rules
+        embark = b.naval_rules
+        frontier = [start]
         for step in range(1, reach + 1):
             nxt = []
             for h in frontier:
-                if h != u.hex and b.must_stop(h):
+                if h in must_stop and h != start:
                     continue
-                for _, n in b.neighbours(h):
-                    if n in out or n in at or b.impassable(n):
+                for n in adjacent[h]:
+                    if n in out or n in at or n in impassable:
                         continue
                     if n in lat:
                         if self._joinable(u, n):
                             out[n] = (step, "join")
                         continue
-                    if b.is_naval(n):
-                        if step == 1 and b.naval_rules:
+                    if n in naval:
+                        if step == 1 and embark:
                             out[n] = (1, "embark")
                         continue
-                    if not self._may_enter(u, n, h):
+                    if n in special and not self._may_enter(u, n, h):
                         continue
                     out[n] = (step, "land")
                     nxt.append(n)
@@ -964,12 +996,10 @@ class GenpeiState:
         """Terrain lets ``u`` enter ``n``: no cavalry unit or unit with a cavalry leader where
         mounted units may not go (Stockade), and a Stockade only from a hex next to it at the
         start of the turn (Genpei pack, Stockade; erratum stockade_take_ground_adjacent)."""
-        for t in self.board.terrain(n):
-            if not t.movement.mounted_may_enter and (u.type.mounted or (u.leader is not None and u.leader.mounted)):
-                return False
-            if t.movement.must_start_adjacent and self.board.distance(u.start_hex, n) != 1:
-                return False
-        return True
+        b = self.board
+        if n in b.no_mounted and (u.type.mounted or (u.leader is not None and u.leader.mounted)):
+            return False
+        return n not in b.start_adjacent or b.distance(u.start_hex, n) == 1
 
     def _enter_hex(self, u: Unit, dest: Hex) -> None:
         self._vdirty = True
@@ -1110,12 +1140,10 @@ class GenpeiState:
     def _leader_may_enter(self, le: Leader, n: Hex, *, retreat: bool = False) -> bool:
         """Terrain lets ``le`` enter ``n``: never a Stockade for a cavalry leader; an ordered
         move into a Stockade only from next to it at the start of the turn (Genpei pack)."""
-        for t in self.board.terrain(n):
-            if not t.movement.mounted_may_enter and le.type.mounted:
-                return False
-            if not retreat and t.movement.must_start_adjacent and self.board.distance(le.start_hex, n) != 1:
-                return False
-        return True
+        b = self.board
+        if n in b.no_mounted and le.type.mounted:
+            return False
+        return retreat or n not in b.start_adjacent or b.distance(le.start_hex, n) == 1
 
     def _move_leader(self, le: Leader, dest: Hex) -> None:
         if dest == le.hex:
@@ -1240,23 +1268,27 @@ class GenpeiState:
         land, attached or alone), or ``None``: not on a tile that forbids it
         (:func:`~.combat.inspiration_allowed`), not without the H&F to pay; at sea every leader
         inspires only its own unit (Genpei pack)."""
-        if not inspiration_allowed(self.board.terrain(u.hex)):
+        b = self.board
+        h = u.hex
+        if h in b.no_inspiration:
             return None
         hf = self.sides[u.side].hf
         if u.leader is not None and hf >= u.leader.inspiration.hf_cost:
             return u.leader
-        if self.naval(u):
+        naval = b._naval
+        if h in naval:
             return None
-        for _, n in self.board.neighbours(u.hex):
-            uid = self.at.get(n)
+        at, lat, side = self.at, self.lat, u.side
+        for n in b.adjacent[h]:
+            uid = at.get(n)
             ldr = None
             if uid is not None:
                 o = self.units[uid]
-                if o.side == u.side and not self.naval(o):
+                if o.side == side and n not in naval:
                     ldr = o.leader
             else:
-                lid = self.lat.get(n)
-                if lid is not None and self.leaders[lid].side == u.side:
+                lid = lat.get(n)
+                if lid is not None and self.leaders[lid].side == side:
                     ldr = self.leaders[lid].type
             if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and hf >= ldr.inspiration.hf_cost:
                 return ldr
@@ -1265,35 +1297,54 @@ class GenpeiState:
     def close_targets(self, u: Unit) -> list[int]:
         """Adjacent enemy units and lone leaders."""
         out = []
-        for _, n in self.board.neighbours(u.hex):
-            uid = self.at.get(n)
+        at, lat, units, side = self.at, self.lat, self.units, u.side
+        for n in self.board.adjacent[u.hex]:
+            uid = at.get(n)
             if uid is not None:
-                if self.units[uid].side != u.side:
+                if units[uid].side != side:
                     out.append(uid)
                 continue
-            lid = self.lat.get(n)
-            if lid is not None and self.leaders[lid].side != u.side:
+            lid = lat.get(n)
+            if lid is not None and self.leaders[lid].side != side:
                 out.append(lid)
         return out
 
-    def ranged_targets(self, u: Unit) -> list[int]:
+    def max_range(self, u: Unit) -> int:
+        """How far ``u`` fires from its hex (:func:`~.combat.max_range`, cached per unit type
+        and the tiles of the hex)."""
+        b = self.board
+        key = (u.type.id, b.tile_key.get(u.hex, ()))
+        r = self._ranges.get(key)
+        if r is None:
+            r = self._ranges[key] = max_range(Fighter(u.type, b.terrain(u.hex), naval=u.hex in b._naval))
+        return r
+
+    def ranged_targets(self, u: Unit, close: list[int] | None = None) -> list[int]:
         """Enemy units and lone leaders ``u`` may fire at: in range (Arrow Tower, long shot),
         in line of sight, not when an enemy is adjacent, not after a move that forbids it, not
-        under a card that forbids ranged combat."""
-        if u.stats.ranged <= 0 or u.no_ranged or self.close_targets(u):
+        under a card that forbids ranged combat. ``close``: :meth:`close_targets` of ``u`` when
+        the caller has them."""
+        st = u.stats
+        if st.ranged <= 0 or u.no_ranged:
             return []
-        naval = self.naval(u)
-        if u.moved and not naval and u.stats.ranged_after_move <= 0:
+        if close is None:
+            close = self.close_targets(u)
+        if close:
             return []
-        r = max_range(Fighter(u.type, self.board.terrain(u.hex), naval=naval))
-        lo = u.stats.min_range
-        row = self.board.dist[u.hex]
+        b = self.board
+        if u.moved and u.hex not in b._naval and st.ranged_after_move <= 0:
+            return []
+        r = self.max_range(u)
+        lo = st.min_range
+        h = u.hex
+        row = b.dist[h]
+        side = u.side
         out = []
         for o in self.units.values():
-            if o.side != u.side and lo <= row[o.hex] <= r and self.has_los(u.hex, o.hex):
+            if o.side != side and lo <= row[o.hex] <= r and self.has_los(h, o.hex):
                 out.append(o.uid)
         for le in self.leaders.values():
-            if le.side != u.side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(u.hex, le.hex):
+            if le.side != side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(h, le.hex):
                 out.append(le.lid)
         return out
 
@@ -1308,17 +1359,23 @@ class GenpeiState:
     def destroyable(self, u: Unit) -> list[Hex]:
         """Palisade and Stockade hexes ``u`` may attack: a Stockade next to it, or a Palisade
         whose covered hexside it stands across (Genpei pack, Palisade; Stockade)."""
+        b = self.board
+        targets = b.destructible
+        if not targets:
+            return []
         out = []
-        for _, n in self.board.neighbours(u.hex):
+        for n in b.adjacent[u.hex]:
+            if n not in targets:
+                continue
             o = self.at.get(n)
             if o is not None and self.units[o].side == u.side:
                 continue
-            for t in self.board.terrain(n):
+            for t in b.terrain(n):
                 if t.destruction is None:
                     continue
                 if t.hexsides:
-                    back = self.board.direction(n, u.hex)
-                    if back not in self.board.palisade_sides.get(n, ()):
+                    back = b.direction(n, u.hex)
+                    if back not in b.palisade_sides.get(n, ()):
                         continue
                 out.append(n)
                 break
@@ -1329,17 +1386,19 @@ class GenpeiState:
         acts: list = []
         insp = (False, True) if self.inspiration(u) is not None else (False,)
         card_forbids = self.card_effect is not None and self.card_effect in u.type.close_combat.not_when_ordered_by
+        uid = u.uid
+        close = self.close_targets(u)
         if not card_forbids:
-            for o in self.close_targets(u):
+            for o in close:
                 for i in insp:
-                    acts.append(("battle", u.uid, o, "close", i))
-        for o in self.ranged_targets(u):
+                    acts.append(("battle", uid, o, "close", i))
+        for o in self.ranged_targets(u, close):
             for i in insp:
-                acts.append(("battle", u.uid, o, "ranged", i))
+                acts.append(("battle", uid, o, "ranged", i))
         if not card_forbids:
             for h in self.destroyable(u):
                 for i in insp:
-                    acts.append(("destroy", u.uid, h, i))
+                    acts.append(("destroy", uid, h, i))
         return acts
 
     def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
@@ -1791,6 +1850,12 @@ class GenpeiState:
             occ = self.at.get(h)
             if occ is not None and lost:
                 self._push(("hit", occ, lost), ("casualty", occ, self.units[occ].figures))
+
+
+#: Step name → its ``_s_<name>`` function; handler name (a node's ``[3]``) → its function. The
+#: main loop dispatches through these tables rather than ``getattr`` with a built name.
+_STEPS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_s_")}
+_HANDLERS = {k: v for k, v in vars(GenpeiState).items() if k.startswith("_h_")}
 
 
 @lru_cache(maxsize=1024)
