@@ -243,6 +243,7 @@ class GenpeiState:
             if lp.leader in data.leaders and h not in self.at:
                 self._place_leader(side_index[lp.side], data.leaders[lp.leader], h)
         self._ranges: dict[tuple, int] = self.board.shared.setdefault("ranges", {})
+        self._setups: dict[tuple, Setup] = self.board.shared.setdefault("setups", {})
         self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
         self.cmd_deck: dict[str, int] = dict(self.decks.command)
@@ -1100,37 +1101,38 @@ class GenpeiState:
         empty land hex or a friendly unit without a leader he may join; at sea deck to deck
         only (errata lone_leader_move; Genpei pack, naval leaders). His own hex first."""
         b = self.board
-        out = [le.hex]
-        if b.is_naval(le.hex):
-            return out + self._deck_to_deck(le.hex, le.side, 2, exclude=le.hex)
-        reach = 3
-        for t in b.terrain(le.hex):
-            if t.movement.exit_max_hexes is not None:
-                reach = min(reach, t.movement.exit_max_hexes)
-        frontier = [le.hex]
-        seen = {le.hex}
+        start = le.hex
+        out = [start]
+        naval = b._naval
+        if start in naval:
+            return out + self._deck_to_deck(start, le.side, 2, exclude=start)
+        reach = min(3, b.exit_max.get(start, 3))
+        adjacent, impassable, must_stop, special = b.adjacent, b._impassable, b._must_stop, b.entry_rules
+        at, lat, units, side, mounted = self.at, self.lat, self.units, le.side, le.type.mounted
+        frontier = [start]
+        seen = {start}
         for _ in range(reach):
             nxt = []
             for h in frontier:
-                if h != le.hex and b.must_stop(h):
+                if h in must_stop and h != start:
                     continue
-                for _, n in b.neighbours(h):
-                    if n in seen or b.impassable(n) or n in self.lat:
+                for n in adjacent[h]:
+                    if n in seen or n in impassable or n in lat:
                         continue
                     seen.add(n)
-                    if not b.is_naval(n) and not self._leader_may_enter(le, n):
+                    if n in special and n not in naval and not self._leader_may_enter(le, n):
                         continue
-                    uid = self.at.get(n)
+                    uid = at.get(n)
                     if uid is not None:
-                        o = self.units[uid]
-                        if o.side != le.side:
+                        o = units[uid]
+                        if o.side != side:
                             continue
-                        if o.leader is None and not (o.type.mounted and not le.type.mounted):
+                        if o.leader is None and not (o.type.mounted and not mounted):
                             out.append(n)
-                        if not b.is_naval(n):
+                        if n not in naval:
                             nxt.append(n)
                         continue
-                    if b.is_naval(n):
+                    if n in naval:
                         continue  # open ocean: impassable to lone leaders
                     out.append(n)
                     nxt.append(n)
@@ -1402,15 +1404,31 @@ class GenpeiState:
         return acts
 
     def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
-        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush)."""
+        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush).
+
+        Cached for the scenario by everything the two :class:`~.combat.Fighter` and the
+        arguments of :func:`~.combat.close_setup`/:func:`~.combat.ranged_setup` hold."""
         ldr = self.inspiration(att) if inspired else None
+        b = self.board
+        ah, dh = att.hex, dfn.hex
+        covered = b.covered(dh, ah)
+        tk, naval = b.tile_key, b._naval
+        bonus = (att.bonus_close if kind == "close" else att.bonus_ranged) + extra
+        distance = 1 if kind == "close" else b.distance(ah, dh)
+        key = (kind, att.type.id, tk.get(ah, ()), ah in naval, att.moved, att.lying_flat, ldr.id if ldr is not None else None,
+               dfn.type.id, tk.get(dh, ()), dh in naval, dfn.moved, dfn.lying_flat, dfn.leader.id if dfn.leader is not None else None,
+               covered, distance, bonus)
+        got = self._setups.get(key)
+        if got is not None:
+            return got
         fa = self.fighter(att, ldr or False)
         fd = self.fighter(dfn)
-        covered = self.board.covered(dfn.hex, att.hex)
         if kind == "close":
-            return close_setup(fa, fd, covered=covered, inspired=ldr is not None, bonus_dice=att.bonus_close + extra)
-        return ranged_setup(fa, fd, self.board.distance(att.hex, dfn.hex), covered=covered, inspired=ldr is not None,
-                            bonus_dice=att.bonus_ranged + extra)
+            setup = close_setup(fa, fd, covered=covered, inspired=ldr is not None, bonus_dice=bonus)
+        else:
+            setup = ranged_setup(fa, fd, distance, covered=covered, inspired=ldr is not None, bonus_dice=bonus)
+        self._setups[key] = setup
+        return setup
 
     def leader_setup_for(self, att: Unit, le: Leader, kind: str, inspired: bool) -> Setup:
         """The :class:`~.combat.Setup` of ``att``'s roll at the lone leader ``le``."""
