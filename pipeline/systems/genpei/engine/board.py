@@ -49,12 +49,20 @@ class Board:
 
     _shared: dict[tuple[int, int], dict] = {}
 
+    @classmethod
+    def caches_for(cls, data: GenpeiData, scenario: Scenario) -> dict[str, object]:
+        """The dict of caches shared by every game of ``scenario`` (:attr:`shared`)."""
+        sh = cls._shared.get((id(data), id(scenario)))
+        if sh is None or sh["scenario"] is not scenario or sh["data"] is not data:
+            return cls(data, scenario).shared
+        return sh.setdefault("caches", {})
+
     def __init__(self, data: GenpeiData, scenario: Scenario):
         self.data = data
         self.geometry: BoardGeometry = data.board
         key = (id(data), id(scenario))
         sh = Board._shared.get(key)
-        if sh is None or sh["scenario"] is not scenario:
+        if sh is None or sh["scenario"] is not scenario or sh["data"] is not data:
             sh = Board._shared[key] = self._static(data, scenario)
         self.hexes: list[Hex] = sh["hexes"]
         self._on: set[Hex] = sh["on"]
@@ -113,7 +121,7 @@ class Board:
             sections[(h, "north")] = frozenset(swap[x] for x in s)
         dist = {a: {b: _distance(dbl[a], dbl[b]) for b in hexes} for a in hexes}
         sections_at = {e: {h: sections[(h, e)] for h in hexes} for e in ("south", "north")}
-        return {"scenario": scenario, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
+        return {"scenario": scenario, "data": data, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
                 "sections_at": sections_at,
                 "adjacent": {h: tuple(n for _, n in v) for h, v in nb.items()}, "step": step, "bearing": {},
                 "between": {}, "tiles": {h: tuple(v) for h, v in tiles.items()}, "palisade_sides": pal}
@@ -138,6 +146,8 @@ class Board:
             "no_battle_entering": frozenset(h for h, ts in tiles.items() if any(t.movement.no_battle_after_entering for t in ts)),
             "no_inspiration": frozenset(h for h, ts in tiles.items() if not inspiration_allowed(ts)),
             "destructible": frozenset(h for h, ts in tiles.items() if any(t.destruction is not None for t in ts)),
+            "fortified": frozenset(h for h, ts in tiles.items()
+                                   if any(t.movement.must_start_adjacent and t.destruction is not None for t in ts)),
             "exit_max": exit_max,
             "tile_key": {h: tuple(t.id for t in ts) for h, ts in tiles.items()},
             "los": {},
@@ -161,6 +171,8 @@ class Board:
         self.no_inspiration: frozenset[Hex] = d["no_inspiration"]
         #: Hexes with a tile that battles may destroy (Palisade, Stockade).
         self.destructible: frozenset[Hex] = d["destructible"]
+        #: Hexes with a tile that is entered only from next to it and can be destroyed (Stockade).
+        self.fortified: frozenset[Hex] = d["fortified"]
         #: hex → the most hexes a unit leaving it may move (Marsh).
         self.exit_max: dict[Hex, int] = d["exit_max"]
         self.tile_key: dict[Hex, tuple[str, ...]] = d["tile_key"]
@@ -171,11 +183,9 @@ class Board:
         self._use(self._derived(self.tiles))
 
     def clone(self) -> Board:
-        """A copy sharing the static geometry; the tiles (which battles may destroy) copied."""
-        c = copy.copy(self)
-        c.tiles = dict(self.tiles)
-        c.palisade_sides = dict(self.palisade_sides)
-        return c
+        """A copy sharing the static geometry and, until one of them loses a tile, the tiles
+        (:meth:`remove_tile` copies them before changing them)."""
+        return copy.copy(self)
 
     # ---------------------------------------------------------------- geometry
     def contains(self, h: Hex) -> bool:
@@ -249,8 +259,10 @@ class Board:
     def remove_tile(self, h: Hex, tid: str) -> None:
         """Remove a destroyed tile and every overlay built on it."""
         left = tuple(t for t in self.tiles.get(h, ()) if t.id != tid and not (t.overlay and tid in t.requires))
+        self.tiles = dict(self.tiles)  # copy on write: the dicts may be shared with clones
         self.tiles[h] = left
         if not any(t.hexsides for t in left):
+            self.palisade_sides = dict(self.palisade_sides)
             self.palisade_sides.pop(h, None)
         self._derive()
 

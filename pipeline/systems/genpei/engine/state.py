@@ -58,7 +58,6 @@ Abstractions of the engine are named where made: unknown stats (:mod:`.stats`), 
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from functools import lru_cache
 from math import comb
@@ -121,9 +120,14 @@ class Unit:
         self.move_cap: int | None = None
 
     def copy(self) -> Unit:
+        """An independent copy (every slot assigned at once)."""
         u = Unit.__new__(Unit)
-        for k in Unit.__slots__:
-            setattr(u, k, getattr(self, k))
+        (u.uid, u.side, u.type, u.stats, u.figures, u.hex, u.leader, u.note, u.start_hex, u.moved, u.no_battle,
+         u.lying_flat, u.took_ground, u.bonus_close, u.bonus_ranged, u.no_ranged, u.move_override, u.move_cap,
+         u.sea_any_wind) = (
+            self.uid, self.side, self.type, self.stats, self.figures, self.hex, self.leader, self.note, self.start_hex,
+            self.moved, self.no_battle, self.lying_flat, self.took_ground, self.bonus_close, self.bonus_ranged,
+            self.no_ranged, self.move_override, self.move_cap, self.sea_any_wind)
         return u
 
 
@@ -214,6 +218,17 @@ class GenpeiState:
     """A game of a Genpei scenario (see the module docstring)."""
 
     def __init__(self, data: GenpeiData, scenario: Scenario):
+        # Every game of a scenario starts alike: the first one is set up from the data, later
+        # ones copy it (as :meth:`clone` does), which is far cheaper than reading the scenario.
+        caches = Board.caches_for(data, scenario)
+        start = caches.get("initial_state")
+        if start is not None:
+            start._copy_into(self)
+            return
+        self._new_game(data, scenario)
+        caches["initial_state"] = self.clone()
+
+    def _new_game(self, data: GenpeiData, scenario: Scenario) -> None:
         self.data = data
         self.scenario = scenario
         self.faces = odds.faces_of(data)
@@ -336,7 +351,13 @@ class GenpeiState:
 
     def clone(self) -> GenpeiState:
         """An independent copy of the state (every mutable part copied, shared static data)."""
-        c = copy.copy(self)
+        c = GenpeiState.__new__(GenpeiState)
+        self._copy_into(c)
+        return c
+
+    def _copy_into(self, c: GenpeiState) -> None:
+        """Make ``c`` an independent copy of this state."""
+        c.__dict__.update(self.__dict__)
         c.board = self.board.clone()
         c.sides = [s.copy() for s in self.sides]
         c.units = {k: u.copy() for k, u in self.units.items()}
@@ -360,7 +381,6 @@ class GenpeiState:
         c._reach_cache = None
         if hasattr(self, "_policy_cache"):
             del c._policy_cache  # type: ignore[attr-defined]
-        return c
 
     def play_stats(self) -> tuple[tuple[str, int], ...]:
         """What was played in this game: ``(event, count)`` sorted (``command:<card>``,
