@@ -102,10 +102,7 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
         if o.side == side:
             continue
         adjacent = True
-        vk = ("v", uid, h, oid, u.bonus_close)
-        v = cache.get(vk)
-        if v is None:
-            v = cache[vk] = _value(state, "close", u, h, o, moved, 1)
+        v = _value(state, "close", u, h, o, moved, 1)
         if v > best:
             best = v
     st = u.stats
@@ -117,16 +114,12 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
         lo = st.min_range
         enemies = cache.get(("enemy_units", side))
         if enemies is None:
-            enemies = cache[("enemy_units", side)] = [o for o in units.values() if o.side != side]
-        bonus = u.bonus_ranged
-        for o in enemies:
-            d = row[o.hex]
+            # enemies neither move nor lose figures while this cache lives (card to move)
+            enemies = cache[("enemy_units", side)] = [(o.hex, o) for o in units.values() if o.side != side]
+        for oh, o in enemies:
+            d = row[oh]
             if lo <= d <= r:
-                # enemies neither move nor lose figures while this cache lives (card to move)
-                vk = ("rv", uid, h, o.uid, bonus)
-                v = cache.get(vk)
-                if v is None:
-                    v = cache[vk] = _value(state, "ranged", u, h, o, moved, d)
+                v = _value(state, "ranged", u, h, o, moved, d)
                 if v > best:
                     best = v
     cache[key] = best
