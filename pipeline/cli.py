@@ -18,6 +18,7 @@ Every command exits 0 on success and 1 on a problem, printing one line per probl
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -153,24 +154,32 @@ def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"))
 @app.command()
 def lint(
     paths: Annotated[list[Path], typer.Argument(help=".vmod, .vmdx or .vsav files, or a bare buildFile.xml.")],
-    base: Annotated[Path | None, typer.Option("--base", help="The .vmod an extension extends (checks its targets).")] = None,
+    base: Annotated[Path | None, typer.Option("--base", help="The .vmod the extensions extend, or that the saves and logs were made with.")] = None,
 ) -> None:
-    """Check VASSAL files for what makes VASSAL fail or misbehave; exit 1 on any error."""
-    from pipeline.vassal.lint import lint as lint_file
+    """Check VASSAL files for what makes VASSAL fail or misbehave; exit 1 on any error.
+
+    error: VASSAL fails, loses data or shows the player something broken; warning: works but
+    fragile; note: style and legacy. Extensions linted together are checked for clashing ids."""
+    from pipeline.vassal.lint import SEVERITIES, lint_many
 
     errors = 0
+    counts = dict.fromkeys(SEVERITIES, 0)
+    try:
+        results = lint_many(list(paths), base=base)
+    except GunbaiError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(1) from None
     for path in paths:
-        try:
-            findings = lint_file(path, base=base)
-        except GunbaiError as exc:
-            err.print(f"error {path}: {exc}", markup=False)
-            errors += 1
-            continue
+        findings = results[os.fspath(path)]
         for f in findings:
+            counts[f.severity] += 1
             err.print(f"{f.severity} {path}:{f.entry}:{f.element_path}: {f.message}", markup=False)
             errors += f.severity == "error"
         if not findings:
             out.print(f"{path}: ok", markup=False)
+    if len(paths) > 1 or any(counts.values()):
+        out.print(", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items()),
+                  markup=False)
     if errors:
         raise typer.Exit(1)
 

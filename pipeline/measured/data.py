@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -31,6 +31,30 @@ class Area(Strict):
 
     def rect(self) -> Rect:
         return Rect(self.x, self.y, self.w, self.h)
+
+
+#: The troop type symbol a counter shows (display only; see ``templates/common/_icons.j2``).
+TroopSymbol = Literal["sword", "spear", "gun", "bow", "horse", "spear_gun"]
+
+#: Mon (family crest) designs gunbai draws (``templates/common/_mon.j2``).
+MonDesign = Literal["maru_ni_juji", "kuyo", "mitsuba_aoi", "mitsudomoe", "kanji"]
+
+#: Scenery kinds a table draws (:data:`pipeline.measured.art.KINDS`).
+SceneryKind = Literal["hill", "woods", "village", "town", "fields", "marsh", "lake", "river", "stream", "road", "ford", "bridge"]
+
+
+class Mon(Strict):
+    """A family crest drawn on a unit's counter (display only), with where it comes from.
+
+    Attributes:
+        design: the design gunbai draws (traced from the source's description; no art copied).
+        text: the characters of a ``kanji`` design (e.g. 大一大万大吉).
+        source: the public source that gives the crest.
+    """
+
+    design: MonDesign
+    text: str | None = Field(default=None, max_length=8)
+    source: Source
 
 
 class TableSize(Strict):

@@ -29,9 +29,12 @@ Example::
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import io
+import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 
 from PIL import Image
 
@@ -281,3 +284,144 @@ def pdf_bytes(pdf) -> bytes:
     buf = io.BytesIO()
     pdf.output(buf)
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# print files of any system: counter sheets, card sheets, full-page sheets
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Print settings shared by every system: the width of a reference counter in mm (a system
+    may size its pieces from it or print them to scale), bleed, page margin, cut mark length and
+    resolution (DPI)."""
+
+    counter_mm: float = 25.0
+    bleed_mm: float = 1.5
+    margin_mm: float = 10.0
+    mark_mm: float = 4.0
+    dpi: int = 300
+
+    def spec(self, paper: str) -> SheetSpec:
+        """The :class:`SheetSpec` of these options on ``paper``."""
+        return SheetSpec(paper=paper, margin_mm=self.margin_mm, bleed_mm=self.bleed_mm, mark_mm=self.mark_mm, dpi=self.dpi)
+
+
+def digest(*parts: object) -> str:
+    """SHA-256 (hex) of ``parts`` (bytes as they are, anything else as canonical JSON): the
+    cache key of a composed file."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else json.dumps(p, sort_keys=True, default=str).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def decode_pngs(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
+    """PNG bytes by name → RGBA images by name."""
+    return {n: Image.open(io.BytesIO(b)).convert("RGBA") for n, b in pngs.items()}
+
+
+def counter_pages(items: list[SheetItem], spec: SheetSpec, title: str) -> tuple[list[Page], list[Page]]:
+    """Front pages and mirrored back pages of ``items``, titled ``<title>: front i/n`` and
+    ``<title>: back i/n (print duplex, flip on long edge)``."""
+    fronts = pack(items, spec=spec)
+    backs = mirrored(fronts, spec, {it.name: it.back for it in items})
+    for i, pg in enumerate(fronts):
+        pg.title = f"{title}: front {i + 1}/{len(fronts)}"
+    for i, pg in enumerate(backs):
+        pg.title = f"{title}: back {i + 1}/{len(backs)} (print duplex, flip on long edge)"
+    return fronts, backs
+
+
+def counters_pdf(items: list[SheetItem], jobs: dict, cache, paper: str, opts: PrintOptions, *, title: str, pdf_title: str, footer: str) -> bytes:
+    """A counter sheet PDF on ``paper``: ``items`` (every copy, in order) packed with bleed and
+    cut marks, front pages then mirrored back pages; images drawn from ``jobs`` (name →
+    :class:`~pipeline.render.cache.RenderJob`) through ``cache`` (a
+    :class:`~pipeline.render.cache.RenderCache`); the PDF itself is cached by content.
+
+    Raises:
+        ValueError: a piece does not fit the printable area.
+    """
+    spec = opts.spec(paper)
+    pngs = cache.render_all(jobs)
+    fronts, backs = counter_pages(items, spec, title)
+    key = digest("counters-pdf", asdict(opts), paper, title, footer, [asdict(p) for pg in fronts + backs for p in pg.pieces],
+                 {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
+
+    def make() -> bytes:
+        images = decode_pngs(pngs)
+        pdf = new_pdf("P", paper, title=pdf_title)
+        draw_pages(pdf, fronts, images, spec, footer=footer)
+        draw_pages(pdf, backs, images, spec, footer=footer)
+        return pdf_bytes(pdf)
+
+    return cache.blob(f"counters_{paper}.pdf", key, make, ext="pdf")
+
+
+def cards_pdf(card_jobs: dict, card_mm: tuple[float, float], page_jobs: dict, cache, paper: str, opts: PrintOptions, *, title: str, pdf_title: str,
+              caption: str, name: str = "cards.pdf") -> bytes:
+    """A cards PDF: the ``card_jobs`` images at ``card_mm`` (w, h) with cut marks, packed on
+    pages titled ``<title> i/n``, then each of ``page_jobs`` on its own page fitted to the
+    printable area, captioned ``<caption> · <its name>``. Cached by content under ``name``."""
+    spec = opts.spec(paper)
+    x0, y0, x1, y1 = spec.margin_mm, spec.margin_mm + spec.header_mm, spec.size[0] - spec.margin_mm, spec.size[1] - spec.margin_mm
+    pngs = cache.render_all({**card_jobs, **page_jobs})
+    items = [SheetItem(n, *card_mm) for n in card_jobs]
+    pages = pack(items, spec=spec) if items else []
+    for i, pg in enumerate(pages):
+        pg.title = f"{title} {i + 1}/{len(pages)}"
+    key = digest("cards-pdf", asdict(opts), paper, title, card_mm, list(card_jobs), list(page_jobs), {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
+
+    def make() -> bytes:
+        images = decode_pngs(pngs)
+        pdf = new_pdf("P", paper, title=pdf_title)
+        draw_pages(pdf, pages, images, spec, footer=f"{paper.upper()} · cards {card_mm[0]:g} × {card_mm[1]:g} mm")
+        for n in page_jobs:
+            img = images[n]
+            w = x1 - x0
+            h = w * img.height / img.width
+            if h > y1 - y0:
+                h = y1 - y0
+                w = h * img.width / img.height
+            pdf.add_page()
+            pdf.set_font("noto", "B", 10)
+            pdf.text(x0, spec.margin_mm + 4, f"{caption} · " + n.removesuffix(".png").removeprefix("card_").replace("_", " "))
+            pdf.image(img.convert("RGB"), x=x0, y=y0, w=w, h=h)
+        return pdf_bytes(pdf)
+
+    return cache.blob(name, key, make, ext="pdf")
+
+
+def sheet_pdf(png: bytes, size_mm: tuple[float, float], cache, *, name: str, title: str, heading: str, heading_at: tuple[float, float] = (10, 15.5)) -> bytes:
+    """A one-page PDF of a sheet image ``png`` filling a ``size_mm`` page (A4 landscape is
+    297 × 210), with ``heading`` as searchable vector text under the picture at ``heading_at``
+    (mm). Cached by content under ``name``."""
+    key = digest("sheet-pdf", name, title, heading, size_mm, hashlib.sha256(png).hexdigest())
+
+    def make() -> bytes:
+        w, h = size_mm
+        paper = next((k for k, v in PAPER.items() if {round(v[0], 1), round(v[1], 1)} == {round(w, 1), round(h, 1)}), "a4")
+        pdf = new_pdf("L" if w > h else "P", paper, title=title)
+        pdf.add_page()
+        pdf.set_font("noto", "B", 9)
+        pdf.set_text_color(246, 240, 220)
+        pdf.text(heading_at[0], heading_at[1], heading)
+        pdf.image(Image.open(io.BytesIO(png)).convert("RGB"), x=0, y=0, w=w, h=h)
+        return pdf_bytes(pdf)
+
+    return cache.blob(name, key, make, ext="pdf")
+
+
+def write_files(files: dict[str, bytes], folder: Path) -> list[Path]:
+    """Write ``files`` (name → bytes) into ``folder`` atomically, leaving unchanged files alone;
+    returns the paths."""
+    from pipeline.output import write_bytes_atomic
+
+    written = []
+    for n, data in files.items():
+        path = folder / n
+        if not (path.is_file() and path.read_bytes() == data):
+            write_bytes_atomic(path, data)
+        written.append(path)
+    return written

@@ -295,6 +295,23 @@ class Archive:
         self._cache[name] = data
         return data
 
+    def read_head(self, name: str, size: int) -> bytes:
+        """The first ``size`` bytes of entry ``name`` (all of it when shorter), inflating no more
+        than that; a cached whole entry is sliced.
+
+        Raises:
+            VassalFormatError: missing or unreadable entry.
+        """
+        if name in self._cache:
+            return self._cache[name][:size]
+        if name not in self.names:
+            raise VassalFormatError("entry not found", name)
+        try:
+            with self.zf.open(self.zf.getinfo(name)) as fh:
+                return fh.read(size)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+            raise VassalFormatError(f"entry cannot be read: {exc}", name) from None
+
     def read_xml(self, name: str) -> etree._Element:
         """Parse entry ``name`` with :func:`parse_xml`."""
         return parse_xml(self.read(name), name)

@@ -79,6 +79,10 @@ EXTRA_CHILDREN: dict[str, tuple[str, ...]] = {
                                              "GamePieceLayoutsContainer")),
     "VASSAL.i18n.Language": ("VASSAL.i18n.Translation",),
     _G + "ZonedGrid": (_G + "mapgrid.ZonedGridHighlighter",),
+    # MapWidget.add takes its WidgetMap (MapWidget.build makes one itself); the editor lists none
+    W + "MapWidget": (W + "WidgetMap",),
+    # PieceSlot.addTo accepts any Widget parent and PieceWindow.add any Widget child
+    VM + "PieceWindow": (W + "PieceSlot", W + "CardSlot"),
     # folders nest (AbstractFolder: "include itself so that folders can be nested")
     **{VM + "folder." + f: (VM + "folder." + f,) for f in (
         "PrototypeFolder", "MapSubFolder", "GlobalPropertyFolder", "ModuleSubFolder",

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from lxml import etree
 
-from .archive import open_archive
+from .archive import VassalFormatError, open_archive
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
 from .read import image_size
 from .save import decode_save_text, deobfuscate
@@ -147,11 +147,28 @@ def hex_label(x: int, y: int, g: HexGridInfo, board_w: int, board_h: int) -> str
     return c + g.sep + r if g.first == "H" else r + g.sep + c
 
 
+_NUMBERING = VM + "map.boardPicker.board.mapgrid."
+
+
+def _numbering_problem(hg: etree._Element) -> str | None:
+    """Why a HexGrid's numbering cannot be shown as VASSAL 3.7 would: a numbering class 3.7
+    lacks (ObliqueHexGridNumbering is 3.8), which 3.7 refuses to build."""
+    from .components import is_known_class
+
+    for child in hg:
+        if not isinstance(child.tag, str) or child.tag == _NUMBERING + "HexGridNumbering":
+            continue
+        if "Numbering" in str(child.tag) and not is_known_class(str(child.tag)):
+            return (f"numbered by {str(child.tag).rsplit('.', 1)[-1]}, a class VASSAL 3.7 does "
+                    "not have ('failed to load class'): locations shown as pixels")
+    return None
+
+
 def _grid(board: etree._Element) -> HexGridInfo | None:
     hg = board.find(".//" + VM + "map.boardPicker.board.HexGrid")
-    if hg is None:
+    if hg is None or _numbering_problem(hg) is not None:
         return None
-    n = hg.find(VM + "map.boardPicker.board.mapgrid.HexGridNumbering")
+    n = hg.find(_NUMBERING + "HexGridNumbering")
     a = n.attrib if n is not None else {}
 
     def num(v: str | None, d: float) -> float:
@@ -176,38 +193,90 @@ def _piece(text: str) -> DecodedPiece | None:
         return None
 
 
+def _board_size(arc, b: etree._Element) -> tuple[int, int]:
+    """A board's size: its image's header, else its width/height attributes, else 0 x 0."""
+    name = b.get("image") or ""
+    if arc is not None and name and "images/" + name in arc:
+        try:
+            size = image_size(arc.read_head("images/" + name, 1 << 16))
+        except VassalFormatError:
+            size = None
+        if size:
+            return size
+    try:
+        return int(b.get("width") or 0), int(b.get("height") or 0)
+    except ValueError:
+        return 0, 0
+
+
+def _part(what: str, lines: Callable[[], Iterator[str]]) -> Iterator[str]:
+    """The lines of one part of the description; a part that fails says so in one line and the
+    description goes on (one bad part never hides the rest)."""
+    try:
+        yield from lines()
+    except (VassalFormatError, PieceDecodeError, ValueError, KeyError, etree.LxmlError) as exc:
+        yield f"{what}: cannot be read: {exc}"
+
+
 def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
     kind = "Extension" if root.tag == VM + "ModuleExtension" else "Module"
     name = root.get("module") if kind == "Extension" else root.get("name")
     yield f"{kind} {name!r} version {root.get('version', '')} ({title})"
     grids: dict[str, tuple[HexGridInfo | None, int, int, int, int]] = {}
-    for m in root.iter(VM + "Map", VM + "PrivateMap", VM + "PlayerHand"):
-        mname = m.get("mapName", "")
-        yield f"Map {mname!r}"
-        for b in m.iter(VM + "map.boardPicker.Board"):
-            size = None
-            if arc is not None and b.get("image") and "images/" + b.get("image") in arc:
-                size = image_size(arc.read("images/" + b.get("image")))
-            w, h = size or (int(b.get("width") or 0), int(b.get("height") or 0))
-            g = _grid(b)
+
+    def maps() -> Iterator[str]:
+        for m in root.iter(VM + "Map", VM + "PrivateMap", VM + "PlayerHand",
+                           "VASSAL.build.widget.WidgetMap"):
+            mname = m.get("mapName", "")
+            yield f"Map {mname!r}"
+            for b in m.iter(VM + "map.boardPicker.Board"):
+                yield from _part(f"  Board {b.get('name', '')!r}", lambda b=b, m=m, mname=mname:
+                                 board(b, m, mname))
+
+    def board(b: etree._Element, m: etree._Element, mname: str) -> Iterator[str]:
+        w, h = _board_size(arc, b)
+        hg = b.find(".//" + VM + "map.boardPicker.board.HexGrid")
+        problem = _numbering_problem(hg) if hg is not None else None
+        g = _grid(b)
+        if g is not None:
             desc = (f"hex grid x0={g.x0} y0={g.y0} dx={g.dx} dy={g.dy}"
-                    f"{' sideways' if g.sideways else ''}" if g else "no hex grid")
-            yield f"  Board {b.get('name', '')!r} {w}x{h} px, {desc}"
-            grids.setdefault(mname, (g, w, h, int(m.get("edgeWidth") or 0),
-                                     int(m.get("edgeHeight") or 0)))
-    for p in root.iter(VM + "PrototypeDefinition"):
-        d = _piece(p.text or "")
-        traits = "; ".join(describe_trait(t, s) for t, s in d.levels[:-1]) if d else "undecodable"
-        yield f"Prototype {p.get('name')!r}: {traits}"
-    for s in root.iter("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot"):
-        d = _piece(s.text or "")
-        traits = "; ".join(describe_trait(t, st) for t, st in d.levels) if d else "undecodable"
-        yield f"Piece {s.get('entryName')!r} gpid {s.get('gpid')}: {traits}"
-    for s in root.iter(VM + "PredefinedSetup"):
+                    f"{' sideways' if g.sideways else ''}")
+        elif problem is not None:
+            desc = f"hex grid {problem}"
+        else:
+            desc = "no hex grid"
+        yield f"  Board {b.get('name', '')!r} {w}x{h} px, {desc}"
+        try:
+            edges = int(m.get("edgeWidth") or 0), int(m.get("edgeHeight") or 0)
+        except ValueError:
+            edges = (0, 0)
+        grids.setdefault(mname, (g, w, h, *edges))
+
+    def prototypes() -> Iterator[str]:
+        for p in root.iter(VM + "PrototypeDefinition"):
+            d = _piece(p.text or "")
+            traits = ("; ".join(describe_trait(t, s) for t, s in d.levels[:-1]) if d
+                      else "undecodable")
+            yield f"Prototype {p.get('name')!r}: {traits}"
+
+    def pieces() -> Iterator[str]:
+        for s in root.iter("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot"):
+            d = _piece(s.text or "")
+            traits = ("; ".join(describe_trait(t, st) for t, st in d.levels) if d
+                      else "undecodable")
+            yield f"Piece {s.get('entryName')!r} gpid {s.get('gpid')}: {traits}"
+
+    def setup(s: etree._Element) -> Iterator[str]:
         f = s.get("file", "")
         yield f"Setup {s.get('name')!r}" + (f" ({f})" if s.get("useFile") == "true" else "")
-        if arc is None or s.get("useFile") != "true" or f not in arc:
-            continue
+        if arc is None or s.get("useFile") != "true" or not f:
+            return
+        if f not in arc:
+            yield f"  setup file {f!r} is not in the archive"
+            return
+        yield from _part(f"  setup file {f!r}", lambda: placed(f))
+
+    def placed(f: str) -> Iterator[str]:
         with open_archive(arc.read(f)) as inner:
             save = decode_save_text(deobfuscate(inner.read("savedGame")))
         for p in save.pieces:
@@ -217,6 +286,12 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
                 g, w, h, ew, eh = info
                 where = hex_label(p.x - ew, p.y - eh, g, w, h)
             yield f"  {p.name} on {p.map_name} at {where}"
+
+    yield from _part("Maps", maps)
+    yield from _part("Prototypes", prototypes)
+    yield from _part("Pieces", pieces)
+    for s in root.iter(VM + "PredefinedSetup"):
+        yield from _part(f"Setup {s.get('name')!r}", lambda s=s: setup(s))
 
 
 def inspect_bytes(data: bytes, title: str = "") -> list[str]:

@@ -29,15 +29,25 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from lxml import etree
 
 from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
 from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import element_path, image_size, short_tag
+from .read import element_path, image_info, image_size, short_tag
+from .refs import (
+    ArchiveNames,
+    case_hint,
+    classify_url,
+    html_image_refs,
+    join_relative,
+    resolve_image,
+    svg_refs,
+)
 from .save import DecodedSave, decode_save_text, deobfuscate
-from .sequence import decode
+from .sequence import decode, encode
 
 __all__ = [
     "MODULE_CHECKS",
@@ -50,14 +60,21 @@ __all__ = [
     "lint_archive",
     "lint_buildfile_bytes",
     "lint_bytes",
+    "lint_many",
     "module_check",
     "resolve_target",
     "save_check",
 ]
 
 VM = "VASSAL.build.module."
+#: VASSAL fails, loses data, or shows the player something broken.
 ERROR = "error"
+#: VASSAL works, but the module is fragile: it breaks on another system, with another VASSAL
+#: version, or as soon as someone edits it.
 WARNING = "warning"
+#: Style and legacy: nothing breaks (an old VassalVersion, a map without a zoom control).
+NOTE = "note"
+SEVERITIES = (ERROR, WARNING, NOTE)
 
 #: Map children without which pieces cannot be moved, menus or zoom do not work (§2.3, §8 9).
 REQUIRED_MAP_CHILDREN = tuple(
@@ -66,7 +83,7 @@ REQUIRED_MAP_CHILDREN = tuple(
               "MenuDisplayer", "StackExpander", "Scroller", "ForwardToChatter", "MapCenterer",
               "Zoomer", "CounterDetailViewer")
 )
-_MAP_TAGS = (VM + "Map", VM + "PrivateMap", VM + "PlayerHand")
+_MAP_TAGS = (VM + "Map", VM + "PrivateMap", VM + "PlayerHand", "VASSAL.build.widget.WidgetMap")
 _SLOT_TAGS = ("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot")
 _PIECE_TEXT_TAGS = (*_SLOT_TAGS, VM + "PrototypeDefinition")
 _ICON_ATTRS = ("icon", "iconName", "buttonIcon", "markUnmovedIcon", "disabledIcon",
@@ -76,7 +93,7 @@ _VERSION_37 = re.compile(r"3\.7(\.\d+)?")
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem: ``severity`` (``error``/``warning``), the archive ``entry`` (e.g.
+    """One problem: ``severity`` (``error``, ``warning`` or ``note``, see :data:`ERROR`), the archive ``entry`` (e.g.
     ``buildFile.xml`` or ``Scenario1.vsav:savedGame``), an ``element_path`` inside it (``""``
     when not applicable), the ``message`` and the ``check`` that produced it."""
 
@@ -132,6 +149,33 @@ class ModuleContext(_Collector):
     kind: str = "module"
     #: the base module's context when linting an extension against it (§5, §8 item 23)
     base: ModuleContext | None = None
+    #: entry names as Java reads them (:class:`~.refs.ArchiveNames`), set by check_entries
+    names: ArchiveNames | None = None
+    _read_text: str | None = None
+
+    _has_code: bool | None = None
+
+    @property
+    def has_code(self) -> bool:
+        """Whether the archive (or an extension's base) holds Java classes: module code that
+        may decode traits and commands VASSAL itself does not know (computed once)."""
+        if self._has_code is None:
+            own = self.names is not None and any(n.endswith(".class") for n in self.names.names)
+            self._has_code = own or (self.base is not None and self.base.has_code)
+        return self._has_code
+
+    @property
+    def read_text(self) -> str:
+        """The buildFile as text, where property references are looked for."""
+        if self._read_text is None:
+            self._read_text = ""
+            if self.archive is not None and self.buildfile_entry in self.archive:
+                try:
+                    self._read_text = self.archive.read(self.buildfile_entry).decode(
+                        "utf-8", "replace")
+                except VassalFormatError:
+                    pass
+        return self._read_text
 
     @property
     def module_name(self) -> str | None:
@@ -176,48 +220,97 @@ def save_check(fn: Callable[[SaveContext], None]) -> Callable[[SaveContext], Non
 
 
 def _piece_findings(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] | None,
-                    sides: list[str] | None) -> Iterator[str]:
-    """Messages for one decoded piece (§8 items 13-14)."""
+                    sides: list[str] | None, read: str = "", code: bool = False,
+                    ) -> Iterator[tuple[str, str]]:
+    """``(severity, message)`` for one decoded piece (§8 items 13-14). ``read`` is the module
+    text in which property references are looked for (two Rotate traits of one name are an
+    error only when something reads ``<name>_Facing`` or ``<name>_Degrees``)."""
+    for message, severity in _piece_messages(p, prototypes, sides, read):
+        if code and message.startswith("unknown trait id"):
+            severity, message = WARNING, message + "; unless the module's own code decodes it"
+        yield severity, message
+
+
+def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] | None,
+                    sides: list[str] | None, read: str) -> Iterator[tuple[str, str]]:
+    rotate_names: set[str] = set()
     for tid in p.unknown_trait_ids:
-        yield f"unknown trait id {tid!r}: VASSAL 3.7 turns it into an empty Marker (§7.3)"
+        yield (f"unknown trait id {tid!r}: VASSAL 3.7 turns it into an empty Marker (§7.3)"), ERROR
     if prototypes is not None:
         for name in p.prototype_names:
             if name not in prototypes:
-                yield f"prototype {name!r} does not exist (VASSAL silently ignores it, §2.7)"
+                yield (f"prototype {name!r} does not exist (VASSAL silently ignores it, §2.7)"), ERROR
     for type_, state in p.levels:
         if type_.endswith("\\") or state.endswith("\\"):
-            yield "a trait field ends with a backslash (§3.1)"
+            yield ("a trait field ends with a backslash (§3.1)"), ERROR
         if type_.startswith("emb2;"):
             fields = decode(type_[5:], ";")
-            # 3.7 appended fields 32-33 (§6); older strings with 25-31 fields still parse.
-            if not 25 <= len(fields) <= 33:
-                yield f"emb2; has {len(fields)} fields, expected 25 to 33 (§3.5, §6)"
-            elif fields[24] != "1":
-                yield f"emb2; version is {fields[24]!r}, expected 1 (§3.5)"
-            else:
+            # VASSAL reads missing trailing fields as defaults and converts version 0 (§3.5)
+            if len(fields) > 15:
                 images = decode(fields[15], ",")
-                names = decode(fields[16], ",")
+                names = decode(fields[16], ",") if len(fields) > 16 else []
                 if len(images) < len(names):
-                    yield "emb2; has more level names than images (§8 item 14)"
+                    yield ("emb2; has more level names than images (§8 item 14)"), ERROR
+                first = decode(state, ";")[0]
                 try:
-                    value = int(state)
-                    if value == 0 or abs(value) > len(images):
-                        yield f"emb2; state {value} outside ±1..{len(images)} (§3.5)"
+                    value = int(first)
                 except ValueError:
-                    yield f"emb2; state {state!r} is not an integer (§3.5)"
+                    yield (f"Layer state {state!r} does not start with a level number: VASSAL "
+                           "reads -1, the layer shows inactive (Embellishment.mySetState)"), ERROR
+                else:
+                    if abs(value) > len(images):
+                        yield (f"Layer state {value} beyond its {len(images)} images: VASSAL "
+                               f"shows level {len(images)} instead (Embellishment.mySetState "
+                               "clamps it)"), ERROR
         elif type_.startswith("rotate;"):
-            first = decode(type_[7:], ";")[0]
+            fields = decode(type_[7:], ";")
+            first = fields[0]
             if not first.isdigit() or int(first) < 1:
-                yield f"rotate; facings {first!r} is not an int >= 1 (§3.5)"
+                yield (f"rotate; facings {first!r} is not an int >= 1 (§3.5)"), ERROR
+                continue
+            facings = int(first)
+            name = _rotate_name(fields)
+            if name and name in rotate_names:
+                yield (f"two Rotate traits named {name!r} on one piece: the outer one answers "
+                       f"{name}_Facing and {name}_Degrees for both, the inner one cannot be "
+                       "read or set by name (FreeRotator.getProperty)"), (ERROR if _reads(read, name) else WARNING)
+            rotate_names.add(name)
+            if facings > 1 and state.strip():
+                try:
+                    index = int(state)
+                except ValueError:
+                    yield (f"Rotate {name!r} state {state!r} is not a facing index (§3.5)"), ERROR
+                    continue
+                if index < 0:
+                    yield (f"Rotate {name!r} facing index {index} is negative: VASSAL throws "
+                           "ArrayIndexOutOfBounds drawing the piece (FreeRotator.getAngle)"), ERROR
+                elif index >= facings:
+                    yield (f"Rotate {name!r} facing index {index} on a {facings}-facing trait: "
+                           f"VASSAL shows facing {facings - 1} instead (FreeRotator.mySetState "
+                           "clamps it)"), ERROR
         elif type_.startswith("mark;"):
             keys = decode(type_[5:], ",")
             values = decode(state, ",")
             if len(keys) != len(values):
-                yield f"mark; has {len(keys)} keys but {len(values)} values (§8 item 14)"
+                yield (f"mark; has {len(keys)} keys but {len(values)} values (§8 item 14)"), ERROR
         elif type_.startswith("restrict;") and sides is not None:
             for side in decode(decode(type_[9:], ";")[0], ","):
                 if side and side not in sides:
-                    yield f"restrict; side {side!r} is not a PlayerRoster side (§8 item 12)"
+                    yield (f"restrict; side {side!r} is not a PlayerRoster side (§8 item 12)"), ERROR
+
+
+@lru_cache(maxsize=256)
+def _reads(text: str, name: str) -> bool:
+    """Whether ``text`` mentions the properties ``<name>_Facing`` or ``<name>_Degrees`` that a
+    Rotate trait named ``name`` provides (cached: the same few names recur in every save)."""
+    return f"{name}_Facing" in text or f"{name}_Degrees" in text
+
+
+def _rotate_name(fields: list[str]) -> str:
+    """A Rotate trait's name: field 6 of a free rotation (1 facing), else field 8 (§3.5,
+    ``FreeRotator.mySetType``)."""
+    index = 5 if fields[0] == "1" else 7
+    return fields[index] if len(fields) > index else ""
 
 
 def _images_of(p: DecodedPiece) -> Iterator[str]:
@@ -249,13 +342,23 @@ def check_entries(ctx: ModuleContext) -> None:
     ``ModuleExtension`` or an ``extensiondata`` entry) needs ``extensiondata`` (§5)."""
     arc = ctx.archive
     assert arc is not None
+    ctx.names = ArchiveNames.of(arc, "extension" if "extensiondata" in arc else "module")
+    if not ctx.bare:
+        _check_entry_names(ctx, arc, ctx.names)
     if "buildFile.xml" not in arc and "buildFile" in arc:
         ctx.buildfile_entry = "buildFile"
     meta = "extensiondata" if "extensiondata" in arc else "moduledata"
     wanted = [ctx.buildfile_entry] + ([] if ctx.bare else [meta])
     for entry in wanted:
         if entry not in arc:
-            ctx.add(ERROR, entry, "", f"{entry} is missing (§1)")
+            if entry == "moduledata" and ctx.buildfile_entry in arc:
+                # VASSAL 3.7.26 opens such a module (vassal-check: the corpus' Vive l'Empereur
+                # and The Longest Day load); the Module Manager then reads name and version from
+                # the buildFile's first lines instead
+                ctx.add(WARNING, entry, "", "moduledata is missing: VASSAL opens the module, but "
+                        "the Module Manager guesses its name and version from the buildFile (§1)")
+            else:
+                ctx.add(ERROR, entry, "", f"{entry} is missing (§1)")
             continue
         try:
             data = arc.read(entry)
@@ -275,6 +378,32 @@ def check_entries(ctx: ModuleContext) -> None:
             for entry in ("extensiondata", "moduledata"):
                 if entry not in arc:
                     ctx.add(ERROR, entry, "", f"an extension needs {entry} (§5, §8 item 21)")
+
+
+def _check_entry_names(ctx: ModuleContext, arc: Archive, names: ArchiveNames) -> None:
+    """Entry names as Java reads them (§1, §8 item 1): a name without the UTF-8 flag that is no
+    valid UTF-8 (CP437 from an old zip tool) stops VASSAL opening the archive ("invalid CEN
+    header (bad entry name)", seen with VASSAL 3.7.26); one that is valid UTF-8 is read as UTF-8,
+    which may differ from what the zip tool shows; names that differ only in case collide when
+    the archive is unpacked on Windows or macOS."""
+    for shown, raw in names.unreadable:
+        ctx.add(ERROR, shown, "", f"entry name {raw!r} has no UTF-8 flag and is no UTF-8 (CP437 "
+                "from an old zip tool): Java refuses the archive, 'invalid CEN header (bad entry "
+                "name)', and VASSAL does not open it; re-zip with UTF-8 names")
+    for info in arc.zf.infolist():
+        if not info.flag_bits & 0x800 and not info.filename.isascii():
+            raw = info.filename.encode("cp437", errors="replace")
+            try:
+                java = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            ctx.add(WARNING, java, "", f"entry name has no UTF-8 flag: VASSAL reads it as "
+                    f"{java!r}, zip tools show {info.filename!r}; re-zip with UTF-8 names")
+    for group in names.lower.values():
+        if len(group) > 1:
+            ctx.add(WARNING, group[0], "", "entries " + " and ".join(repr(g) for g in sorted(group))
+                    + " differ only in case: they collide when the module is unpacked on "
+                    "Windows or macOS, and one replaces the other")
 
 
 def _version(text: str) -> tuple[int, int] | None:
@@ -306,7 +435,7 @@ def check_metadata(ctx: ModuleContext) -> None:
                     f"VassalVersion {vv!r} makes VASSAL look for 'buildFile', which is missing "
                     "(§1, §7.1)")
         elif not _VERSION_37.fullmatch(vv):
-            ctx.add(WARNING, md_entry, "data/VassalVersion", f"VassalVersion {vv!r} is not 3.7.x")
+            ctx.add(NOTE, md_entry, "data/VassalVersion", f"VassalVersion {vv!r} is not 3.7.x")
         if ctx.kind == "extension" and md_entry == "extensiondata":
             if md.find("universal") is None:
                 ctx.add(ERROR, "extensiondata", "data", "extensiondata has no <universal> (§5)")
@@ -321,7 +450,7 @@ def check_metadata(ctx: ModuleContext) -> None:
             ctx.add(WARNING, bf, "GameModule",
                     f"VassalVersion {vv!r} is newer than 3.7: a 'Version Mismatch' dialog (§2.2)")
         elif not _VERSION_37.fullmatch(vv):
-            ctx.add(WARNING, bf, "GameModule", f"VassalVersion {vv!r} is not 3.7.x")
+            ctx.add(NOTE, bf, "GameModule", f"VassalVersion {vv!r} is not 3.7.x")
         name = root.get("name", "")
         if not name.strip():
             ctx.add(ERROR, bf, "GameModule", "module name is empty")
@@ -341,19 +470,24 @@ def check_structure(ctx: ModuleContext) -> None:
         for child in roster:
             if isinstance(child.tag, str) and (child.text or "").strip():
                 ctx.sides.append(child.text.strip())
-    if len(set(ctx.sides)) != len(ctx.sides):
-        ctx.add(ERROR, ctx.buildfile_entry, "PlayerRoster", f"duplicate sides {ctx.sides}")
+    for side in sorted({s for s in ctx.sides if ctx.sides.count(s) > 1}):
+        ctx.add(ERROR, ctx.buildfile_entry, "PlayerRoster",
+                f"side {side!r} is listed {ctx.sides.count(side)} times: players cannot tell "
+                "the seats apart")
     for el in ctx.iter(*_MAP_TAGS):
         path = element_path(el)
         name = el.get("mapName", "")
         if not name:
             ctx.add(ERROR, ctx.buildfile_entry, path, "map has no mapName (§2.3)")
         elif name in ctx.maps:
-            ctx.add(ERROR, ctx.buildfile_entry, path, f"duplicate mapName {name!r}")
+            ctx.add(ERROR, ctx.buildfile_entry, path,
+                    f"duplicate mapName {name!r}: also {element_path(ctx.maps[name].element)}; "
+                    "saves find only one of them (§7.3)")
         present = {c.tag for c in el if isinstance(c.tag, str)}
-        for tag in REQUIRED_MAP_CHILDREN:
-            if tag not in present:
-                ctx.add(WARNING, ctx.buildfile_entry, path, f"map lacks {tag} (§2.3)")
+        missing = [short_tag(tag) for tag in REQUIRED_MAP_CHILDREN if tag not in present]
+        if missing:
+            ctx.add(NOTE, ctx.buildfile_entry, path,
+                    f"map lacks {', '.join(missing)}: the player has no such control (§2.3)")
         boards: dict[str, tuple[int, int] | None] = {}
         setup = None
         for picker in el.findall(VM + "map.BoardPicker"):
@@ -363,7 +497,9 @@ def check_structure(ctx: ModuleContext) -> None:
                     ctx.add(WARNING, ctx.buildfile_entry, element_path(b),
                             "board has no name: 'One of the boards … has no name' (§7.3)")
                 elif bname in boards:
-                    ctx.add(ERROR, ctx.buildfile_entry, element_path(b), f"duplicate board {bname!r}")
+                    ctx.add(ERROR, ctx.buildfile_entry, element_path(b),
+                            f"duplicate board {bname!r} in map {name!r}: 'More than one board "
+                            "named …', saves pick only the first (§7.3)")
                 boards[bname] = _board_size(arc, b)
             for s in picker.findall("setup"):
                 try:
@@ -430,10 +566,15 @@ def _board_size(arc: Archive, b: etree._Element) -> tuple[int, int] | None:
 def check_pieces(ctx: ModuleContext) -> None:
     """Every PieceSlot/CardSlot/PrototypeDefinition text decodes, known traits, prototypes
     exist without cycles (§8 items 13-14)."""
+    first_def: dict[str, str] = {}
     for el in ctx.iter(VM + "PrototypeDefinition"):
         name = el.get("name", "")
         if name in ctx.prototypes:
-            ctx.add(ERROR, ctx.buildfile_entry, element_path(el), f"duplicate prototype {name!r}")
+            ctx.add(ERROR, ctx.buildfile_entry, element_path(el),
+                    f"duplicate prototype {name!r}: also {first_def[name]}; pieces get only one "
+                    "of them (§7.3)")
+        else:
+            first_def[name] = element_path(el)
         ctx.prototypes[name] = None
     for el in ctx.iter(*_PIECE_TEXT_TAGS):
         path = element_path(el)
@@ -456,8 +597,8 @@ def check_pieces(ctx: ModuleContext) -> None:
             sides = None if ctx.base is None else ctx.base.sides + ctx.sides
         else:
             known, sides = ctx.prototypes, ctx.sides
-        for message in _piece_findings(p, known, sides):
-            ctx.add(ERROR, ctx.buildfile_entry, path, message)
+        for severity, message in _piece_findings(p, known, sides, ctx.read_text, ctx.has_code):
+            ctx.add(severity, ctx.buildfile_entry, path, message)
     # prototype cycles
     graph = {n: (p.prototype_names if p else []) for n, p in ctx.prototypes.items()}
     for start, refs in graph.items():
@@ -477,105 +618,267 @@ def check_pieces(ctx: ModuleContext) -> None:
 @module_check
 def check_gpids(ctx: ModuleContext) -> None:
     """gpids of PieceSlots, CardSlots and PlaceMarker/Replace traits (also inside prototypes)
-    unique and below ``nextPieceSlotId``; decimal in a module, ``extensionId:n`` in an extension;
-    the BasicPiece state gpid equals the slot's (§2.2, §5, §8 items 8, 13, 24)."""
+    present, unique and below ``nextPieceSlotId``; decimal in a module, ``extensionId:n`` in an
+    extension; the BasicPiece state gpid equals the slot's (§2.2, §5, §8 items 8, 13, 24).
+
+    An empty gpid is an error: ``GpIdChecker`` counts it as broken, and "Refresh Counters"
+    cannot match the pieces made from that slot or marker (``GameRefresher``). A duplicate names
+    every owner of the gpid."""
     if ctx.root is None:
         return
     bf = ctx.buildfile_entry
     raw_next = ctx.root.get("nextPieceSlotId")
     try:
-        next_id = int(raw_next or "")
+        next_id = int(raw_next or "") if raw_next is not None else None
     except ValueError:
-        sev = ERROR if ctx.kind == "module" else WARNING
+        sev = ERROR if ctx.kind == "module" and raw_next is not None else WARNING
         ctx.add(sev, bf, short_tag(str(ctx.root.tag)),
-                f"nextPieceSlotId {raw_next!r} is not an integer (fatal on load, §2.1)")
+                f"nextPieceSlotId {raw_next!r} is not an integer (fatal on load when present, "
+                "§2.1)")
         next_id = None
     ext_id = ctx.root.get("extensionId", "") if ctx.kind == "extension" else None
 
-    def number(gpid: str) -> int | None:
-        if ext_id is not None:
-            prefix, sep, n = gpid.rpartition(":")
-            if not sep or prefix != ext_id or not (n.isdigit() and n.isascii()):
-                return None
-            return int(n)
-        return int(gpid) if gpid.isdigit() and gpid.isascii() else None
-
-    form = f"'{ext_id}:n'" if ext_id is not None else "decimal"
+    own = f"{ext_id}:" if ext_id is not None else ""
+    owners: dict[str, str] = {}
 
     def seen(path: str, gpid: str, what: str) -> None:
-        n = number(gpid)
+        if not gpid:
+            ctx.add(ERROR, bf, path, f"{what} has no gpid: 'Refresh Counters' cannot find the "
+                    "pieces it makes (GpIdChecker, §2.2)")
+            return
+        # GpIdChecker.testGpId keeps what follows the first ':' and parses it as an int
+        prefix, colon, rest = gpid.partition(":")
+        number = rest.split(":")[0] if colon else gpid
+        n = int(number) if number.isdigit() and number.isascii() else None
         if n is None:
-            ctx.add(ERROR, bf, path, f"{what} gpid {gpid!r} is not {form} (§2.2, §5)")
+            ctx.add(WARNING, bf, path, f"{what} gpid {gpid!r} is no number: the editor's "
+                    "GpIdChecker replaces it, so saved pieces lose their link to it (§2.2)")
+        elif (prefix + colon if colon else "") != own:
+            ctx.add(NOTE, bf, path, f"{what} gpid {gpid!r} has the prefix of another "
+                    f"{'extension' if colon else 'module'} ({own or 'no prefix'} expected); "
+                    "VASSAL reads only its number (§2.2, §5)")
+        elif next_id is not None and n >= next_id:
+            ctx.add(ERROR, bf, path,
+                    f"gpid {gpid} is not below nextPieceSlotId {next_id}: the next new slot "
+                    "gets the same gpid (§2.2)")
+        if gpid in owners:
+            ctx.add(ERROR, bf, path, f"duplicate gpid {gpid}: {what} here and {owners[gpid]} "
+                    "(§2.2)")
         else:
-            if gpid in ctx.gpids:
-                ctx.add(ERROR, bf, path, f"duplicate gpid {gpid} (§2.2)")
-            if next_id is not None and n >= next_id:
-                ctx.add(ERROR, bf, path,
-                        f"gpid {gpid} is not below nextPieceSlotId {next_id} (§2.2)")
+            owners[gpid] = f"{what} in {path}"
         ctx.gpids.add(gpid)
 
     decoded = {id(el): p for el, p in ctx.pieces}
     for el in ctx.iter(*_SLOT_TAGS):
         path = element_path(el)
         gpid = el.get("gpid", "")
-        seen(path, gpid, "slot")
+        seen(path, gpid, short_tag(str(el.tag)))
         p = decoded.get(id(el))
-        if p is not None and p.gpid != gpid:
-            ctx.add(ERROR, bf, path,
-                    f"BasicPiece state gpid {p.gpid!r} differs from the slot gpid {gpid!r}")
+        if p is not None and gpid and p.gpid not in ("", gpid):
+            ctx.add(NOTE, bf, path,
+                    f"BasicPiece state gpid {p.gpid!r} differs from the slot gpid {gpid!r}; "
+                    "VASSAL gives new pieces the slot's (PieceSlot.getPiece)")
     for el, p in ctx.pieces:
         for type_, _ in p.levels:
             if type_.startswith(("placemark;", "replace;")):
+                kind = type_.split(";", 1)[0]
                 fields = decode(type_.split(";", 1)[1], ";")
                 gpid = fields[9] if len(fields) > 9 else ""
-                if gpid:
-                    seen(element_path(el), gpid, type_.split(";", 1)[0])
+                what = "PlaceMarker" if kind == "placemark" else "Replace"
+                name = fields[0] if fields and fields[0] else "(unnamed)"
+                seen(element_path(el), gpid, f"{what} trait {name!r}")
+
+
+#: Tiler heap (MiB) above which VASSAL cannot tile an image on an 8 GiB machine (error) or on a
+#: 4 GiB one (warning): ``TilingHandler.sliceTiles`` asks for ``1.66 * 4 * w * h`` bytes + 150
+#: MiB, capped at 3/4 of physical memory (``AbstractLaunchAction``, ``TILER_MAXIMUM_HEAP``).
+TILER_HEAP_ERROR_MB = 6 * 1024
+TILER_HEAP_WARNING_MB = 3 * 1024
+#: Entry suffixes VASSAL reads as images (ImageIO: PNG, GIF, JPEG, BMP, TIFF; Batik: SVG).
+IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".svg")
+
+
+def tiler_heap_mb(width: int, height: int) -> float:
+    """The heap, in MiB, VASSAL's tiler asks for to cut an image of ``width`` x ``height`` pixels
+    into tiles (``TilingHandler.sliceTiles``: ``1.66 * (4 * w * h >> 20) + 150``)."""
+    return 1.66 * ((4 * width * height) >> 20) + 150
+
+
+def _buildfile_image_refs(ctx: ModuleContext) -> Iterator[tuple[str, str, str]]:
+    """``(element path, image name, what)`` of every image the buildFile names (§8 item 10)."""
+    for el in ctx.iter():
+        tag = str(el.tag)
+        if tag == VM + "map.boardPicker.Board" and el.get("image"):
+            yield element_path(el), el.get("image", ""), "board image"
+        elif tag == VM + "SpecialDieFace" and el.get("icon"):
+            yield element_path(el), el.get("icon", ""), "die face icon"
+        elif tag in ("VASSAL.build.widget.Chart", VM + "documentation.AboutScreen") and el.get(
+            "fileName"
+        ):
+            yield element_path(el), el.get("fileName", ""), "chart image"
+        if tag == VM + "SpecialDieFace":
+            continue
+        for attr in _ICON_ATTRS:
+            value = el.get(attr, "")
+            if value:
+                yield element_path(el), value, f"{attr} image"
+
+
+def _piece_image_refs(p: DecodedPiece) -> Iterator[tuple[str, str]]:
+    """``(image name, what)`` of a piece: BasicPiece image, Layer (emb2) images, Mask (obs)
+    image, Mark When Moved (markmoved) icon (§3.5, §8 item 10)."""
+    for image in _images_of(p):
+        yield image, "piece image"
+    for type_, _ in p.levels:
+        if type_.startswith("markmoved;"):
+            fields = decode(type_[10:], ";")
+            if fields and fields[0]:
+                yield fields[0], "moved-marker icon"
 
 
 @module_check
 def check_images(ctx: ModuleContext) -> None:
-    """Every image the buildFile or a piece names exists under images/ with exact case (§8 10)."""
+    """Every image named anywhere resolves the way VASSAL resolves it, and reads as an image of
+    a size VASSAL can hold (§1, §7.3, §8 item 10): board, die-face, chart and icon images and
+    every piece's images (:func:`~.refs.resolve_image`: exact case, NFD, VASSAL's own jar,
+    ``.gif`` fallback, the base module for an extension); the ``<img>`` of every HelpFile and
+    HtmlChart page (``DataArchiveHTMLEditorKit``); the ``xlink:href`` of every SVG under
+    ``images/`` (a URL relative to the SVG inside its archive, no backslashes). Then the bytes:
+    an image that is no PNG/GIF/JPEG/BMP/TIFF/SVG, or one the tiler cannot hold
+    (:data:`TILER_HEAP_ERROR_MB`), is an error when something names it, a warning otherwise."""
     if ctx.bare:
         return
-    arc = ctx.archive
-    assert arc is not None
-    lower = {n.lower(): n for n in arc.names}
-    refs: list[tuple[str, str]] = []
-    for el in ctx.iter():
-        tag = str(el.tag)
-        if tag == VM + "map.boardPicker.Board" and el.get("image"):
-            refs.append((element_path(el), el.get("image", "")))
-        elif tag == VM + "SpecialDieFace" and el.get("icon"):
-            refs.append((element_path(el), el.get("icon", "")))
-        elif tag in ("VASSAL.build.widget.Chart", VM + "documentation.AboutScreen") and el.get(
-            "fileName"
-        ):
-            refs.append((element_path(el), el.get("fileName", "")))
-        for attr in _ICON_ATTRS:
-            value = el.get(attr, "")
-            if value and not value.startswith("/") and tag != VM + "SpecialDieFace":
-                refs.append((element_path(el), value))
+    arc, names = ctx.archive, ctx.names
+    assert arc is not None and names is not None
+    archives = [names]
+    base_names = ctx.base.names if ctx.base is not None else None
+    if base_names is not None:
+        archives.append(base_names)
+    bf = ctx.buildfile_entry
+    used: dict[str, str] = {}
+
+    def check(entry: str, path: str, image: str, what: str) -> None:
+        where = resolve_image(image, archives)
+        if where is None:
+            severity = ERROR
+            tail = ""
+            if ctx.kind == "extension" and base_names is None:
+                severity, tail = WARNING, "; it may be in the base module (lint with --base)"
+            full = image if image.startswith("/") else "images/" + image
+            ctx.add(severity, entry, path, f"{what} {image!r} not found: no {full}"
+                    f"{case_hint(full, archives)} in the archive or VASSAL's jar; 'Image not "
+                    f"found' when drawn (§1, §7.3){tail}")
+        elif where == names.label and not image.startswith("/"):
+            found = "images/" + image
+            used.setdefault(found if found in names else found + ".gif", f"{what} in {path}")
+
+    for path, image, what in _buildfile_image_refs(ctx):
+        check(bf, path, image, what)
     for el, p in ctx.pieces:
-        refs.extend((element_path(el), image) for image in _images_of(p))
-    for path, image in refs:
-        _check_image(ctx, arc, lower, ctx.buildfile_entry, path, image)
+        for image, what in _piece_image_refs(p):
+            check(bf, element_path(el), image, what)
+    for entry, chart in _html_pages(ctx):
+        try:
+            data = arc.read(entry)
+        except VassalFormatError:
+            continue
+        for src in html_image_refs(data):
+            kind = classify_url(src)
+            if kind in ("fragment", "data"):
+                continue
+            if kind == "external":
+                if src.lower().startswith("file:"):
+                    ctx.add(WARNING, entry, "img", f"shows {src!r}, a file on the maker's disk: "
+                            "other players do not have it")
+                continue
+            if "/" not in src and "\\" not in src:
+                check(entry, "img", src, "HTML image")
+            elif chart:
+                ctx.add(ERROR, entry, "img", f"shows {src!r}: an HtmlChart has no base URL, so "
+                        "an image path with '/' shows a broken image (write the bare name of an "
+                        "image under images/)")
+            else:
+                target = join_relative(entry, src.replace("\\", "/")) if kind == "relative" else None
+                if kind == "backslash" or target is None or target not in names:
+                    hint = case_hint(target, [names]) if target else ""
+                    ctx.add(ERROR, entry, "img", f"shows {src!r}, which is not in the archive "
+                            f"relative to the page{hint}: a broken image")
+                else:
+                    used.setdefault(target, f"HTML image in {entry}")
+    for entry in sorted(n for n in names.names if n.startswith("images/")
+                        and n.lower().endswith(".svg")):
+        _check_svg(ctx, entry, names, used)
+    for entry in sorted(names.names):
+        if entry.startswith("images/") and entry.lower().endswith(IMAGE_SUFFIXES) or entry in used:
+            _check_image_bytes(ctx, entry, used.get(entry))
 
 
-def _check_image(ctx: _Collector, arc: Archive, lower: dict[str, str], entry: str, path: str,
-                 image: str) -> None:
-    name = "images/" + image
-    if name in arc:
+def _html_pages(ctx: ModuleContext) -> Iterator[tuple[str, bool]]:
+    """``(entry, is_html_chart)`` of every archive HTML page a HelpFile or HtmlChart shows."""
+    assert ctx.archive is not None
+    for el in ctx.iter(VM + "documentation.HelpFile", "VASSAL.build.widget.HtmlChart"):
+        name = el.get("fileName", "")
+        chart = str(el.tag).endswith("HtmlChart")
+        if not chart and el.get("fileType", "archive") != "archive":
+            continue
+        if name and name in ctx.archive and name.lower().endswith((".html", ".htm")):
+            yield name, chart
+
+
+def _check_svg(ctx: ModuleContext, entry: str, names: ArchiveNames, used: dict[str, str]) -> None:
+    assert ctx.archive is not None
+    try:
+        data = ctx.archive.read(entry)
+    except VassalFormatError:
         return
-    severity = ERROR
-    if isinstance(ctx, ModuleContext) and ctx.kind == "extension":
-        # an extension's images are looked up after the module's own (§5)
-        base = ctx.base
-        if base is None:
-            severity = WARNING
-        elif base.archive is not None and name in base.archive:
-            return
-    hint = f" (found {lower[name.lower()]!r}: case differs)" if name.lower() in lower else ""
-    ctx.add(severity, entry, path, f"image {image!r} not found under images/{hint} (§1, §7.3)")
+    severity = ERROR if entry in used else WARNING
+    for href in svg_refs(data):
+        kind = classify_url(href)
+        if kind in ("fragment", "data"):
+            continue
+        if kind == "external":
+            ctx.add(WARNING, entry, "href", f"SVG references {href!r} outside the module: "
+                    "VASSAL draws it only where that URL can be read")
+        elif kind == "backslash":
+            ctx.add(severity, entry, "href", f"SVG references {href!r} with a backslash: in a URL "
+                    "that is no folder separator, VASSAL finds nothing and draws the SVG without it "
+                    "(use '/')")
+        else:
+            target = join_relative(entry, href)
+            if target is None or target not in names:
+                ctx.add(severity, entry, "href", f"SVG references {href!r}, which is not in the "
+                        f"archive relative to {entry}{case_hint(target or '', [names])}")
+            else:
+                used.setdefault(target, f"SVG {entry}")
+
+
+def _check_image_bytes(ctx: ModuleContext, entry: str, user: str | None) -> None:
+    """Garbage bytes and images too large for VASSAL's tiler (see :func:`check_images`)."""
+    assert ctx.archive is not None
+    try:
+        data = ctx.archive.read_head(entry, 1 << 16)
+        info = image_info(data)
+        if info is None and not data.startswith(b"\x89PNG") and len(data) == 1 << 16:
+            info = image_info(ctx.archive.read(entry))
+    except VassalFormatError as exc:
+        ctx.add(ERROR, entry, "", exc.message)
+        return
+    severity = ERROR if user else WARNING
+    named = f" ({user})" if user else " (nothing in the module names it)"
+    if info is None:
+        ctx.add(severity, entry, "", f"not an image VASSAL can read: {data[:8]!r}… is no PNG, "
+                f"GIF, JPEG, BMP, TIFF or SVG; the player sees a broken image{named}")
+        return
+    if info.format == "svg":
+        return
+    heap = tiler_heap_mb(info.width, info.height)
+    if info.width * info.height > 2**31 - 1 or heap > TILER_HEAP_ERROR_MB:
+        ctx.add(severity, entry, "", f"{info.width} x {info.height} px: VASSAL's tiler needs "
+                f"{heap / 1024:.1f} GiB of heap, more than an 8 GiB machine gives it; the image "
+                f"is never drawn{named}")
+    elif heap > TILER_HEAP_WARNING_MB:
+        ctx.add(WARNING, entry, "", f"{info.width} x {info.height} px: VASSAL's tiler needs "
+                f"{heap / 1024:.1f} GiB of heap, more than a 4 GiB machine gives it{named}")
 
 
 @module_check
@@ -666,8 +969,13 @@ def check_classes(ctx: ModuleContext) -> None:
                         "'failed to load class', the component is dropped (§7.2, §8 item 5)")
             else:
                 cls_entry = tag.replace(".", "/") + ".class"
-                if ctx.bare or (arc is not None and cls_entry in arc):
+                in_base = ctx.base is not None and ctx.base.archive is not None and (
+                    cls_entry in ctx.base.archive)
+                if ctx.bare or (arc is not None and cls_entry in arc) or in_base:
                     ctx.add(WARNING, bf, path, f"custom class {tag} (module code, §8 item 5)")
+                elif ctx.kind == "extension" and ctx.base is None:
+                    ctx.add(WARNING, bf, path, f"custom class {tag}: not in the extension, so it "
+                            "must come from the base module (lint with --base to check)")
                 else:
                     ctx.add(ERROR, bf, path, f"custom class {tag} but the archive has no "
                             f"{cls_entry}: 'failed to load class' (§7.2)")
@@ -882,74 +1190,141 @@ def check_extension(ctx: ModuleContext) -> None:
 
 @save_check
 def check_save_entries(ctx: SaveContext) -> None:
-    """savedGame decodes (!VCSK or plain UTF-8); savedata/moduledata present; moduledata name
-    equals the module name (§8 items 15-17)."""
+    """savedGame decodes (!VCSK or plain UTF-8) and every command with it; moduledata names the
+    module (§4.1-4.3, §8 items 15-17).
+
+    A save with only ``savedGame`` is the old (pre-3.0) form: VASSAL loads it and checks nothing
+    against the module (``GameState``: no ``savedata`` means no metadata check), so that is a
+    note, not an error."""
     arc = ctx.archive
     assert arc is not None
-    for entry in ("savedGame", "savedata", "moduledata"):
-        if entry not in arc:
-            ctx.add(ERROR, ctx.entry, "", f"save has no {entry} entry (§4.1)")
     if "savedGame" not in arc:
+        ctx.add(ERROR, ctx.entry, "", "save has no savedGame entry: 'not a VASSAL saved game' "
+                "(§4.1)")
         return
+    missing = [e for e in ("savedata", "moduledata") if e not in arc]
+    if missing:
+        ctx.add(NOTE, ctx.entry, "", f"old-style save without {' and '.join(missing)}: VASSAL "
+                "loads it without checking module name or version (§4.1)")
     try:
         ctx.save = decode_save_text(deobfuscate(arc.read("savedGame")))
     except VassalFormatError as exc:
         ctx.add(ERROR, f"{ctx.entry}:savedGame", "", exc.message)
         return
-    for index, message in ctx.save.problems:
-        ctx.add(ERROR, f"{ctx.entry}:savedGame", _cmd_path(index), message)
-    if "moduledata" in arc and ctx.module is not None and ctx.module.module_name is not None:
+    for index, severity, message in ctx.save.problems:
+        ctx.add(severity, f"{ctx.entry}:savedGame", _cmd_path(index), message)
+    if "moduledata" in arc and "savedata" in arc and ctx.module is not None and (
+        ctx.module.module_name is not None
+    ):
         try:
             name = (arc.read_xml("moduledata").findtext("name") or "").strip()
         except VassalFormatError as exc:
             ctx.add(ERROR, f"{ctx.entry}:moduledata", "", exc.message)
         else:
             if name != ctx.module.module_name.strip():
-                ctx.add(ERROR, f"{ctx.entry}:moduledata", "data/name",
-                        f"save is for module {name!r}, not {ctx.module.module_name!r} (§4.1)")
+                ctx.add(WARNING, f"{ctx.entry}:moduledata", "data/name",
+                        f"save is for module {name!r}, not {ctx.module.module_name!r}: VASSAL "
+                        "asks 'This save was created with the module named …' (§4.1)")
 
 
 def _cmd_path(index: int) -> str:
     return f"command[{index}]" if index >= 0 else ""
 
 
+@dataclass
+class _Known:
+    """What a save is checked against: the module's maps, gpids, prototypes and sides; for an
+    extension the base module's too. ``maps_known`` is False for an extension linted without its
+    base (its pieces may stand on the base module's maps)."""
+
+    maps: dict[str, MapInfo]
+    gpids: set[str]
+    prototypes: dict[str, DecodedPiece | None] | None
+    sides: list[str] | None
+    maps_known: bool
+    read: str = ""
+    code: bool = False
+
+
+def _known(mod: ModuleContext | None) -> _Known:
+    if mod is None:
+        return _Known({}, set(), None, None, False)
+    if mod.kind == "extension":
+        base = mod.base
+        if base is None:
+            return _Known(dict(mod.maps), set(mod.gpids), None, None, False)
+        return _Known({**base.maps, **mod.maps}, base.gpids | mod.gpids,
+                      {**base.prototypes, **mod.prototypes}, base.sides + mod.sides, True,
+                      base.read_text + mod.read_text, base.has_code or mod.has_code)
+    return _Known(mod.maps, mod.gpids, mod.prototypes, mod.sides, True, mod.read_text,
+                  mod.has_code)
+
+
 @save_check
 def check_save_pieces(ctx: SaveContext) -> None:
-    """Pieces pass the piece checks; maps/boards exist; positions inside the map; stacks at
-    their pieces' position; gpids known to the module (§8 items 18-20)."""
+    """Pieces pass the piece checks; maps and boards exist; positions inside the map; stacks at
+    their pieces' position; gpids known to the module; ChangePiece states fit the piece's type
+    and MovePiece targets exist (§4.3-4.4, §8 items 18-20).
+
+    Positions follow what VASSAL does with them: a stack or piece on the ``null`` map is off any
+    map; one at negative coordinates is parked off the board's top or left edge, a common idiom
+    VASSAL loads and never draws (one note per save); one beyond the right or bottom edge is a
+    warning (the player never sees it, usually a wrong board size or a stale position)."""
     save, mod = ctx.save, ctx.module
     if save is None:
         return
     entry = f"{ctx.entry}:savedGame"
-    index = {c: i for i, c in enumerate(save.commands)}
-    protos = mod.prototypes if mod is not None else None
-    sides = mod.sides if mod is not None else None
+    known = _known(mod)
     by_id = {p.id: p for p in save.pieces}
     bounds: dict[str, tuple[int, int] | None] = {}
-    if mod is not None:
-        for name, info in mod.maps.items():
+    if known.maps_known:
+        for name, info in known.maps.items():
             bounds[name] = _map_bounds(ctx, entry, info, save.boards.get(name))
         for name in save.boards:
-            if name not in mod.maps:
-                ctx.add(ERROR, entry, "", f"board command for unknown map {name!r}")
+            if name not in known.maps:
+                ctx.add(ERROR, entry, "", f"board command for map {name!r}, which the module "
+                        "does not have: VASSAL ignores it")
+    parked = 0
+    repeated: dict[tuple[str, str], list[str]] = {}
+    # pieces of one kind repeat hundreds of times in a save: their findings depend only on
+    # their levels above the BasicPiece (and its type), so each distinct piece is checked once
+    memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
     for p in [*save.pieces, *save.stacks]:
-        path = f"piece[{p.id}]"
-        for message in _piece_findings(p, protos, sides) if p.kind == "piece" else ():
-            ctx.add(ERROR, entry, path, message)
-        if mod is None or p.map_name in (None, "null"):
+        path = f"command[{save.command_index(p)}]"
+        if p.kind == "piece":
+            basic_type, basic_state = p.levels[-1]
+            key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = list(_piece_findings(p, known.prototypes, known.sides,
+                                                         known.read, known.code))
+            for severity, message in found:
+                repeated.setdefault((severity, message), []).append(path)
+        if not known.maps_known or p.map_name in (None, "null"):
             continue
-        if p.map_name not in mod.maps:
-            ctx.add(ERROR, entry, path, f"map {p.map_name!r} does not exist (§4.4)")
+        if p.map_name not in known.maps:
+            ctx.add(ERROR, entry, path, f"{p.kind} {p.id} stands on map {p.map_name!r}, which "
+                    "the module does not have: 'Map not found', the piece is not placed (§4.4)")
             continue
         size = bounds.get(p.map_name)
-        if size is not None and p.x is not None and p.y is not None:
+        if p.x is not None and p.y is not None and (p.x < 0 or p.y < 0):
+            parked += 1
+        elif size is not None and p.x is not None and p.y is not None:
             w, h = size
-            if not (0 <= p.x < w and 0 <= p.y < h):
-                ctx.add(ERROR, entry, path,
-                        f"position ({p.x}, {p.y}) is outside map {p.map_name!r} "
-                        f"(0..{w - 1}, 0..{h - 1})")
-        if p.kind == "piece" and p.gpid and p.gpid not in mod.gpids:
-            ctx.add(WARNING, entry, path, f"gpid {p.gpid!r} matches no PieceSlot (§4.4)")
+            if p.x >= w or p.y >= h:
+                ctx.add(WARNING, entry, path,
+                        f"{p.kind} {p.id} at ({p.x}, {p.y}) is beyond the right or bottom edge "
+                        f"of map {p.map_name!r} (0..{w - 1}, 0..{h - 1}): the player never sees it")
+        if p.kind == "piece" and p.gpid and known.gpids and p.gpid not in known.gpids:
+            ctx.add(WARNING, entry, path, f"piece {p.id} has gpid {p.gpid!r}, which matches no "
+                    "PieceSlot: 'Refresh Counters' cannot update it (§4.4)")
+    for (severity, message), paths in repeated.items():
+        more = f" (and {len(paths) - 1} more pieces of this save)" if len(paths) > 1 else ""
+        ctx.add(severity, entry, paths[0], message + more)
+    if parked:
+        ctx.add(NOTE, entry, "", f"{parked} pieces or stacks are parked at negative coordinates "
+                "(off the board's top or left edge): VASSAL loads them and never draws them")
+    moved = 0
     for s in save.stacks:
         assert s.stack is not None
         for pid in s.stack.piece_ids:
@@ -957,27 +1332,80 @@ def check_save_pieces(ctx: SaveContext) -> None:
             if member is not None and (member.map_name, member.x, member.y) != (
                 s.stack.map_name, s.stack.x, s.stack.y
             ):
-                ctx.add(ERROR, entry, f"piece[{s.id}]",
-                        f"stack is at {s.stack.map_name};{s.stack.x};{s.stack.y} but piece "
-                        f"{pid} is at {member.map_name};{member.x};{member.y} (§4.4)")
-    del index
+                moved += 1
+    if moved:
+        ctx.add(NOTE, entry, "", f"{moved} stacked pieces record another position than their "
+                "stack: VASSAL draws them at the stack's (BasicPiece.getPosition, §4.4)")
+    _check_changes(ctx, entry, save, known)
+
+
+def _check_changes(ctx: SaveContext, entry: str, save: DecodedSave, known: _Known) -> None:
+    """ChangePiece (``D/``) states decoded against the type of the piece they change, as
+    ``ChangePiece.execute`` applies them with ``setState``; MovePiece (``M/``) maps exist."""
+    types: dict[str, DecodedPiece] = {p.id: p for p in [*save.pieces, *save.stacks]}
+    for change in save.changes:
+        path = f"command[{change.index}]"
+        if change.kind == "move":
+            if known.maps_known and change.map_name is not None and (
+                change.map_name not in known.maps
+            ):
+                ctx.add(ERROR, entry, path, f"MovePiece puts {change.piece_id} on map "
+                        f"{change.map_name!r}, which the module does not have")
+            continue
+        if change.kind != "change":
+            continue
+        target = types.get(change.piece_id)
+        if target is None:
+            continue  # a piece the module's at-start stacks or decks create; VASSAL skips others
+        try:
+            type_string = "stack" if target.kind == "stack" else _type_string(target)
+            text = "+/" + encode([change.piece_id, type_string, change.state], "/")
+        except ValueError:
+            continue  # a level ending in a backslash, reported with the AddPiece
+        try:
+            changed = decode_add_piece(text)
+        except PieceDecodeError as exc:
+            ctx.add(ERROR, entry, path, f"ChangePiece state for {target.kind} {change.piece_id} "
+                    f"(added by command[{save.command_index(target)}]) does not fit its type: "
+                    f"{exc}")
+            continue
+        if changed.kind == "piece":
+            for severity, message in _piece_findings(changed, known.prototypes, known.sides,
+                                                     known.read, known.code):
+                ctx.add(severity, entry, path, f"after ChangePiece: {message}")
+        if known.maps_known and changed.map_name not in (None, "null") and (
+            changed.map_name not in known.maps
+        ):
+            ctx.add(ERROR, entry, path, f"ChangePiece puts {change.piece_id} on map "
+                    f"{changed.map_name!r}, which the module does not have")
+
+
+def _type_string(p: DecodedPiece) -> str:
+    """The nested type string of a decoded piece (its levels' types, outermost first)."""
+    from .pieces import nest
+
+    return nest([t for t, _ in p.levels])
 
 
 def _map_bounds(ctx: SaveContext, entry: str, info: MapInfo,
                 placed: list[tuple[str, int, int, bool]] | None) -> tuple[int, int] | None:
+    if not info.boards:
+        return None
     placements = placed if placed is not None else info.setup
+    if placements is not None and not placements:
+        return None
     if placements is None:
         if len(info.boards) != 1:
-            ctx.add(ERROR, entry, "", f"map {info.name!r} has several boards but neither the "
-                    "save nor the module chooses them (§8 item 20)")
+            ctx.add(WARNING, entry, "", f"map {info.name!r} has several boards but neither the "
+                    "save nor the module chooses them: VASSAL asks the player (§8 item 20)")
             return None
         placements = [(next(iter(info.boards)), 0, 0, False)]
     for b, _c, _r, _rev in placements:
         if b not in info.boards:
-            ctx.add(ERROR, entry, "", f"map {info.name!r} has no board {b!r}")
+            ctx.add(ERROR, entry, "", f"the save puts board {b!r} on map {info.name!r}, which "
+                    "has no such board: VASSAL leaves the map without it")
             return None
         if info.boards[b] is None:
-            ctx.add(WARNING, entry, "", f"size of board {b!r} unknown; bounds not checked")
             return None
     boards = [Board(b, None, *info.boards[b]) for b, *_ in placements]  # type: ignore[misc]
     m = Map(info.name, boards, edge_width=info.edge_width, edge_height=info.edge_height)
@@ -996,10 +1424,15 @@ def _lint_save(arc: Archive, entry: str, findings: list[Finding],
 
 
 def _module_context(arc: Archive, findings: list[Finding], *, bare: bool = False,
-                    base: ModuleContext | None = None) -> ModuleContext:
+                    base: ModuleContext | None = None, as_base: bool = False) -> ModuleContext:
+    """Run the module checks on ``arc``. ``as_base``: the module is only the base another file
+    is checked against, so its own setups and image bytes are not linted (their findings are
+    thrown away anyway)."""
     ctx = ModuleContext(findings, archive=arc, bare=bare, base=base)
     for check in MODULE_CHECKS:
         ctx.check = check.__name__
+        if as_base and check in (check_setups, check_images, check_files):
+            continue
         if check is not check_entries and ctx.root is None:
             if check is check_metadata:
                 check(ctx)
@@ -1015,15 +1448,73 @@ def lint_archive(arc: Archive, name: str = "", *, base: Archive | None = None,
     extension extends: with it the extension's ``module`` name, targets, prototypes and images
     are checked against the module (§5). ``bare``: the archive only holds a buildFile (from
     :func:`lint_buildfile_bytes`), so image, file and setup checks are skipped."""
+    return _lint_opened(arc, name, base=base, bare=bare)[0]
+
+
+def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: bool = False,
+                 base_ctx: ModuleContext | None = None,
+                 ) -> tuple[list[Finding], ModuleContext | None]:
+    """:func:`lint_archive`, also returning the module or extension context (None for a save).
+    A save linted with ``base`` is checked against that module (maps, boards, gpids)."""
     findings: list[Finding] = []
+    if base is not None and base_ctx is None:
+        base_ctx = _module_context(base, [], as_base=True)
     if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
-        _lint_save(arc, os.path.basename(name) or "save", findings)
-        return findings
-    base_ctx = None
+        _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
+        return findings, None
+    ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+    return findings, ctx
+
+
+def lint_many(paths: list[str | os.PathLike[str]], *,
+              base: str | os.PathLike[str] | None = None) -> dict[str, list[Finding]]:
+    """:func:`lint` of several files against one ``base`` module, plus what only shows when they
+    are loaded together: extensions sharing an ``extensionId`` (VASSAL warns "Extension Id for …
+    conflicts with previously loaded extension …" and both keep their ``id:n`` gpids, so pieces
+    of the two collide; ``ExtensionsLoader.addExtension``). Returns findings per path, in order.
+    """
+    base_arc = base_ctx = None
+    out: dict[str, list[Finding]] = {}
     if base is not None:
-        base_ctx = _module_context(base, [])
-    _module_context(arc, findings, bare=bare, base=base_ctx)
-    return findings
+        try:
+            base_arc = open_archive(base)
+        except VassalFormatError as exc:
+            return {os.fspath(p): [Finding(ERROR, "base module", "", exc.message, "archive")]
+                    for p in paths}
+        base_ctx = _module_context(base_arc, [], as_base=True)
+    ids: dict[str, list[str]] = {}
+    try:
+        for path in paths:
+            fspath = os.fspath(path)
+            early = _precheck(fspath)
+            if early is not None:
+                out[fspath] = early
+                continue
+            try:
+                arc = open_archive(fspath)
+            except VassalFormatError as exc:
+                out[fspath] = [Finding(ERROR, exc.entry or os.path.basename(fspath), "",
+                                       exc.message, "archive")]
+                continue
+            with arc:
+                findings, ctx = _lint_opened(arc, fspath, base_ctx=base_ctx)
+            out[fspath] = findings
+            if ctx is not None and ctx.kind == "extension" and ctx.root is not None:
+                ext_id = ctx.root.get("extensionId", "")
+                if ext_id:
+                    ids.setdefault(ext_id, []).append(fspath)
+    finally:
+        if base_arc is not None:
+            base_arc.close()
+    for ext_id, owners in ids.items():
+        for path in owners if len(owners) > 1 else ():
+            others = ", ".join(os.path.basename(o) for o in owners if o != path)
+            out[path].append(Finding(
+                ERROR, "buildFile.xml", "ModuleExtension",
+                f"extensionId {ext_id!r} is also the extensionId of {others}: VASSAL warns "
+                "'Extension Id … conflicts with previously loaded extension' and the gpids "
+                f"'{ext_id}:n' of both collide", "check_extension_ids"))
+    return out
 
 
 def lint_buildfile_bytes(xml: bytes, name: str = "buildFile.xml") -> list[Finding]:
@@ -1060,43 +1551,42 @@ def lint_bytes(data: bytes, name: str = "", *, base: bytes | None = None) -> lis
 
 def lint(path: str | os.PathLike[str], *, base: str | os.PathLike[str] | None = None
          ) -> list[Finding]:
-    """Lint a ``.vmod``, ``.vmdx`` or ``.vsav`` file, or a bare ``buildFile.xml`` (§8), and
-    return every :class:`Finding` (errors and warnings), in check order.
+    """Lint a ``.vmod``, ``.vmdx``, ``.vsav`` or ``.vlog`` file, or a bare ``buildFile.xml``
+    (§8), and return every :class:`Finding` (errors, warnings and notes), in check order.
 
     Args:
         path: the file to check.
-        base: for an extension, the ``.vmod`` it extends (then ``module``, targets, prototypes
-            and images are checked against it, §5).
+        base: the ``.vmod`` an extension extends (then ``module``, targets, prototypes, images
+            and the maps of its setups are checked against it, §5), or the module a save or log
+            was made with (then its maps, boards and gpids are checked).
 
     Never raises for a bad file: unreadable or unsafe archives are findings. Memory is bounded
     by :class:`~pipeline.vassal.archive.Limits`.
     """
     fspath = os.fspath(path)
+    early = _precheck(fspath)
+    if early is not None:
+        return early
+    with open(fspath, "rb") as fh:
+        head = fh.read(64)
+    if _is_xml(head):
+        with open(fspath, "rb") as fh:
+            return lint_buildfile_bytes(fh.read(), os.path.basename(fspath))
+    return lint_many([fspath], base=base)[fspath]
+
+
+def _precheck(fspath: str) -> list[Finding] | None:
+    """Findings for a path that is no readable regular file or an oversized bare buildFile;
+    None when the file can be linted."""
+    name = os.path.basename(fspath)
     if not os.path.isfile(fspath):
-        return [Finding(ERROR, os.path.basename(fspath), "", "not a regular file (a folder, a device or missing)", "archive")]
+        return [Finding(ERROR, name, "", "not a regular file (a folder, a device or missing)",
+                        "archive")]
     try:
         with open(fspath, "rb") as fh:
             head = fh.read(64)
     except OSError as exc:
-        return [Finding(ERROR, os.path.basename(fspath), "", f"cannot open: {exc}", "archive")]
-    if _is_xml(head):
-        size = os.path.getsize(fspath)
-        if size > Limits().max_entry_size:
-            return [Finding(ERROR, os.path.basename(fspath), "", "buildFile larger than the "
-                            "size limit", "archive")]
-        with open(fspath, "rb") as fh:
-            return lint_buildfile_bytes(fh.read(), os.path.basename(fspath))
-    try:
-        arc = open_archive(fspath)
-    except VassalFormatError as exc:
-        return [Finding(ERROR, exc.entry or os.path.basename(fspath), "", exc.message,
-                        "archive")]
-    with arc:
-        if base is None:
-            return lint_archive(arc, fspath)
-        try:
-            base_arc = open_archive(base)
-        except VassalFormatError as exc:
-            return [Finding(ERROR, "base module", "", exc.message, "archive")]
-        with base_arc:
-            return lint_archive(arc, fspath, base=base_arc)
+        return [Finding(ERROR, name, "", f"cannot open: {exc}", "archive")]
+    if _is_xml(head) and os.path.getsize(fspath) > Limits().max_entry_size:
+        return [Finding(ERROR, name, "", "buildFile larger than the size limit", "archive")]
+    return None

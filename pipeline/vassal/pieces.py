@@ -17,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .sequence import decode, encode
+from .sequence import decode, encode, split_nested
 from .traits import KNOWN_TRAIT_IDS, BasicPiece, Trait, trait_id
 
 __all__ = [
@@ -273,23 +274,29 @@ class DecodedPiece:
 def unnest_type(type_string: str) -> list[str]:
     """Split a nested type into its levels, outermost first (``createPiece``, §3.2).
 
+    Saves repeat the same few type strings for hundreds of pieces, so results are cached.
+
     Raises:
         PieceDecodeError: if a level splits into more than two parts (not a nested encoding).
     """
+    return list(_unnest_type(type_string))
+
+
+@lru_cache(maxsize=4096)
+def _unnest_type(type_string: str) -> tuple[str, ...]:
     levels: list[str] = []
-    rest = type_string
-    for _ in range(10_000):
-        parts = decode(rest, TAB)
-        if len(parts) == 1:
-            levels.append(parts[0])
-            return levels
-        if len(parts) != 2:
+    for n_parts, first in split_nested(type_string):
+        if n_parts == 1:
+            levels.append(first)
+            return tuple(levels)
+        if n_parts != 2:
             raise PieceDecodeError(
-                f"type level {len(levels) + 1} has {len(parts)} unescaped TAB-separated parts, "
+                f"type level {len(levels) + 1} has {n_parts} unescaped TAB-separated parts, "
                 "expected 2 (not a nested trait encoding)"
             )
-        levels.append(parts[0])
-        rest = parts[1]
+        levels.append(first)
+        if len(levels) >= 10_000:
+            break
     raise PieceDecodeError("piece type nested too deeply")
 
 
@@ -300,28 +307,29 @@ def unnest_state(state_string: str, n_levels: int) -> list[str]:
         PieceDecodeError: if the state has fewer or more levels than ``n_levels``.
     """
     levels: list[str] = []
-    rest = state_string
-    for i in range(n_levels - 1):
-        parts = decode(rest, TAB)
-        if len(parts) == 1:
+    peel = split_nested(state_string)
+    for n_parts, first in peel:
+        if len(levels) == n_levels - 1:
+            if n_parts != 1:
+                extra = 1 + sum(1 for _ in peel)
+                raise PieceDecodeError(
+                    f"state has {n_levels + extra} levels but the type has {n_levels}: the "
+                    "extra levels would corrupt the BasicPiece state (§3.2)"
+                )
+            levels.append(first)
+            return levels
+        if n_parts == 1:
             raise PieceDecodeError(
-                f"state has {i + 1} level(s) but the type has {n_levels}: "
+                f"state has {len(levels) + 1} level(s) but the type has {n_levels}: "
                 "VASSAL throws 'No state for trait' (§3.2)"
             )
-        if len(parts) != 2:
+        if n_parts != 2:
             raise PieceDecodeError(
-                f"state level {i + 1} has {len(parts)} unescaped TAB-separated parts, expected 2"
+                f"state level {len(levels) + 1} has {n_parts} unescaped TAB-separated parts, "
+                "expected 2"
             )
-        levels.append(parts[0])
-        rest = parts[1]
-    if TAB in rest:
-        extra = len(unnest_type(rest)) - 1
-        raise PieceDecodeError(
-            f"state has {n_levels + extra} levels but the type has {n_levels}: the extra "
-            "levels would corrupt the BasicPiece state (§3.2)"
-        )
-    levels.append(rest)
-    return levels
+        levels.append(first)
+    raise PieceDecodeError("state does not decode")
 
 
 def _parse_int(text: str, what: str) -> int:
@@ -362,8 +370,12 @@ def _decode_stack(state: str) -> StackState:
     tokens = decode(state, ";")
     map_name = tokens[0]
     if map_name == "null":
+        # ``Stack.getState`` writes ``null;x;y`` for a stack on no map; ``setState`` does not
+        # read x;y then and looks them up as piece ids, which finds nothing. Read them as written.
         x = y = 0
         rest = tokens[1:]
+        if len(rest) >= 2 and all(t.lstrip("-").isdigit() for t in rest[:2]):
+            x, y, rest = int(rest[0]), int(rest[1]), rest[2:]
     else:
         if len(tokens) < 3:
             raise PieceDecodeError(f"stack state {state!r} lacks x;y (§4.4)")

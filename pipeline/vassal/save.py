@@ -34,6 +34,7 @@ from .pieces import (
     decode_add_piece,
     stack_command,
 )
+from .sequence import decode
 
 __all__ = [
     "MAGIC",
@@ -78,7 +79,7 @@ def deobfuscate(data: bytes, entry: str = "savedGame") -> str:
             raw = bytes.fromhex(body.decode("ascii"))
         except (ValueError, UnicodeDecodeError):
             raise VassalFormatError("bad !VCSK obfuscation (key or hex body)", entry) from None
-        plain = bytes(b ^ key for b in raw)
+        plain = raw.translate(bytes(b ^ key for b in range(256)))
     else:
         plain = data
     try:
@@ -200,18 +201,41 @@ class SaveGame:
         )
 
 
+@dataclass(frozen=True)
+class PieceChange:
+    """A ChangePiece (``D/id/newState[/oldState]``) or MovePiece (``M/id/map/x/y/under/oldMap/
+    oldX/oldY/oldUnder[/player]``) or RemovePiece (``-/id``) command (``BasicCommandEncoder``,
+    §4.3): ``kind`` is ``change``, ``move`` or ``remove``; ``index`` its command index."""
+
+    kind: str
+    index: int
+    piece_id: str
+    state: str = ""
+    map_name: str | None = None
+    x: int | None = None
+    y: int | None = None
+
+
 @dataclass
 class DecodedSave:
-    """A read save. ``problems`` lists ``(command_index, message)`` for anything that would
-    stop VASSAL loading it or make it load wrongly (index -1: the whole stream)."""
+    """A read save or log. ``problems`` lists ``(command_index, severity, message)`` for what
+    would stop VASSAL loading it or make it load wrongly (index -1: the whole stream).
+
+    ``pieces``/``stacks`` are the AddPiece commands (with ``index_of`` giving each one's command
+    index), ``changes`` the ChangePiece/MovePiece/RemovePiece commands, ``log`` the number of
+    ``LOG``/``UNDO`` entries after ``end_save`` (a ``.vlog``), ``parked`` the stacks and pieces
+    whose map is ``null``."""
 
     text: str
     commands: list[str]
     pieces: list[DecodedPiece] = field(default_factory=list)
     stacks: list[DecodedPiece] = field(default_factory=list)
+    changes: list[PieceChange] = field(default_factory=list)
     boards: dict[str, list[tuple[str, int, int, bool]]] = field(default_factory=dict)
     other: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[tuple[int, str, str]] = field(default_factory=list)
+    index_of: dict[int, int] = field(default_factory=dict)
+    log: int = 0
     module_name: str | None = None
     module_version: str | None = None
     vassal_version: str | None = None
@@ -222,65 +246,154 @@ class DecodedSave:
                 return p
         raise KeyError(piece_id)
 
+    def command_index(self, piece: DecodedPiece) -> int:
+        """The command index of an AddPiece decoded from this save."""
+        return self.index_of.get(id(piece), -1)
 
-_KNOWN_PREFIXES = ("PLAYER\t", "GlobalProperty\t", "TURN", "UNMASK\t", "NOTES\t", "PNOTES\t",
-                   "SGKC\t", "LOS\t", "MutableProperty\t", "D/", "M/", "-/", "SETUP_STACK\t")
+
+#: Command prefixes of VASSAL 3.7's command encoders (the ``decode`` of each ``CommandEncoder``;
+#: BoardPicker commands, ``TURN<id>``, ``LOS\t`` and dice results carry a component's id or name
+#: and are recognised separately). An unknown command is dropped by VASSAL without a word.
+KNOWN_PREFIXES = ("PLAYER\t", "PYREMOVE\t", "GlobalProperty\t", "MutableProperty\t", "TURN",
+                  "UNMASK\t", "NOTES\t", "PNOTES\t", "PNOTE\t", "SNOTE\t", "SGKC\t", "LOS\t",
+                  "SETUP_STACK\t", "CHAT", "PRIV_CHAT", "INVITE\t", "PLAY\t", "SYNC", "EXT\t",
+                  "PLUGIN\t", "CLOCKCONTROL", "CLOCK", "Events", "DECKREPOS", "FLARE", "SEMAIL\t",
+                  "LOCKSPOTAB", "SPP\t", "AUDIO\t", "DECK\t", "SHOW_RESULTS\t", "LOG\t",
+                  "UNDO\t")
+ERROR = "error"
+WARNING = "warning"
+NOTE = "note"
+
+
+def _int_token(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def decode_save_text(text: str) -> DecodedSave:
-    """Split and decode a save's plaintext (§4.3-4.4), recording problems instead of raising:
-    missing ``begin_save``/``end_save``, trailing whitespace, bad piece strings, duplicate ids,
-    stacks listing ids not added earlier or listed twice, unknown commands."""
+    """Split and decode a save's or log's plaintext (§4.3-4.4), recording problems instead of
+    raising. Every command is decoded: AddPiece (``+/``), ChangePiece (``D/``), MovePiece
+    (``M/``), RemovePiece (``-/``), board commands, and the ``LOG``/``UNDO`` entries of a
+    ``.vlog`` after ``end_save`` (each ``LOG`` entry's command is decoded the same way).
+
+    Problems (severity, as VASSAL 3.7.26 reacts): missing ``begin_save``/``end_save`` (error:
+    "Load … cancelled"), trailing whitespace (error), undecodable pieces and moves (error: the
+    command throws), duplicate piece ids (error, both indexes named), an unknown command
+    (warning: dropped silently), a stack listing an id added nowhere or later (warning:
+    ``Stack.setState`` skips it), a piece listed in two stacks (warning: the later stack takes
+    it). The ``null;0;0`` of an empty off-map stack is read as VASSAL writes it (map, x, y), not
+    as two piece ids."""
     commands = split_commands(text)
     save = DecodedSave(text, commands)
     if text != text.rstrip():
-        save.problems.append((-1, "save text ends with whitespace: VASSAL drops 'end_save' (§4.3)"))
+        save.problems.append((-1, ERROR, "save text ends with whitespace: VASSAL drops "
+                              "'end_save' (§4.3)"))
     if not commands or commands[0] != BEGIN_SAVE:
-        save.problems.append((0, "save does not start with begin_save"))
-    if not commands or commands[-1] != END_SAVE:
-        save.problems.append((len(commands) - 1, "save does not end with end_save (§4.3)"))
-    added: set[str] = set()
-    stacked: set[str] = set()
+        save.problems.append((0, ERROR, "save does not start with begin_save"))
+    try:
+        end = commands.index(END_SAVE)
+    except ValueError:
+        end = -1
+        save.problems.append((len(commands) - 1, ERROR,
+                              "save has no end_save: 'Load … cancelled', no game starts (§4.3)"))
+    added: dict[str, int] = {}
+    stacked: dict[str, int] = {}
+    pending: list[tuple[int, DecodedPiece]] = []
     for i, cmd in enumerate(commands):
         if cmd in (BEGIN_SAVE, END_SAVE):
             continue
-        if cmd.startswith("+/"):
-            try:
-                piece = decode_add_piece(cmd)
-            except PieceDecodeError as exc:
-                save.problems.append((i, f"AddPiece does not decode: {exc}"))
+        if end >= 0 and i > end:
+            if cmd.startswith(("LOG\t", "UNDO\t")):
+                save.log += 1
+                if cmd.startswith("LOG\t"):
+                    for inner in split_commands(cmd[4:]):
+                        _decode_command(save, i, inner, added, stacked, pending)
                 continue
-            if piece.id in added:
-                save.problems.append((i, f"duplicate piece id {piece.id!r}"))
-            added.add(piece.id)
-            if piece.kind == "stack":
-                assert piece.stack is not None
-                for pid in piece.stack.piece_ids:
-                    if pid not in added or pid == piece.id:
-                        msg = f"stack {piece.id} lists {pid!r}, not added earlier (§4.4)"
-                        save.problems.append((i, msg))
-                    elif pid in stacked:
-                        save.problems.append((i, f"piece {pid!r} is listed in two stacks"))
-                    stacked.add(pid)
-                save.stacks.append(piece)
-            else:
-                save.pieces.append(piece)
-            continue
-        try:
-            board = parse_board_command(cmd)
-        except ValueError as exc:
-            save.problems.append((i, f"bad board command: {exc}"))
-            continue
-        if board is not None:
-            map_name, boards = board
-            if map_name in save.boards:
-                save.problems.append((i, f"second board command for map {map_name!r}"))
-            save.boards[map_name] = boards
-            continue
-        if not cmd.startswith(_KNOWN_PREFIXES):
-            save.problems.append((i, f"unknown command (VASSAL silently drops it): {cmd[:40]!r}"))
-        save.other.append(cmd)
+        _decode_command(save, i, cmd, added, stacked, pending)
+    for i, stack in pending:
+        assert stack.stack is not None
+        for pid in stack.stack.piece_ids:
+            if pid not in added:
+                save.problems.append((i, WARNING, f"stack {stack.id} lists {pid!r}, which no "
+                                      "AddPiece defines: VASSAL skips it (§4.4)"))
+            elif added[pid] > i:
+                save.problems.append((i, WARNING, f"stack {stack.id} lists {pid!r}, added only "
+                                      f"later (command[{added[pid]}]): VASSAL leaves it out of "
+                                      "the stack (§4.4)"))
     return save
+
+
+def _decode_command(save: DecodedSave, i: int, cmd: str, added: dict[str, int],
+                    stacked: dict[str, int], pending: list[tuple[int, DecodedPiece]]) -> None:
+    if cmd.startswith("+/"):
+        try:
+            piece = decode_add_piece(cmd)
+        except PieceDecodeError as exc:
+            save.problems.append((i, ERROR, f"AddPiece does not decode: {exc}"))
+            return
+        if piece.id in added and piece.id != "null":
+            save.problems.append((i, ERROR, f"duplicate piece id {piece.id!r}: also added by "
+                                  f"command[{added[piece.id]}]; the later one replaces it"))
+        added[piece.id] = i
+        save.index_of[id(piece)] = i
+        if piece.kind == "stack":
+            assert piece.stack is not None
+            for pid in piece.stack.piece_ids:
+                if pid in stacked and pid in added:
+                    save.problems.append((i, WARNING, f"piece {pid!r} is listed in stack "
+                                          f"{piece.id} and in the stack of command"
+                                          f"[{stacked[pid]}]: the later stack takes it"))
+                stacked[pid] = i
+            pending.append((i, piece))
+            save.stacks.append(piece)
+        else:
+            save.pieces.append(piece)
+        return
+    if cmd.startswith(("D/", "M/", "-/")):
+        change = _decode_change(cmd, i)
+        if isinstance(change, str):
+            save.problems.append((i, ERROR, change))
+        else:
+            save.changes.append(change)
+        return
+    try:
+        board = parse_board_command(cmd)
+    except ValueError as exc:
+        save.problems.append((i, ERROR, f"bad board command: {exc}"))
+        return
+    if board is not None:
+        map_name, boards = board
+        if map_name in save.boards:
+            save.problems.append((i, WARNING, f"second board command for map {map_name!r}: "
+                                  "the last one wins"))
+        save.boards[map_name] = boards
+        return
+    if not cmd.startswith(KNOWN_PREFIXES):
+        save.problems.append((i, WARNING, "unknown command (VASSAL 3.7 drops it silently "
+                              f"unless module code decodes it): {cmd[:40]!r}"))
+    save.other.append(cmd)
+
+
+def _decode_change(cmd: str, i: int) -> PieceChange | str:
+    """A ``D/``, ``M/`` or ``-/`` command decoded as ``BasicCommandEncoder.decode`` does, or the
+    reason it throws."""
+    if cmd.startswith("-/"):
+        return PieceChange("remove", i, cmd[2:])
+    parts = decode(cmd[2:], "/")
+    if cmd.startswith("D/"):
+        if len(parts) < 2:
+            return "ChangePiece has no new state: D/id/newState[/oldState] (§4.3)"
+        return PieceChange("change", i, parts[0], state=parts[1])
+    if len(parts) < 9:
+        return f"MovePiece has {len(parts)} fields, expected 9 or 10 (§4.3)"
+    nums = [_int_token(parts[k]) for k in (2, 3, 6, 7)]
+    if None in nums:
+        return ("MovePiece x/y is not an integer: Integer.parseInt throws and the command is "
+                "lost (§4.3)")
+    map_name = None if parts[1] == "null" else parts[1]
+    return PieceChange("move", i, parts[0], map_name=map_name, x=nums[0], y=nums[1])
 
 
 def read_save(data: bytes) -> DecodedSave:
@@ -298,7 +411,7 @@ def read_save(data: bytes) -> DecodedSave:
         save = decode_save_text(deobfuscate(arc.read("savedGame")))
         for entry in ("savedata", "moduledata"):
             if entry not in arc:
-                save.problems.append((-1, f"save has no {entry} entry (§4.1)"))
+                save.problems.append((-1, NOTE, f"save has no {entry} entry (§4.1)"))
         if "moduledata" in arc:
             root = arc.read_xml("moduledata")
             save.module_name = root.findtext("name")

@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
 from lxml import etree
 
 from pipeline.build import build_all
@@ -30,10 +31,11 @@ from pipeline.vassal.classes import ALLOWED_CHILDREN
 from pipeline.vassal.components import TEXT_CHILDREN
 from pipeline.vassal.lint import lint, lint_bytes
 
+ROOT = Path(__file__).resolve().parents[2]
+
 ROOT_DIR = Path(__file__).resolve().parents[2]
 DATA = ROOT_DIR / "source_data"
 FIXTURES = ROOT_DIR / "tests" / "fixtures" / "vassal"
-THIRD = FIXTURES / "third_party"
 VM = "VASSAL.build.module."
 LOS = VM + "map.LOS_Thread"
 EPOCH = 1735689600
@@ -95,7 +97,8 @@ def test_every_attribute_gunbai_writes_parses_as_vassal_reads_it(built):
             path.read_bytes(), path.name, base=(path.parent / f"{path.parent.name}.vmod").read_bytes())
         assert attribute_findings(findings) == []
     # the range threads of the measured systems are whole pixels per inch, read as int
-    assert los_scales == {"ohw": "24", "ronin": "56", "sekigahara": "16"}
+    ppi = {s: str(yaml.safe_load((ROOT / "source_data" / s / "system.yaml").read_text())["vassal"]["px_per_inch"]) for s in ("ohw", "ronin", "sekigahara")}
+    assert los_scales == ppi and all(v.isdigit() for v in ppi.values())
     # what gunbai writes spans these parse kinds (no HotKeyConfigurer key stroke: StackMetrics
     # keys are left to their defaults)
     for kind in ("int", "double", "bool", "bool_exact", "color", "named_key", "enum",
@@ -295,9 +298,12 @@ def test_number_rules_follow_java():
 def test_third_party_attributes_all_parse(name, at_least):
     """VASSAL opens these modules: no attribute of theirs may be reported, and the rules must
     actually cover them (thousands of typed values)."""
-    path = THIRD / name / "buildFile.xml"
-    assert attribute_findings(lint(path)) == []
-    root = etree.parse(str(path)).getroot()
+    from tests.vassal.corpus import fixture_entries
+
+    entries = fixture_entries(name)
+    xml = entries.get("buildFile.xml") or entries["buildFile"]
+    assert attribute_findings(lint_bytes(xml, "buildFile.xml")) == []
+    root = etree.fromstring(xml)
     covered = sum(1 for el in root.iter() if isinstance(el.tag, str)
                   for attr in el.attrib if rule_for(el.tag, attr) is not None)
     assert covered >= at_least

@@ -29,26 +29,15 @@ every piece of :func:`pipeline.systems.genpei.module.placements` pasted on its h
 
 from __future__ import annotations
 
-import hashlib
 import io
-import json
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
-from pipeline.render.sheets import (
-    Page,
-    SheetItem,
-    SheetSpec,
-    draw_pages,
-    mirrored,
-    new_pdf,
-    pack,
-    pdf_bytes,
-)
+from pipeline.render.sheets import Page, PrintOptions, SheetItem, SheetSpec, decode_pngs, digest
 from pipeline.systems.genpei import art
 from pipeline.systems.genpei.layout import HexLayout
 from pipeline.systems.genpei.module import (
@@ -62,6 +51,8 @@ from pipeline.systems.genpei.module import (
 
 #: Default width of a printed unit counter, in mm (about an inch).
 COUNTER_MM = 25.0
+#: The default print settings (a unit counter of :data:`COUNTER_MM`).
+DEFAULTS = PrintOptions(counter_mm=COUNTER_MM)
 #: Printed unit card size (poker card), mm.
 UNIT_CARD_MM = (63.0, 88.0)
 #: Scenario sheet (A4 landscape), mm.
@@ -70,20 +61,6 @@ SCENARIO_SHEET_MM = (297.0, 210.0)
 SCENARIO_PNG_PX_PER_MM = 5.0
 #: Names of the system on sheets.
 SYSTEM_NAME_JA = "源平合戦"
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """Print settings: unit counter width, bleed, page margin, cut mark length, resolution."""
-
-    counter_mm: float = COUNTER_MM
-    bleed_mm: float = 1.5
-    margin_mm: float = 10.0
-    mark_mm: float = 4.0
-    dpi: int = 300
-
-    def spec(self, paper: str) -> SheetSpec:
-        return SheetSpec(paper=paper, margin_mm=self.margin_mm, bleed_mm=self.bleed_mm, mark_mm=self.mark_mm, dpi=self.dpi)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,7 +76,7 @@ def _back_context(piece: Any, colours: Any, shape: str) -> dict[str, Any]:
     }
 
 
-def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = PrintOptions()) -> tuple[list[SheetItem], dict[str, RenderJob]]:
+def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> tuple[list[SheetItem], dict[str, RenderJob]]:
     """The pieces of the counter sheets in print order (every copy) and the render job of every
     front and back image they name (print resolution).
 
@@ -149,89 +126,43 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = PrintOption
     return items, jobs
 
 
-def _digest(*parts: Any) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else json.dumps(p, sort_keys=True, default=str).encode())
-        h.update(b"\0")
-    return h.hexdigest()
+_digest = digest
+_decode = decode_pngs
 
-
-def _decode(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
-    return {n: Image.open(io.BytesIO(b)).convert("RGBA") for n, b in pngs.items()}
+#: Title of the counter sheet pages.
+COUNTERS_TITLE = f"Genpei {SYSTEM_NAME_JA} counters"
 
 
 def counter_pages(items: list[SheetItem], spec: SheetSpec) -> tuple[list[Page], list[Page]]:
     """Front pages and mirrored back pages of ``items``."""
-    fronts = pack(items, spec=spec)
-    backs = mirrored(fronts, spec, {it.name: it.back for it in items})
-    for i, pg in enumerate(fronts):
-        pg.title = f"Genpei {SYSTEM_NAME_JA} counters: front {i + 1}/{len(fronts)}"
-    for i, pg in enumerate(backs):
-        pg.title = f"Genpei {SYSTEM_NAME_JA} counters: back {i + 1}/{len(backs)} (print duplex, flip on long edge)"
-    return fronts, backs
+    return sheets.counter_pages(items, spec, COUNTERS_TITLE)
 
 
-def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = PrintOptions()) -> bytes:
+def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = DEFAULTS) -> bytes:
     """The counter sheet PDF on ``paper`` (``a4`` or ``letter``): front pages then back pages."""
-    spec = opts.spec(paper)
     items, jobs = counter_sheet(data, layout, opts)
-    pngs = cache.render_all(jobs)
-    fronts, backs = counter_pages(items, spec)
     footer = f"{paper.upper()} · unit counter {opts.counter_mm:g} mm · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
-    key = _digest("counters-pdf", asdict(opts), paper, [asdict(p) for pg in fronts + backs for p in pg.pieces], {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
-
-    def make() -> bytes:
-        images = _decode(pngs)
-        pdf = new_pdf("P", paper, title="Genpei counters")
-        draw_pages(pdf, fronts, images, spec, footer=footer)
-        draw_pages(pdf, backs, images, spec, footer=footer)
-        return pdf_bytes(pdf)
-
-    return cache.blob(f"counters_{paper}.pdf", key, make, ext="pdf")
+    return sheets.counters_pdf(items, jobs, cache, paper, opts, title=COUNTERS_TITLE, pdf_title="Genpei counters", footer=footer)
 
 
 # ---------------------------------------------------------------------------------------------
 # cards
 
 
-def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = PrintOptions()) -> bytes:
+def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = DEFAULTS) -> bytes:
     """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
     chart and the naval summary, each on its own page fitted to the printable area."""
     spec = opts.spec(paper)
     card_px = spec.px(UNIT_CARD_MM[0])
     unit_scale = card_px / art.UNIT_CARD_SIZE[0]
-    x0, y0, x1, y1 = spec.margin_mm, spec.margin_mm + spec.header_mm, spec.size[0] - spec.margin_mm, spec.size[1] - spec.margin_mm
+    x0, x1 = spec.margin_mm, spec.size[0] - spec.margin_mm
     chart_scale = spec.px(x1 - x0) / art.TERRAIN_CHART_WIDTH
     naval_scale = spec.px(x1 - x0) / art.NAVAL_CARD_SIZE[0]
     unit_jobs = {n: j for n, j in art.card_jobs(data, scale=unit_scale).items() if n.startswith("card_unit_")}
     charts = {n: j for n, j in art.card_jobs(data, scale=chart_scale).items() if n == art.card_image_name("terrain", "effects")}
     charts.update({n: j for n, j in art.card_jobs(data, scale=naval_scale).items() if n == art.card_image_name("naval", "summary")})
-    pngs = cache.render_all({**unit_jobs, **charts})
-    items = [SheetItem(n, *UNIT_CARD_MM) for n in unit_jobs]
-    pages = pack(items, spec=spec)
-    for i, pg in enumerate(pages):
-        pg.title = f"Genpei {SYSTEM_NAME_JA} unit cards {i + 1}/{len(pages)}"
-    key = _digest("cards-pdf", asdict(opts), paper, {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
-
-    def make() -> bytes:
-        images = _decode(pngs)
-        pdf = new_pdf("P", paper, title="Genpei reference cards")
-        draw_pages(pdf, pages, images, spec, footer=f"{paper.upper()} · cards {UNIT_CARD_MM[0]:g} × {UNIT_CARD_MM[1]:g} mm")
-        for name in charts:
-            img = images[name]
-            w = x1 - x0
-            h = w * img.height / img.width
-            if h > y1 - y0:
-                h = y1 - y0
-                w = h * img.width / img.height
-            pdf.add_page()
-            pdf.set_font("noto", "B", 10)
-            pdf.text(x0, spec.margin_mm + 4, "Genpei " + SYSTEM_NAME_JA + " · " + name.removesuffix(".png").removeprefix("card_").replace("_", " "))
-            pdf.image(img.convert("RGB"), x=x0, y=y0, w=w, h=h)
-        return pdf_bytes(pdf)
-
-    return cache.blob(f"cards_{paper}.pdf", key, make, ext="pdf")
+    return sheets.cards_pdf(unit_jobs, UNIT_CARD_MM, charts, cache, paper, opts, title=f"Genpei {SYSTEM_NAME_JA} unit cards",
+                            pdf_title="Genpei reference cards", caption=f"Genpei {SYSTEM_NAME_JA}", name=f"cards_{paper}.pdf")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -372,25 +303,12 @@ def scenario_png_name(loaded: Any) -> str:
     return f"scenario_{loaded.scenario.id}.png"
 
 
-def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> bytes:
+def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> bytes:
     """The scenario sheet as a one-page A4 landscape PDF: the sheet at ``opts.dpi`` filling the
     page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it."""
-    px_per_mm = opts.dpi / 25.4
-    png = scenario_sheet(data, layout, loaded, px_per_mm, cache)
+    png = scenario_sheet(data, layout, loaded, opts.dpi / 25.4, cache)
     sc = loaded.scenario
-    key = _digest("scenario-pdf", hashlib.sha256(png).hexdigest())
-
-    def make() -> bytes:
-        pdf = new_pdf("L", "a4", title=f"{sc.code} {sc.name}")
-        pdf.add_page()
-        W, H = SCENARIO_SHEET_MM
-        pdf.set_font("noto", "B", 9)
-        pdf.set_text_color(246, 240, 220)
-        pdf.text(10, 15.5, f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
-        pdf.image(Image.open(io.BytesIO(png)).convert("RGB"), x=0, y=0, w=W, h=H)
-        return pdf_bytes(pdf)
-
-    return cache.blob(f"scenario_{sc.id}.pdf", key, make, ext="pdf")
+    return sheets.sheet_pdf(png, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=f"{sc.code} {sc.name}", heading=f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,7 +320,7 @@ def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str,
     return {scenario_png_name(s): scenario_sheet(data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios}
 
 
-def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> dict[str, bytes]:
+def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
     """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``, ``cards.pdf``,
     ``scenario_<id>.pdf``)."""
     out = {f"counters_{paper}.pdf": counters_pdf(data, layout, cache, paper, opts) for paper in ("a4", "letter")}
@@ -412,16 +330,7 @@ def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOpt
     return out
 
 
-def write_print(data: Any, layout: HexLayout, out_dir: Path, cache: RenderCache, opts: PrintOptions = PrintOptions()) -> list[Path]:
+def write_print(data: Any, layout: HexLayout, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
     """Write :func:`print_files` into ``out_dir/print`` (unchanged files are left alone); returns
     the paths."""
-    from pipeline.output import write_bytes_atomic
-
-    folder = out_dir / "print"
-    written = []
-    for name, data_ in print_files(data, layout, cache, opts).items():
-        path = folder / name
-        if not (path.is_file() and path.read_bytes() == data_):
-            write_bytes_atomic(path, data_)
-        written.append(path)
-    return written
+    return sheets.write_files(print_files(data, layout, cache, opts), out_dir / "print")

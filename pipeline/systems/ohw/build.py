@@ -1,9 +1,10 @@
 """OHW Samurai build: load → verify → render → package → lint, into ``build/ohw/``; and the
 playability entry point :func:`play` (``gunbai verify --play N``).
 
-Outputs: ``ohw.vmod`` (table with a range line in inches, unit counters with bases to scale and
-free facing, Hits 0-15, a turn marker 1-15, the D6, reference cards, each scenario a predefined
-setup), ``images/*.png``, ``cards/*.png``.
+Outputs: ``ohw.vmod`` (each scenario's table drawn as a battlefield, a range line in inches, unit
+counters with bases to scale and free facing, Hits 0-15, a turn marker 1-15, the D6, reference
+cards and scenario sheets, each scenario a predefined setup), ``images/*.png``, ``cards/*.png``;
+``gunbai sheets`` writes ``print/`` (:mod:`pipeline.systems.ohw.printing`).
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ from functools import partial
 from pathlib import Path
 
 from pipeline.build import BuildRefused, BuildResult
+from pipeline.measured.art import render_cache
 from pipeline.measured.vassal_module import Placed, UnitPiece, build_measured_module
 from pipeline.output import write_images
-from pipeline.render.png import png_bytes
-from pipeline.render.templates import TemplateRenderer
+from pipeline.systems.ohw import art
 from pipeline.systems.ohw.load import OhwData, load
 from pipeline.systems.ohw.verify import verify_all as verify_scenarios
 from pipeline.vassal.archive import resolve_date_saved_ms as resolve_date_ms
 from pipeline.vassal.buildfile import DiceButton
 
 MODULE_FILE = "ohw.vmod"
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+#: This system writes print PDFs (``gunbai sheets``).
+PRINT_SHEETS = True
 
 
 def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int]:
@@ -52,84 +54,34 @@ def play(data_dir: Path, n: int, seed: int, *, workers: int = 1) -> list:
     return reports
 
 
-def _renderer() -> TemplateRenderer:
-    return TemplateRenderer(TEMPLATES)
+#: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
+CACHE_DIR = ".cache"
 
 
-def unit_image(unit_id: str, army: str) -> str:
-    return f"unit_{unit_id}_{army}.png"
+def render_images(data: OhwData, cache_dir: Path | None = None) -> dict[str, bytes]:
+    """PNG bytes of every table, counter and marker, through the render cache in ``cache_dir``."""
+    return render_cache(cache_dir).render_all(art.image_jobs(data))
 
 
-def render_images(data: OhwData) -> dict[str, bytes]:
-    r = _renderer()
-    ppi = data.system.vassal.px_per_inch
-    out: dict[str, bytes] = {}
-    for army, col in data.system.armies.items():
-        for u in data.units.values():
-            for general in (False, True):
-                if general and not u.can_carry_general:
-                    continue
-                ctx = {"w": u.base.width, "d": u.base.depth, "fill": col.fill, "text": col.text, "label": u.name.split(" (")[0], "sub": f'{u.move.inches:g}"' + (" +General" if general else ""), "general": general}
-                name = unit_image(u.id + ("_general" if general else ""), army)
-                out[name] = png_bytes(r.image("ohw/unit_counter.yaml.j2", ctx, size=(round(u.base.width * ppi), round(u.base.depth * ppi))))
-    out["turn_marker.png"] = png_bytes(r.image("ohw/marker.yaml.j2", {"text": "Turn", "fill": "#333333"}, width_px=40))
-    t = data.system.table
-    for loaded in data.scenarios:
-        sc = loaded.model
-        feats = [{"x": tp.area.x, "y": tp.area.y, "w": tp.area.w, "h": tp.area.h, "colour": data.terrain[tp.terrain].colour, "name": tp.name or data.terrain[tp.terrain].name} for tp in sc.terrain]
-        armies = {s.id: s.army for s in sc.sides}
-        areas = [{"x": d.area.x, "y": d.area.y, "w": d.area.w, "h": d.area.h, "colour": data.system.armies[armies[d.side]].fill, "name": d.id} for d in sc.deployments]
-        out[f"table_{sc.id}.png"] = png_bytes(r.image("ohw/table.yaml.j2", {"width": t.width, "depth": t.depth, "features": feats, "areas": areas}, size=(round(t.width * ppi), round(t.depth * ppi))))
-    return out
+def render_cards(data: OhwData, cache_dir: Path | None = None) -> dict[str, bytes]:
+    """PNG bytes of every reference card and scenario sheet (for the chart window), through the
+    render cache in ``cache_dir``."""
+    from pipeline.systems.ohw import printing
 
-
-def render_cards(data: OhwData) -> dict[str, bytes]:
-    r = _renderer()
-    s = data.system
-    o = s.orders
-    seq = [{"text": "Sequence of play (each player turn)", "bold": True},
-           {"text": f"1 Movement, 2 Shooting, 3 Hand-to-hand combat, 4 Eliminating units. The game ends after {s.turns.limit} turns."},
-           {"text": "Orders", "bold": True},
-           {"text": f"Each unit rolls a D6: {o.full_move_on}+ moves its full allowance, otherwise {o.reduced_by_inches:g}\" less. With {o.damaged_at_hits}+ hits it needs {o.damaged_full_move_on}+."},
-           {"text": "Turning: pivot on the centre at the start and/or end of the move. Charges: one turn of at most 45 degrees at the start; one attacker per face (front, flanks, rear)."},
-           {"text": "Interpenetration: only Skirmishers (Mounted Samurai) pass through units, and units through them."},
-           {"text": "General (Daimyo)", "bold": True},
-           {"text": "Attached to a Foot Samurai unit for the whole game, removed with it. May re-roll any die of his unit once; the re-roll stands."}]
-    units = [{"text": "Unit types", "bold": True}]
-    for u in data.units.values():
-        sh = f"shoots 12\" D6{u.shooting.modifier:+d}" if u.shooting else "no shooting"
-        units.append({"text": f"{u.name}: move {u.move.inches:g}\", {sh}, melee D6{u.melee.modifier:+d}" + (", half hits if attacked frontally" if u.melee.halved_if_attacked_frontally else "") + f"; base {u.base.width:g}\" x {u.base.depth:g}\"."})
-    units += [{"text": "Shooting", "bold": True}, {"text": "One target within 45 degrees of the front, range 12\". Cover (town, tate): half hits, rounded up."},
-              {"text": "Hand-to-hand", "bold": True}, {"text": "Only the phasing side inflicts hits. Half hits (rounded up) for Ashigaru attacked frontally, defenders in a town, on a hill or at a river crossing, or behind a bamboo palisade (once at most). Flank or rear attacks: double."},
-              {"text": f"Eliminated at {s.elimination.hits} hits."}]
-    terr = [{"text": "Terrain", "bold": True}]
-    for t in data.terrain.values():
-        eff = []
-        if not t.passable:
-            eff.append("impassable")
-        if t.blocks_sight:
-            eff.append("blocks sight")
-        if t.shooting_cover:
-            eff.append("cover from shooting")
-        if t.melee_halved:
-            eff.append("defenders take half hits in hand-to-hand")
-        if t.road:
-            eff.append("+3\" for a move wholly on the road (not charging)")
-        terr.append({"text": f"{t.name}: {', '.join(eff) or 'no effect'}."})
-    terr.append({"text": "Field defences", "bold": True})
-    for d in data.defences.values():
-        terr.append({"text": f"{d.name}: halves {d.halves.replace('_', '-')} hits against the unit; removed if the unit moves."})
-    errata = [{"text": "Readings chosen (errata)", "bold": True}] + [{"text": f"{e.topic}: {e.readings[e.chosen]}", "size": 14} for e in data.sources.errata]
-    cards = {"card_sequence_orders.png": ("Sequence, orders, General", seq), "card_units_combat.png": ("Units and combat", units),
-             "card_terrain_defences.png": ("Terrain and defences", terr), "card_errata.png": ("Errata", errata)}
-    return {n: png_bytes(r.image("ohw/card.yaml.j2", {"title": t, "items": items}, size=(600, 840))) for n, (t, items) in cards.items()}
+    cache = render_cache(cache_dir)
+    return {**cache.render_all(art.card_jobs(data)), **printing.chart_pngs(data, cache)}
 
 
 def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
+    """Render ``counters`` (tables, counters, marker), ``cards`` or ``sheets`` (print PDFs)."""
     data = load(data_dir)
     if what == "counters":
-        return write_images(out_dir / "images", render_images(data))
-    return write_images(out_dir / "cards", render_cards(data))
+        return write_images(out_dir / "images", render_images(data, out_dir / CACHE_DIR))
+    if what == "sheets":
+        from pipeline.systems.ohw import printing
+
+        return printing.write_print(data, out_dir, render_cache(out_dir / CACHE_DIR))
+    return write_images(out_dir / "cards", render_cards(data, out_dir / CACHE_DIR))
 
 
 def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResult:
@@ -138,8 +90,8 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     data = load(data_dir)
     findings = verify_scenarios(data)
     BuildRefused.check(findings)
-    images = render_images(data)
-    cards = render_cards(data)
+    images = render_images(data, out_dir / CACHE_DIR)
+    cards = render_cards(data, out_dir / CACHE_DIR)
     ppi = data.system.vassal.px_per_inch
     t = data.system.table
     palette = []
@@ -151,7 +103,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
                     continue
                 key = f"unit:{u.id}{':general' if general else ''}:{army}"
                 nm = f"{u.name.split(' (')[0]}{' + General' if general else ''} ({army})"
-                pieces.append(UnitPiece(key, nm, unit_image(u.id + ("_general" if general else ""), army), (round(u.base.width * ppi), round(u.base.depth * ppi)),
+                pieces.append(UnitPiece(key, nm, art.unit_image(u.id, army, general), (round(u.base.width * ppi), round(u.base.depth * ppi)),
                                         (("Side", army), ("Unit", u.id), ("General", str(general).lower())), "hits", data.system.elimination.hits))
         palette.append((f"{army.capitalize()} army", pieces))
     palette.append(("Markers", [UnitPiece("marker:turn", "Turn marker", "turn_marker.png", (40, 40), (("Marker", "turn"),), "turn", data.system.turns.limit, 1, rotates=False)]))
@@ -163,7 +115,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
         for up in sc.units:
             placed.append(Placed(f"unit:{up.unit}{':general' if up.general else ''}:{armies[up.side]}", up.x, up.y, up.facing, 0))
         setups.append((f"{sc.id}.vsav", f"{sc.code} {sc.name}", sc.description, f"{sc.code} table", placed))
-    tables = [(f"{s.model.code} table", f"table_{s.model.id}.png") for s in data.scenarios]
+    tables = [(f"{s.model.code} table", art.table_image(s.model.id)) for s in data.scenarios]
     v = data.system.vassal
     module_path = out_dir / MODULE_FILE
     entries, n_setups = build_measured_module(

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from pipeline.data.common import Id, Source, Strict
-from pipeline.measured.data import Area, TableSize, VassalSettings
+from pipeline.measured.data import Area, SceneryKind, TableSize, TroopSymbol, VassalSettings
 
 Face = Literal["front", "left", "right", "rear"]
 
@@ -156,9 +156,13 @@ class Melee(Strict):
 
 
 class UnitType(Strict):
+    """A unit type. ``symbol`` is the troop type its counter shows (display only; default
+    ``sword``)."""
+
     id: Id
     name: str
     kanji: str | None = None
+    symbol: TroopSymbol | None = None
     role: str
     role_source: Source
     move: Move
@@ -179,10 +183,12 @@ class TerrainType(Strict):
     """A kind of terrain feature. ``melee_halved``: a defender in it suffers half the
     hand-to-hand hits; ``melee_halved_only_against_attackers_off_it``: only when the attacker
     is not in the same feature (a hill defended against an attack from below, erratum
-    ``hill_defence``)."""
+    ``hill_defence``). ``draw`` is how the table draws it (display only; default: its ``id``,
+    which must then be a scenery kind)."""
 
     id: Id
     name: str
+    draw: SceneryKind | None = None
     passable: bool
     blocks_sight: bool
     shooting_cover: bool

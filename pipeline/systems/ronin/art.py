@@ -73,13 +73,33 @@ def _v(x: Any) -> str:
 ARMOUR_LETTER = {"none": "-", "light": "L", "medium": "M", "heavy": "H", "as_model": "*"}
 
 
-def model_context(m: ModelType, hired: bool, side: dict[str, str]) -> dict[str, Any]:
+#: The figure symbol of a model by its weapons (first match wins), else a sword.
+WEAPON_SYMBOL = (("teppo", "gun"), ("yumi", "bow"), ("bow", "bow"), ("yari", "spear"), ("nagae_yari", "spear"), ("naginata", "spear"), ("spear", "spear"))
+#: Ring colour of a faction with no colour in ``system.yaml``.
+NO_FACTION_COLOUR = "#8a8a8a"
+
+
+def model_symbol(m: ModelType) -> str:
+    """The figure symbol of a model's counter: a horse when mounted, else its first missile or
+    pole weapon (:data:`WEAPON_SYMBOL`), else a sword."""
+    if m.mounted:
+        return "horse"
+    for weapon, symbol in WEAPON_SYMBOL:
+        if weapon in m.weapons:
+            return symbol
+    return "sword"
+
+
+def model_context(m: ModelType, hired: bool, side: dict[str, str], faction_colour: str = NO_FACTION_COLOUR) -> dict[str, Any]:
+    """Context of ``ronin/model_counter.yaml.j2``."""
     return {
         "model": {
-            "name": m.name, "type": m.type, "rank": _v(m.rank), "cp": _v(m.combat_pool), "init": _v(m.initiative),
+            "name": m.name, "short": m.name.split(" (")[0], "type": m.type, "rank": _v(m.rank), "cp": _v(m.combat_pool), "init": _v(m.initiative),
             "fight": _v(m.fight), "shoot": _v(m.shoot), "armour": ARMOUR_LETTER[m.armour], "mounted": m.mounted, "hired": hired,
+            "symbol": model_symbol(m),
         },
         "side": side,
+        "faction": {"colour": faction_colour},
     }
 
 
@@ -99,7 +119,8 @@ def counter_jobs(data: RoninData) -> dict[str, RenderJob]:
     for side_id, colours in data.system.sides.items():
         side = {"fill": colours.fill, "text": colours.text}
         for fid, m, hired in all_models(data):
-            out[model_image_name(fid, m.id, side_id)] = RenderJob("ronin/model_counter.yaml.j2", model_context(m, hired, side), size=(px, px))
+            colour = data.system.vassal.faction_colours.get(fid, NO_FACTION_COLOUR)
+            out[model_image_name(fid, m.id, side_id)] = RenderJob("ronin/model_counter.yaml.j2", model_context(m, hired, side, colour), size=(px, px))
     for mk in data.system.markers:
         out[marker_image_name(mk.id)] = marker_job(mk, round(px * 0.8))
     return out
@@ -109,9 +130,21 @@ def marker_job(mk: MarkerType, px: int) -> RenderJob:
     return RenderJob("ronin/marker.yaml.j2", {"marker": {"label": mk.label, "sub": mk.sub, "fill": mk.fill, "text": mk.text, "shape": mk.shape}}, size=(px, px))
 
 
+def table_context(side_in: int, zones: list | None = None) -> dict[str, Any]:
+    """The battlefield context of a bare ``side_in``-inch square table (players place their own
+    terrain in Ronin): ground, compass, scale bar, edge ticks, and ``zones``
+    (:class:`pipeline.measured.art.Zone`) when given."""
+    from pipeline.measured.art import battlefield_context
+
+    return battlefield_context(side_in, side_in, [], zones or [], seed=f"ronin-{side_in}")
+
+
 def table_jobs(data: RoninData) -> dict[str, RenderJob]:
+    """The tables, one per size, drawn as ground at ``px_per_inch``."""
+    from pipeline.measured.art import table_job
+
     ppi = data.system.vassal.px_per_inch
-    return {table_image_name(s): RenderJob("ronin/table.yaml.j2", {"table": {"side": s}}, scale=ppi) for s in data.system.vassal.boards_inches}
+    return {table_image_name(s): table_job(table_context(s), ppi) for s in data.system.vassal.boards_inches}
 
 
 def zone_job(data: RoninData, zone: Zone, colour: str, label: str) -> RenderJob:

@@ -23,6 +23,8 @@ from pipeline.systems.ronin.load import RoninData, load
 from pipeline.systems.ronin.verify import classify, verify_all, verify_game
 
 MODULE_FILE = "ronin.vmod"
+#: This system writes print PDFs (``gunbai sheets``).
+PRINT_SHEETS = True
 
 
 def verify(data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
@@ -88,8 +90,13 @@ def _cards(data: RoninData, cache: Path | None) -> dict[str, bytes]:
 
 
 def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
-    """Render ``counters`` (tables, models, markers, zones) or ``cards`` as PNG."""
+    """Render ``counters`` (tables, models, markers, zones) or ``cards`` as PNG, or ``sheets``
+    (the print PDFs of :mod:`pipeline.systems.ronin.printing`)."""
     data = load(data_dir)
+    if what == "sheets":
+        from pipeline.systems.ronin import art, printing
+
+        return printing.write_print(data, out_dir, art.RenderCache(out_dir / CACHE_DIR, art.renderer()))
     if what == "counters":
         return write_images(out_dir / "images", _images(data, out_dir / CACHE_DIR))
     return write_images(out_dir / "cards", _cards(data, out_dir / CACHE_DIR))

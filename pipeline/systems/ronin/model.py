@@ -56,6 +56,8 @@ class VassalSettings(Strict):
         boards_inches: the square tables offered, side in inches (e.g. 24, 36, 48).
         base_mm: model base diameter in millimetres (25 mm round bases).
         date_saved_ms: ``dateSaved`` for reproducible builds (``SOURCE_DATE_EPOCH`` overrides).
+        faction_colours: the ring colour of each faction's model counters (display only; a
+            faction not listed gets grey).
     """
 
     module_name: str = Field(min_length=1)
@@ -65,6 +67,7 @@ class VassalSettings(Strict):
     boards_inches: list[Annotated[int, Field(ge=12, le=96)]] = Field(min_length=1)
     base_mm: float = Field(gt=0, le=100)
     date_saved_ms: int = Field(ge=0)
+    faction_colours: dict[Id, Colour] = {}
 
 
 class SideColours(Strict):

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from pipeline.data.common import Id, Source, Strict
-from pipeline.measured.data import Area, TableSize, VassalSettings
+from pipeline.measured.data import Area, Mon, TableSize, TroopSymbol, VassalSettings
 
 
 class TurnLimit(Strict):
@@ -138,9 +138,13 @@ class SystemInfo(Strict):
 
 
 class UnitType(Strict):
+    """A unit type. ``symbol`` is the troop type its counter shows (display only; default
+    ``sword``)."""
+
     id: Id
     name: str
     kanji: str | None = None
+    symbol: TroopSymbol | None = None
     mounted: bool
     move_source: Source
     shoots: bool
@@ -168,11 +172,29 @@ class Undecided(Strict):
 
 class TerrainPlacement(Strict):
     """A feature drawn on the table. The rules text has no terrain rules: features are scenery
-    (and deployment landmarks) only."""
+    (and deployment landmarks) only.
 
-    terrain: Literal["hill", "woods", "river", "marsh", "town"]
+    A feature is placed by an ``area`` (hills, woods, villages, fields, marsh) or, for roads and
+    streams, by a ``path`` of ``[x, y]`` points (inches) with a ``width``. ``source`` says where
+    the feature and its place come from (the map itself is gunbai's: its confidence is that of
+    the relative position); ``label_at`` moves the label (inches).
+    """
+
+    terrain: Literal["hill", "woods", "river", "stream", "road", "marsh", "town", "village", "fields"]
     name: str | None = None
-    area: Area
+    area: Area | None = None
+    path: list[tuple[float, float]] | None = Field(default=None, min_length=2)
+    width: float | None = Field(default=None, gt=0)
+    label_at: tuple[float, float] | None = None
+    source: Source | None = None
+
+    @model_validator(mode="after")
+    def _placed_once(self) -> TerrainPlacement:
+        if (self.area is None) == (self.path is None):
+            raise ValueError("a feature needs exactly one of area (hills, woods, villages…) or path (roads, streams)")
+        if self.path is not None and self.terrain not in ("road", "river", "stream"):
+            raise ValueError(f"only roads, rivers and streams follow a path, not {self.terrain}")
+        return self
 
 
 class Deployment(Strict):
@@ -198,6 +220,7 @@ class UnitPlacement(Strict):
     deployment: Id
     leader: Leader | None = None
     men: int | None = None
+    mon: Mon | None = None
     source: Source
 
 

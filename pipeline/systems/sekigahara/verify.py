@@ -49,8 +49,11 @@ def verify_scenario(data: SekiData, loaded: Loaded) -> list[Finding]:
     if sc.turns != data.system.turns.limit:
         find(("turns",), None, "seki-turn-limit", f"turns is {sc.turns}; the system's limit is {data.system.turns.limit}")
     for i, tp in enumerate(sc.terrain):
-        if not table.contains_rect(tp.area.rect()):
+        if tp.area is not None and not table.contains_rect(tp.area.rect()):
             find(("terrain", i, "area"), None, "seki-on-table", f"{tp.name or tp.terrain} is off the table")
+        for j, p in enumerate(tp.path or []):
+            if not table.contains_point(p):
+                find(("terrain", i, "path", j), None, "seki-on-table", f"{tp.name or tp.terrain}: point [{p[0]:g}, {p[1]:g}] is off the table")
     deps = {}
     for i, dp in enumerate(sc.deployments):
         deps[dp.id] = dp

@@ -1,0 +1,79 @@
+"""OHW Samurai print outputs (``gunbai sheets``): counter sheets with every base to scale, the
+reference cards and a sheet per scenario, by :mod:`pipeline.measured.printing`.
+
+Copies: of each unit type and army, as many as the scenarios ever field at once (a General's
+unit separately); one turn marker.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
+from pipeline.measured.printing import print_files as _files
+from pipeline.measured.printing import write_print as _write
+from pipeline.render.cache import RenderCache
+from pipeline.render.sheets import PrintOptions
+from pipeline.systems.ohw import art
+from pipeline.systems.ohw.load import OhwData
+
+DEFAULTS = PrintOptions()
+
+
+def scenario_sheet(data: OhwData, sc) -> ScenarioSheet:
+    """The sheet of scenario ``sc``: its table with every unit placed, the forces of each side
+    (with the turn each group arrives), victory and objectives."""
+    armies = {s.id: s.army for s in sc.sides}
+    units = [Placement(art.counter_spec(data, data.units[up.unit], armies[up.side], up.general is not None), up.x, up.y, up.facing) for up in sc.units]
+    sides = []
+    for s in sc.sides:
+        lines = []
+        for dep in [d for d in sc.deployments if d.side == s.id]:
+            n = Counter(art.short_name(data.units[up.unit]) + (" with the General" if up.general else "") + (f" behind {', '.join(data.defences[x].name.lower() for x in up.defences)}" if up.defences else "")
+                        for up in sc.units if up.deployment == dep.id)
+            when = "sets up" if dep.arrives == 1 else f"arrives on turn {dep.arrives}"
+            lines.append(f"{dep.id.replace('_', ' ').capitalize()} ({when}): " + ", ".join(f"{k} × {v}" if k > 1 else v for v, k in n.items()) + ".")
+        first = " (moves first)" if s.id == sc.first_side else ""
+        col = data.system.armies[s.army]
+        sides.append({"name": s.name + first, "fill": col.fill, "text": col.text, "lines": lines})
+    notes = [o.description for o in sc.objectives]
+    return ScenarioSheet(sc.id, sc.code, sc.name, f"{sc.turns} turns", data.system.name, " ".join(sc.description.split()), sc.victory,
+                         art.table_context(data, sc), units, sides, notes,
+                         f"One-Hour Wargames pattern {sc.pattern.number} ({sc.pattern.name}). Layout: {sc.layout_source.doc}, {sc.layout_source.section}" + (f" — {sc.layout_source.note}" if sc.layout_source.note else ""))
+
+
+def print_set(data: OhwData) -> PrintSet:
+    """What OHW prints: every unit counter (as many of each as any scenario fields), the cards,
+    a sheet per scenario."""
+    need: Counter[str] = Counter()
+    for loaded in data.scenarios:
+        sc = loaded.model
+        armies = {s.id: s.army for s in sc.sides}
+        here = Counter(art.unit_image(up.unit, armies[up.side], up.general is not None) for up in sc.units)
+        need |= here
+    counters = {}
+    for army in data.system.armies:
+        for u in data.units.values():
+            for general in (False, True):
+                if general and not u.can_carry_general:
+                    continue
+                name = art.unit_image(u.id, army, general)
+                if need[name]:
+                    counters[name] = (art.counter_spec(data, u, army, general), need[name])
+    return PrintSet("OHW Samurai", counters, art.card_specs(data), [scenario_sheet(data, s.model) for s in data.scenarios])
+
+
+def print_files(data: OhwData, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
+    """Every print PDF by file name (:func:`pipeline.measured.printing.print_files`)."""
+    return _files(print_set(data), cache, opts)
+
+
+def write_print(data: OhwData, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
+    """Write the print PDFs into ``out_dir/print``; returns the paths (the ``gunbai sheets`` hook)."""
+    return _write(print_set(data), out_dir, cache, opts)
+
+
+def chart_pngs(data: OhwData, cache: RenderCache) -> dict[str, bytes]:
+    """The scenario sheets as PNG for VASSAL's chart window."""
+    return scenario_pngs(print_set(data), cache)

@@ -1,0 +1,161 @@
+"""Ronin print outputs (``gunbai sheets``): the model counters of every Buntai the games field
+(25 mm round bases, each model of each roster once, with bleed and cut marks), the markers,
+the reference and roster cards, and a sheet per game (the table with both deployment zones and
+every model as the VASSAL setup places them, the scenario's rules and victory points), through
+:mod:`pipeline.render.sheets` and :mod:`pipeline.measured.printing`.
+
+Outputs (under ``build/ronin/print/``)::
+
+    counters_a4.pdf, counters_letter.pdf   model counters per side and Buntai, then markers
+    cards.pdf                              reference and roster cards, 90 × 120 mm with cut marks
+    game_<id>.pdf                          one A4 landscape sheet per game
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.measured.art import Zone
+from pipeline.measured.printing import MM_PER_INCH, SHEET_MM, Placement, ScenarioSheet, scenario_png
+from pipeline.render import sheets
+from pipeline.render.cache import RenderCache, RenderJob
+from pipeline.render.sheets import PrintOptions, SheetItem
+from pipeline.systems.ronin import art
+from pipeline.systems.ronin.load import HIRED, RoninData
+
+DEFAULTS = PrintOptions()
+#: Printed card size (3:4, two across an A4 page), mm.
+CARD_MM = (90.0, 120.0)
+#: Copies of each marker on the counter sheets.
+MARKER_COPIES = 4
+
+
+@dataclass(frozen=True)
+class RoundPiece:
+    """A round counter drawn by a template (a model or a marker) of ``diameter`` inches."""
+
+    template: str
+    context: dict[str, Any]
+    diameter: float
+
+    def job(self, ppi: float) -> RenderJob:
+        """The render job at ``ppi`` pixels per inch."""
+        px = max(8, round(self.diameter * ppi))
+        return RenderJob(self.template, self.context, size=(px, px))
+
+
+def _model_piece(data: RoninData, fid: str, model_id: str, side: str) -> RoundPiece:
+    models = {(f, m.id): (m, h) for f, m, h in art.all_models(data)}
+    m, hired = models[(fid, model_id)]
+    col = data.system.sides[side]
+    ctx = art.model_context(m, hired, {"fill": col.fill, "text": col.text}, data.system.vassal.faction_colours.get(fid, art.NO_FACTION_COLOUR))
+    return RoundPiece("ronin/model_counter.yaml.j2", ctx, data.system.vassal.base_mm / MM_PER_INCH)
+
+
+def _marker_piece(data: RoninData, marker_id: str) -> RoundPiece:
+    mk = next(m for m in data.system.markers if m.id == marker_id)
+    return RoundPiece("ronin/marker.yaml.j2", art.marker_job(mk, 100).context, data.system.vassal.base_mm / MM_PER_INCH * 0.8)
+
+
+def counter_sheet(data: RoninData, opts: PrintOptions) -> tuple[list[SheetItem], dict[str, RenderJob]]:
+    """Every model of every Buntai the games field, in the side colour of its game (each
+    roster and side once, in roster order), then :data:`MARKER_COPIES` of each marker; the
+    back of a counter is its front."""
+    from pipeline.systems.ronin.roster import check_roster
+
+    base = data.system.vassal.base_mm
+    items: list[SheetItem] = []
+    jobs: dict[str, RenderJob] = {}
+    seen: set[tuple[str, str]] = set()
+    for lg in data.games:
+        for side in lg.value.sides:
+            if side.roster is None or (side.roster, side.side) in seen:
+                continue
+            seen.add((side.roster, side.side))
+            lr = data.rosters[side.roster]
+            for m in check_roster(data, lr).models:
+                fid = HIRED if m.hired else lr.value.faction
+                name = art.model_image_name(fid, m.model.id, side.side)
+                jobs[name] = _model_piece(data, fid, m.model.id, side.side).job(opts.dpi)
+                items.append(SheetItem(name, base, base, name))
+    mm = base * 0.8
+    for mk in data.system.markers:
+        name = art.marker_image_name(mk.id)
+        jobs[name] = art.marker_job(mk, sheets.SheetSpec(dpi=opts.dpi).px(mm))
+        items += [SheetItem(name, mm, mm, name)] * MARKER_COPIES
+    return items, jobs
+
+
+def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
+    """The sheet of a game: the table with both zones and every model, the scenario's text."""
+    from pipeline.systems.ronin.module import model_key, placements, zone_key
+
+    g = lg.value
+    sc = data.scenarios[g.scenario]
+    ppi = data.system.vassal.px_per_inch
+    zones = []
+    for side in g.sides:
+        z = side.zone
+        col = data.system.sides[side.side].fill
+        if z.kind == "circle":
+            zones.append(Zone((z.x - z.r, z.y - z.r, 2 * z.r, 2 * z.r), col, f"{side.role} deployment", shape="circle"))
+        else:
+            zones.append(Zone((z.x, z.y, z.w, z.h), col, f"{side.role} deployment"))
+    pieces: dict[str, RoundPiece] = {}
+    for fid, m, _h in art.all_models(data):
+        for side in data.system.sides:
+            pieces[model_key(fid, m.id, side)] = _model_piece(data, fid, m.id, side)
+    for mk in data.system.markers:
+        pieces[f"marker:{mk.id}"] = _marker_piece(data, mk.id)
+    zone_keys = {zone_key(g.id, i) for i in range(len(g.sides))}
+    units = [Placement(pieces[p.key], p.x / ppi, p.y / ppi) for p in placements(data, g) if p.key not in zone_keys]
+    sides = []
+    for side in g.sides:
+        col = data.system.sides[side.side]
+        lines = []
+        if side.roster is not None:
+            r = data.rosters[side.roster].value
+            lines.append(f"{r.name} ({data.factions[r.faction].name}, {r.points_limit} points)")
+        lines += [f"{n} × {mid.replace('_', ' ')}" for mid, n in side.fixed.items()]
+        sides.append({"name": f"{side.role} ({side.side})", "fill": col.fill, "text": col.text, "lines": lines})
+    notes = [sc.terrain, sc.deployment, sc.game_length, *sc.special_rules] + ([g.note] if g.note else [])
+    return ScenarioSheet(g.id, "Ronin", g.name, f'{sc.name} · {g.table_side_in}" table', "Ronin (Osprey Wargames, 2013)", " ".join(sc.description.split()),
+                         " ".join(sc.victory_points), art.table_context(g.table_side_in, zones), units, sides, notes,
+                         f"Scenario: {sc.source.doc}, {sc.source.section}. Deployment of the models in their zones: gunbai's.")
+
+
+def print_files(data: RoninData, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
+    """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``,
+    ``cards.pdf``, ``game_<id>.pdf``)."""
+    from pipeline.systems.ronin.roster import check_roster
+
+    items, jobs = counter_sheet(data, opts)
+    out = {}
+    for paper in ("a4", "letter"):
+        footer = f"{paper.upper()} · {data.system.vassal.base_mm:g} mm bases · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
+        out[f"counters_{paper}.pdf"] = sheets.counters_pdf(items, jobs, cache, paper, opts, title="Ronin counters", pdf_title="Ronin counters", footer=footer)
+    scale = sheets.SheetSpec(dpi=opts.dpi).px(CARD_MM[0]) / art.CARD_SIZE[0]
+    cards = {n: RenderJob(j.template, j.context, size=(round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale))) for n, j in art.reference_jobs(data).items()}
+    for rid, lr in data.rosters.items():
+        j = art.roster_job(data, check_roster(data, lr))
+        cards[art.card_image_name("roster", rid)] = RenderJob(j.template, j.context, size=(round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale)))
+    out["cards.pdf"] = sheets.cards_pdf(cards, CARD_MM, {}, cache, "a4", opts, title="Ronin cards", pdf_title="Ronin reference and roster cards", caption="Ronin")
+    for lg in data.games:
+        s = game_sheet(data, lg)
+        png = scenario_png(s, opts.dpi / MM_PER_INCH, cache)
+        out[f"game_{s.id}.pdf"] = sheets.sheet_pdf(png, SHEET_MM, cache, name=f"game_{s.id}.pdf", title=f"{s.code}: {s.name}", heading=f"{s.code}  {s.name}")
+    return out
+
+
+def write_print(data: RoninData, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
+    """Write the print PDFs into ``out_dir/print``; returns the paths (the ``gunbai sheets`` hook)."""
+    return sheets.write_files(print_files(data, cache, opts), out_dir / "print")
+
+
+def chart_pngs(data: RoninData, cache: RenderCache) -> dict[str, bytes]:
+    """The game sheets as PNG for VASSAL's chart window."""
+    from pipeline.measured.printing import SHEET_PNG_PX_PER_MM
+
+    return {f"game_{lg.value.id}.png": scenario_png(game_sheet(data, lg), SHEET_PNG_PX_PER_MM, cache) for lg in data.games}

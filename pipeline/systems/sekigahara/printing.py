@@ -1,0 +1,67 @@
+"""Sekigahara print outputs (``gunbai sheets``): every contingent's stands to scale on counter
+sheets, the reference cards (the treachery table among them) and the battle's scenario sheet,
+by :mod:`pipeline.measured.printing`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
+from pipeline.measured.printing import print_files as _files
+from pipeline.measured.printing import write_print as _write
+from pipeline.render.cache import RenderCache
+from pipeline.render.sheets import PrintOptions
+from pipeline.systems.sekigahara import art
+from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+
+DEFAULTS = PrintOptions()
+
+
+def scenario_sheet(data: SekiData, sc) -> ScenarioSheet:
+    """The sheet of ``sc``: the field with every contingent placed, each side's order of battle
+    (stands, men, leader), Kobayakawa's contingent, victory (gunbai's, as the data says)."""
+    units = [Placement(art.counter_spec(data, sc, up), up.x, up.y, up.facing) for up in sc.units]
+    armies = art.armies_of(sc)
+    names = {s.id: s.name for s in sc.sides} | {UNDECIDED: f"{sc.undecided.leader}: undecided"}
+    sides = []
+    for side in [s.id for s in sc.sides] + [UNDECIDED]:
+        col = data.system.armies[armies[side]]
+        lines = []
+        for up in sc.units:
+            if up.side != side:
+                continue
+            men = f", {up.men:,} men" if up.men else ""
+            lead = f"; {up.leader.name}{' (commander)' if up.leader.commander else ''}" if up.leader else ""
+            lines.append(f"{up.name}: {up.stands} stands of {data.units[up.unit].name}{men}{lead}")
+        sides.append({"name": names[side], "fill": col.fill, "text": col.text, "lines": lines})
+    victory_note = " (gunbai's own condition: the rules text gives none)" if sc.victory_source.doc == "gunbai" and "gunbai" not in sc.victory else ""
+    notes = ["Kobayakawa rolls for his side at the start of every turn from turn 2 (treachery card); until then nobody moves, shoots or charges with or at his contingent."]
+    return ScenarioSheet(sc.id, sc.code, sc.name, sc.date, data.system.name, " ".join(sc.description.split()), sc.victory + victory_note,
+                         art.table_context(data, sc), units, sides, notes,
+                         f"Order of battle: {sc.history_source.doc}, {sc.history_source.section}. Map: gunbai's, features cited in the scenario file ({sc.layout_source.note or sc.layout_source.section}).")
+
+
+def print_set(data: SekiData) -> PrintSet:
+    """What Sekigahara prints: each contingent once, the cards, the scenario sheet."""
+    counters = {}
+    for loaded in data.scenarios:
+        sc = loaded.model
+        for up in sc.units:
+            counters[art.unit_image(up.id)] = (art.counter_spec(data, sc, up), 1)
+    return PrintSet("Sekigahara 1600", counters, art.card_specs(data), [scenario_sheet(data, s.model) for s in data.scenarios])
+
+
+def print_files(data: SekiData, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
+    """Every print PDF by file name (:func:`pipeline.measured.printing.print_files`)."""
+    return _files(print_set(data), cache, opts)
+
+
+def write_print(data: SekiData, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
+    """Write the print PDFs into ``out_dir/print``; returns the paths (the ``gunbai sheets`` hook)."""
+    return _write(print_set(data), out_dir, cache, opts)
+
+
+def chart_pngs(data: SekiData, cache: RenderCache) -> dict[str, bytes]:
+    """The scenario sheet as PNG for VASSAL's chart window."""
+    return scenario_pngs(print_set(data), cache)

@@ -1,0 +1,175 @@
+"""Make a lint-corpus fixture from a git snapshot of a public VASSAL module repository.
+
+    .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
+        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY ...]
+
+Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
+directory GIT_DIR and writes ``tests/fixtures/vassal/corpus/FIXTURE/``: the module's data
+entries under ``files/`` (text: buildFile, moduledata, extensiondata, saves, logs, HTML, SVG,
+properties; a file over 1 MiB gzip-compressed as ``*.stored.gz``) and ``manifest.tsv`` for every
+other entry (see ``tests/vassal/corpus.py``). Files that are not part of the module (scripts,
+READMEs, source code, editor folders) are skipped by name; ``--exclude`` adds globs. A file the
+snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assumed size with
+``--assume`` and explain it in SOURCE.md; ``--built`` lists an entry the repository's own build
+adds (compiled classes), kind ``built``. SOURCE.md and expected.txt are written by hand.
+Nothing of the repository's code is copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import fnmatch
+import gzip
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pipeline.vassal.read import image_info  # noqa: E402
+from tests.vassal.corpus import CORPUS, GZ, MANIFEST_FIELDS  # noqa: E402
+
+#: Never part of a module archive: repository housekeeping, scripts, code, notes.
+SKIP = (".git*", "*.bat", "*.sh", "*.ps1", "*.md", "*.js", "*.json", "*.java", "*.iml",
+        ".idea/*", ".claude/*", "Makefile", "build.xml", "LICENSE*", "tmp/*", "*.py",
+        "*/src/*", "*.vmod", "node_modules/*")
+TEXT_SUFFIXES = (".xml", ".html", ".htm", ".svg", ".properties", ".txt", ".vsav", ".vlog",
+                 ".css")
+TEXT_NAMES = ("buildFile", "buildFile.xml", "moduledata", "extensiondata")
+IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".svg")
+MAX_PLAIN = 1 << 20
+
+
+def git(git_dir: str, *args: str) -> bytes:
+    return subprocess.run(["git", "-C", git_dir, *args], check=True,
+                           capture_output=True).stdout
+
+
+def tree(git_dir: str, rev: str, under: str) -> list[tuple[str, str, str]]:
+    """(object, size, path relative to ``under``) of every blob."""
+    out = []
+    for line in git(git_dir, "ls-tree", "-r", "-l", "-z", rev, "--", under or ".").split(b"\0"):
+        if not line:
+            continue
+        meta, path = line.split(b"\t", 1)
+        _mode, kind, obj, size = meta.split()
+        rel = path.decode("utf-8")
+        if under:
+            rel = rel[len(under.rstrip("/")) + 1:]
+        if kind == b"blob":
+            out.append((obj.decode(), size.decode(), rel))
+    return out
+
+
+def blob(git_dir: str, obj: str) -> bytes | None:
+    try:
+        return git(git_dir, "cat-file", "blob", obj)
+    except subprocess.CalledProcessError:
+        return None
+
+
+def svg_refs(data: bytes) -> list[str]:
+    """Every ``href``/``xlink:href`` value in an SVG, in document order."""
+    from lxml import etree
+
+    from pipeline.vassal.archive import VassalFormatError, parse_xml
+
+    try:
+        root = parse_xml(data, "svg")
+    except VassalFormatError:
+        return []
+    return [v for el in root.iter() if isinstance(el.tag, str)
+            for k, v in el.attrib.items() if etree.QName(k).localname == "href"]
+
+
+def _is_save_zip(data: bytes) -> bool:
+    import io
+    import zipfile
+
+    try:
+        return "savedGame" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except zipfile.BadZipFile:
+        return False
+
+
+def is_data(path: str, data: bytes) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if path.startswith("images/") and path.lower().endswith(".svg"):
+        return False  # listed in the manifest with its size and references
+    if name in TEXT_NAMES or path.lower().endswith((".vsav", ".vlog", ".vmdx")):
+        return True
+    if data.startswith(b"begin_save") or data[:2] == b"PK" and _is_save_zip(data):
+        return True  # a save or log under another name (VASSAL 2.x: .sav, .log, plain text)
+    if path.lower().endswith(TEXT_SUFFIXES) or path.startswith("help/"):
+        return b"\0" not in data[:4096]
+    return False
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("git_dir")
+    ap.add_argument("fixture")
+    ap.add_argument("--commit", default="HEAD")
+    ap.add_argument("--under", default="")
+    ap.add_argument("--exclude", action="append", default=[])
+    ap.add_argument("--assume", action="append", default=[], help="PATH=WxH for an absent image")
+    ap.add_argument("--built", action="append", default=[],
+                    help="an entry the repository's build adds to the module (compiled classes)")
+    args = ap.parse_args()
+    assumed = {}
+    for item in args.assume:
+        path, _, size = item.rpartition("=")
+        w, _, h = size.partition("x")
+        assumed[path] = (int(w), int(h))
+    dest = CORPUS / args.fixture
+    files = dest / "files"
+    rows = []
+    stored = 0
+    for obj, size, path in tree(args.git_dir, args.commit, args.under):
+        if any(fnmatch.fnmatch(path, g) for g in (*SKIP, *args.exclude)):
+            continue
+        data = blob(args.git_dir, obj)
+        if data is not None and is_data(path, data):
+            target = files / (path + (GZ if len(data) > MAX_PLAIN else ""))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(gzip.compress(data, 9, mtime=0) if len(data) > MAX_PLAIN
+                               else data)
+            stored += target.stat().st_size
+            continue
+        row = {"path": path, "bytes": size if size.isdigit() else "", "sha256": "",
+               "kind": "data", "width": "", "height": "", "head": "", "refs": ""}
+        if data is None:
+            row["kind"] = "absent"
+            if path in assumed:
+                row["width"], row["height"] = map(str, assumed[path])
+            elif path.lower().endswith(IMAGE_SUFFIXES):
+                print(f"warning: {path} is absent; give --assume {path}=WxH", file=sys.stderr)
+        else:
+            row["sha256"] = hashlib.sha256(data).hexdigest()
+            row["bytes"] = str(len(data))
+            info = image_info(data)
+            if info is not None:
+                row.update(kind=info.format, width=str(info.width), height=str(info.height))
+                if info.format == "svg":
+                    row["refs"] = "|".join(svg_refs(data))
+            elif path.lower().endswith(IMAGE_SUFFIXES) or path.startswith("images/"):
+                row.update(kind="garbage", head=data[:64].hex())
+        rows.append(row)
+    for path in args.built:
+        rows.append({"path": path, "bytes": "", "sha256": "", "kind": "built", "width": "",
+                     "height": "", "head": "", "refs": ""})
+    dest.mkdir(parents=True, exist_ok=True)
+    with (dest / "manifest.tsv").open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, MANIFEST_FIELDS, delimiter="\t", lineterminator="\n",
+                           quoting=csv.QUOTE_NONE, escapechar="\\")
+        w.writeheader()
+        w.writerows(sorted(rows, key=lambda r: r["path"]))
+    print(f"{args.fixture}: {stored} bytes stored, {len(rows)} manifest rows")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
