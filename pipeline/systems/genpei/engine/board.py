@@ -89,6 +89,8 @@ class Board:
         if derived is None:  # the scenario's own tiles: derived once, shared by every game of it
             derived = sh["derived"] = self._derived(self.tiles)
         self._use(derived)
+        #: ``(hex, tile id)`` of every tile destroyed so far in this game.
+        self.destroyed: frozenset[tuple[Hex, str]] = frozenset()
 
     def _static(self, data: GenpeiData, scenario: Scenario) -> dict:
         hexes = self.geometry.all_hexes()
@@ -178,10 +180,6 @@ class Board:
         self.tile_key: dict[Hex, tuple[str, ...]] = d["tile_key"]
         self._los: dict[tuple[Hex, Hex], bool] = d["los"]
 
-    def _derive(self) -> None:
-        """Derive the per-hex facts again after the tiles changed (a tile destroyed)."""
-        self._use(self._derived(self.tiles))
-
     def clone(self) -> Board:
         """A copy sharing the static geometry and, until one of them loses a tile, the tiles
         (:meth:`remove_tile` copies them before changing them)."""
@@ -257,14 +255,23 @@ class Board:
         return not self.is_naval(h) and any(self.is_naval(n) for _, n in self._nb[h])
 
     def remove_tile(self, h: Hex, tid: str) -> None:
-        """Remove a destroyed tile and every overlay built on it."""
-        left = tuple(t for t in self.tiles.get(h, ()) if t.id != tid and not (t.overlay and tid in t.requires))
-        self.tiles = dict(self.tiles)  # copy on write: the dicts may be shared with clones
-        self.tiles[h] = left
-        if not any(t.hexsides for t in left):
-            self.palisade_sides = dict(self.palisade_sides)
-            self.palisade_sides.pop(h, None)
-        self._derive()
+        """Remove a destroyed tile and every overlay built on it. The tiles left and their
+        per-hex facts depend only on the set of tiles destroyed (removals commute), so they are
+        computed once per set and shared by every game of the scenario."""
+        self.destroyed = self.destroyed | {(h, tid)}
+        after = self.shared.setdefault("after_destruction", {})
+        got = after.get(self.destroyed)
+        if got is None:
+            tiles = dict(self.tiles)  # never changed in place: the dicts are shared with clones
+            left = tuple(t for t in tiles.get(h, ()) if t.id != tid and not (t.overlay and tid in t.requires))
+            tiles[h] = left
+            pal = self.palisade_sides
+            if not any(t.hexsides for t in left):
+                pal = dict(pal)
+                pal.pop(h, None)
+            got = after[self.destroyed] = (tiles, pal, self._derived(tiles))
+        self.tiles, self.palisade_sides = got[0], got[1]
+        self._use(got[2])
 
     def covered(self, target: Hex, attacker: Hex) -> bool:
         """The attack on ``target`` from ``attacker`` crosses a covered hexside of ``target``

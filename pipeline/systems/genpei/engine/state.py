@@ -434,8 +434,7 @@ class GenpeiState:
 
     def _push(self, *steps: tuple) -> None:
         """Run ``steps`` next, in the order given, before the steps already waiting."""
-        for s in reversed(steps):
-            self.steps.appendleft(s)
+        self.steps.extendleft(reversed(steps))
 
     def _check_victory(self) -> None:
         """End the game when a side holds its banner target. Banners change only on events that
