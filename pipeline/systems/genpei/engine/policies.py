@@ -107,9 +107,14 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
             best = v
     st = u.stats
     if not adjacent and st.ranged > 0 and not u.no_ranged:
-        r = cache.get(("range", uid, h))
+        # how far the unit fires from h: per unit type and the tiles and sea of h (scenario-wide)
+        rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
+        ranges = b.shared.get("max_range")
+        if ranges is None:
+            ranges = b.shared["max_range"] = {}
+        r = ranges.get(rk)
         if r is None:
-            r = cache[("range", uid, h)] = max_range(Fighter(u.type, b.terrain(h), naval=b.is_naval(h)))
+            r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
         row = b.dist[h]
         lo = st.min_range
         enemies = cache.get(("enemy_units", side))
