@@ -70,6 +70,8 @@ class Board:
         self._nb: dict[Hex, tuple[tuple[str, Hex], ...]] = sh["nb"]
         #: hex → its on-board neighbour hexes (no directions), for the engine's inner loops.
         self.adjacent: dict[Hex, tuple[Hex, ...]] = sh["adjacent"]
+        #: hex → the same neighbours as a set (for set operations with occupied hexes).
+        self.adjacent_set: dict[Hex, frozenset[Hex]] = sh["adjacent_set"]
         self._step_to: dict[tuple[Hex, str], Hex | None] = sh["step"]
         self._bearing: dict[tuple[Hex, Hex], str] = sh["bearing"]
         self._sections: dict[tuple[Hex, str], frozenset[str]] = sh["sections"]
@@ -77,6 +79,7 @@ class Board:
         self.sections_at: dict[str, dict[Hex, frozenset[str]]] = sh["sections_at"]
         self._between: dict[tuple[Hex, Hex], tuple[Hex, ...]] = sh["between"]
         self.dist: dict[Hex, dict[Hex, int]] = sh["dist"]
+        self._within: dict[tuple[Hex, int], frozenset[Hex]] = sh.setdefault("within", {})
         #: Caches of facts that depend only on the scenario and the data (shared by its games).
         self.shared: dict[str, dict] = sh.setdefault("caches", {})
         self.tiles: dict[Hex, tuple[TerrainType, ...]] = dict(sh["tiles"])
@@ -125,7 +128,8 @@ class Board:
         sections_at = {e: {h: sections[(h, e)] for h in hexes} for e in ("south", "north")}
         return {"scenario": scenario, "data": data, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
                 "sections_at": sections_at,
-                "adjacent": {h: tuple(n for _, n in v) for h, v in nb.items()}, "step": step, "bearing": {},
+                "adjacent": {h: tuple(n for _, n in v) for h, v in nb.items()},
+                "adjacent_set": {h: frozenset(n for _, n in v) for h, v in nb.items()}, "step": step, "bearing": {},
                 "between": {}, "tiles": {h: tuple(v) for h, v in tiles.items()}, "palisade_sides": pal}
 
     def _derived(self, tiles: dict[Hex, tuple[TerrainType, ...]]) -> dict:
@@ -230,6 +234,14 @@ class Board:
         row = self.dist.get(a)
         d = row.get(b) if row is not None else None
         return _distance(self.doubled(a), self.doubled(b)) if d is None else d
+
+    def within(self, h: Hex, r: int) -> frozenset[Hex]:
+        """The on-board hexes at most ``r`` hexes from ``h`` (``h`` itself included), computed
+        once per scenario."""
+        got = self._within.get((h, r))
+        if got is None:
+            got = self._within[(h, r)] = frozenset(x for x, d in self.dist[h].items() if d <= r)
+        return got
 
     # ---------------------------------------------------------------- terrain
     def terrain(self, h: Hex) -> tuple[TerrainType, ...]:

@@ -82,8 +82,7 @@ def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: i
 
 def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     """Best attack value ``u`` would have standing on ``h`` (after moving there)."""
-    uid = u.uid
-    key = ("best", uid, h, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
+    key = ("best", u.uid, h, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
     got = cache.get(key)
     if got is not None:
         return got
@@ -91,18 +90,15 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     moved = h != u.start_hex
     best = 0.0
     adjacent = False
-    units = state.units
-    at = state.at
     side = u.side
-    for n in b.adjacent[h]:
-        oid = at.get(n)
-        if oid is None or oid == uid:
-            continue
-        o = units[oid]
-        if o.side == side:
-            continue
+    # where the enemies stand now: the same until a unit is lost or defects (Turncoat)
+    ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
+    enemy_at = cache.get(ek)
+    if enemy_at is None:
+        enemy_at = cache[ek] = {o.hex: o for o in state.units.values() if o.side != side}
+    for n in b.adjacent_set[h].intersection(enemy_at):  # the enemies next to h, by a set operation
         adjacent = True
-        v = _value(state, "close", u, h, o, moved, 1)
+        v = _value(state, "close", u, h, enemy_at[n], moved, 1)
         if v > best:
             best = v
     st = u.stats
@@ -120,11 +116,11 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
         enemies = cache.get(("enemy_units", side))
         if enemies is None:
             # enemies neither move nor lose figures while this cache lives (card to move)
-            enemies = cache[("enemy_units", side)] = [(o.hex, o) for o in units.values() if o.side != side]
-        for oh, o in enemies:
+            enemies = cache[("enemy_units", side)] = {o.hex: o for o in state.units.values() if o.side != side}
+        for oh in b.within(h, r).intersection(enemies):  # a set operation, not a loop over every enemy
             d = row[oh]
-            if lo <= d <= r:
-                v = _value(state, "ranged", u, h, o, moved, d)
+            if d >= lo:
+                v = _value(state, "ranged", u, h, enemies[oh], moved, d)
                 if v > best:
                     best = v
     cache[key] = best
