@@ -51,13 +51,21 @@ class BuildRefused(GunbaiError):
 
     @classmethod
     def check(cls, findings: list) -> None:
-        """Raise when there is any finding, with one line per finding and a closing count.
+        """Raise when there is any blocking finding (notes such as an incomplete scenario,
+        ``blocking = False``, do not stop a build), with one line per finding and a count.
 
         Raises:
-            BuildRefused: ``findings`` is not empty.
+            BuildRefused: ``findings`` holds a blocking finding.
         """
-        if findings:
-            raise cls("\n".join(str(f) for f in findings) + f"\nbuild refused: {len(findings)} problem(s); nothing written")
+        problems = blocking(findings)
+        if problems:
+            raise cls("\n".join(str(f) for f in problems) + f"\nbuild refused: {len(problems)} problem(s); nothing written")
+
+
+def blocking(findings: list) -> list:
+    """The findings that are problems (an error in a scenario), without the notes: an
+    incomplete scenario (map not public, values unknown) is reported but is not an error."""
+    return [f for f in findings if getattr(f, "blocking", True)]
 
 
 #: The game systems: data folder name → the module with its ``build``/``verify``/``render``
@@ -121,7 +129,18 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True) -> list
 
 def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, system: str | None = None) -> tuple[list, int]:
     """Legality findings of every scenario (or of ``scenario_files``), and how many scenarios
-    were checked.
+    were checked (:func:`verify_by_system` summed)."""
+    findings: list = []
+    count = 0
+    for _name, f, n in verify_by_system(data_root, scenario_files, system=system):
+        findings.extend(f)
+        count += n
+    return findings, count
+
+
+def verify_by_system(data_root: Path, scenario_files: list[Path] | None = None, *, system: str | None = None) -> list[tuple[str, list, int]]:
+    """``(system, findings, scenarios checked)`` for each game system verified: every scenario
+    of every system (of ``system`` alone when given), or the ``scenario_files``.
 
     Scenario files given explicitly are checked against the data of ``system``, or else of the
     system whose folder holds them (``…/<system>/…`` in their path).
@@ -129,8 +148,7 @@ def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, sys
     Raises:
         GunbaiError: ``system`` is unknown, or a file's system cannot be told from its path.
     """
-    findings: list = []
-    count = 0
+    out: list[tuple[str, list, int]] = []
     if system is not None and system not in _systems():
         raise GunbaiError(f"--system {system!r}: expected one of {', '.join(_systems())}")
     if scenario_files:
@@ -143,14 +161,14 @@ def verify_all(data_root: Path, scenario_files: list[Path] | None = None, *, sys
             by_system.setdefault(found, []).append(path)
         for name, files in by_system.items():
             f, n = _systems()[name].verify(data_root / name, files)
-            findings.extend(f)
-            count += n
-        return findings, count
-    for system in systems_in(data_root):
-        f, n = _systems()[system].verify(data_root / system, None)
-        findings.extend(f)
-        count += n
-    return findings, count
+            out.append((name, list(f), n))
+        return out
+    for name in systems_in(data_root):
+        if system is not None and name != system:
+            continue
+        f, n = _systems()[name].verify(data_root / name, None)
+        out.append((name, list(f), n))
+    return out
 
 
 def render_only(data_root: Path, out_root: Path, *, what: str) -> Iterator[str]:

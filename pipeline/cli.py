@@ -9,6 +9,8 @@ Commands::
     gunbai sheets    [--data source_data] [--out build]   # print PDFs: counters, cards, scenarios
     gunbai lint      PATH… [--base MODULE.vmod]            # check .vmod/.vmdx/.vsav files
     gunbai inspect   PATH…                                 # what a module/extension/save holds
+    gunbai import    SETUP.vsav --module M.vmod --system S [--pieces MAP.yaml] -o SCENARIO.yaml
+    gunbai import    --module M.vmod -o DRAFT_FOLDER       # draft data folder from a module
     gunbai schema    [--data source_data] [--system S]     # JSON Schema of every system's data files
     gunbai odds      ATTACKER DEFENDER [--terrain T] [--leader]   # exact odds of one battle roll
     gunbai roster check ROSTER.yaml…                      # cost a Ronin Buntai, check composition
@@ -77,7 +79,7 @@ def verify(
     system: Annotated[str | None, typer.Option("--system", help="Game system of the scenario files given (default: from their folder).")] = None,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any."""
-    from pipeline.build import explain_rule, play_others, verify_all
+    from pipeline.build import explain_rule, play_others, verify_by_system
 
     if explain is not None:
         try:
@@ -86,10 +88,18 @@ def verify(
             err.print(exc.args[0], markup=False)
             raise typer.Exit(1) from None
         return
+    from pipeline.build import blocking
+
     try:
-        findings, count = verify_all(data, scenarios, system=system)
+        per_system = verify_by_system(data, scenarios, system=system)
     except GunbaiError as exc:
         _fail(exc)
+    found = [f for _s, fs, _n in per_system for f in fs]
+    count = sum(n for _s, _fs, n in per_system)
+    findings = blocking(found)
+    notes = [f for f in found if f not in findings]
+    for f in notes:
+        out.print(str(f), markup=False)
     for f in findings:
         err.print(str(f), markup=False)
     if play > 0:
@@ -110,10 +120,17 @@ def verify(
             for report in play_others(data, play, seed, workers=workers):
                 for line in report.lines():
                     out.print(line, markup=False)
+    for name, fs, n in per_system:
+        bad = len({getattr(f, "scenario", None) or str(f) for f in blocking(fs)})
+        bad = min(bad, n - len([f for f in fs if f not in blocking(fs)]))
+        open_ = len([f for f in fs if f not in blocking(fs)])
+        parts = [f"{n - bad - open_} legal"] + ([f"{bad} with problems"] if bad else []) + ([f"{open_} incomplete"] if open_ else [])
+        out.print(f"{name}: {n} scenario(s): {', '.join(parts)}", markup=False)
+    incomplete = f", {len(notes)} incomplete (not checked until a setup is imported)" if notes else ""
     if findings:
-        err.print(f"{len(findings)} problem(s) in {count} scenario(s)", markup=False)
+        err.print(f"{len(findings)} problem(s) in {count} scenario(s){incomplete}", markup=False)
         raise typer.Exit(1)
-    out.print(f"{count} scenario(s) legal" + (", Genpei scenarios playable" if play > 0 else ""), markup=False)
+    out.print(f"{count - len(notes)} scenario(s) legal{incomplete}" + (", Genpei scenarios playable" if play > 0 else ""), markup=False)
 
 
 def _render(data: Path, out_dir: Path, what: str) -> None:
@@ -149,6 +166,55 @@ def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"))
             out.print(line, markup=False)
     except GunbaiError as exc:
         _fail(exc)
+
+
+@app.command("import")
+def import_(
+    setup: Annotated[Path | None, typer.Argument(help="The saved game or predefined setup (.vsav), or the name of a setup stored in the module. Leave out to draft a data folder from the module.")] = None,
+    module: Annotated[Path, typer.Option("--module", help="The module (.vmod) the setup was made with.")] = Path(),
+    system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara.")] = None,
+    pieces: Annotated[Path | None, typer.Option("--pieces", help="Piece mapping (MAP.yaml): piece name, palette slot or prototype → unit, leader, terrain or marker id.")] = None,
+    base: Annotated[Path | None, typer.Option("--base", help="A scenario file whose fields a setup cannot give (name, sides, cards, victory, rules) are kept.")] = None,
+    draft_pieces: Annotated[Path | None, typer.Option("--draft-pieces", help="Write a draft piece mapping listing every piece not mapped yet.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The scenario file to write (a folder when drafting a data folder).")] = None,
+    data: DataOpt = Path("source_data"),
+) -> None:
+    """Bring a VASSAL setup in as a scenario file (then verify it), or, without SETUP, draft a
+    data folder (units, board, grid) from a module gunbai did not write."""
+    from pipeline.setup_import import import_setup
+
+    if module == Path() or output is None:
+        err.print("gunbai import: --module and -o are required", markup=False)
+        raise typer.Exit(2)
+    if setup is None:
+        from pipeline.module_draft import draft_data_folder
+
+        try:
+            for line in draft_data_folder(module, output, system=system):
+                out.print(line, markup=False)
+        except GunbaiError as exc:
+            _fail(exc)
+        return
+    if system is None:
+        err.print("gunbai import: --system is required with a setup (genpei, ronin, ohw, sekigahara)", markup=False)
+        raise typer.Exit(2)
+    from pipeline.build import _systems, blocking
+
+    try:
+        result = import_setup(setup, module, system, output, data_root=data, pieces=pieces, base=base,
+                              draft_pieces=draft_pieces, verify=_systems()[system].verify if system in _systems() else None)
+    except GunbaiError as exc:
+        _fail(exc)
+    for note in result.notes:
+        out.print(note, markup=False)
+    out.print(f"{output}: {result.imported} piece(s) imported, {result.ignored} ignored", markup=False)
+    problems = blocking(result.findings)
+    for f in result.findings:
+        (err if f in problems else out).print(str(f), markup=False)
+    if problems:
+        err.print(f"{output}: written, but verify finds {len(problems)} problem(s)", markup=False)
+        raise typer.Exit(1)
+    out.print(f"{output}: verified" + (" (incomplete)" if result.findings else ", legal"), markup=False)
 
 
 @app.command()

@@ -5,27 +5,25 @@ setups with the pieces each places, named by grid location when the board has a 
 grid with numbering (the label algorithm of ``vassal-format.md`` §2.5, ported from VASSAL's
 ``HexGridNumbering``/``RegularGridNumbering``).
 
->>> hex_label(81, 65, HexGridInfo(30, 35, 51.96, 60.0, False, first="H", sep="",
-...           h_leading=1, v_leading=1, h_off=1, v_off=1, stagger=False), 500, 400)
-'0201'
+Grid locations come from :meth:`pipeline.vassal.grids.HexGrid.location` (the grid read back
+by :func:`pipeline.vassal.read.grid_from_element`), the same code ``gunbai import`` uses.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from lxml import etree
 
 from .archive import VassalFormatError, open_archive
+from .grids import HexGrid, SquareGrid
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import image_size
+from .read import grid_from_element, image_size
 from .save import decode_save_text, deobfuscate
 from .sequence import decode
 
-__all__ = ["HexGridInfo", "describe_trait", "hex_label", "inspect_bytes", "inspect_path"]
+__all__ = ["describe_trait", "inspect_bytes", "inspect_path"]
 
 VM = "VASSAL.build.module."
 _MODS = ((130, "Ctrl"), (65, "Shift"), (520, "Alt"), (260, "Meta"))
@@ -88,65 +86,6 @@ def describe_trait(type_: str, state: str) -> str:
     return f"{tid} trait"
 
 
-@dataclass(frozen=True)
-class HexGridInfo:
-    """The HexGrid and HexGridNumbering attributes the label algorithm needs (§2.5)."""
-
-    x0: int
-    y0: int
-    dx: float
-    dy: float
-    sideways: bool
-    first: str = "H"
-    sep: str = ""
-    h_type: str = "N"
-    v_type: str = "N"
-    h_leading: int = 1
-    v_leading: int = 1
-    h_off: int = 1
-    v_off: int = 1
-    h_descend: bool = False
-    v_descend: bool = False
-    stagger: bool = True
-
-
-def _name(n: int, kind: str, leading: int) -> str:
-    if kind == "A":
-        if n < 0:
-            return str(n)
-        return chr(ord("A") + n % 26) * (n // 26 + 1)
-    text = str(n)
-    if leading > 0 and 0 <= n < 10:
-        text = "0" * leading + text
-    return text
-
-
-def hex_label(x: int, y: int, g: HexGridInfo, board_w: int, board_h: int) -> str:
-    """Grid location of board pixel (x, y), as VASSAL names it (§2.5 label algorithm): raw
-    column and row nearest the point (odd columns shifted by dy/2), descend from ``maxCols``/
-    ``maxRows`` (VASSAL's quirk: columns count with dy, rows with dx), stagger, offsets, then
-    column and row formatted and joined in ``first`` order with ``sep``. Sideways grids work in
-    the swapped frame."""
-    if g.sideways:
-        x, y = y, x
-        board_w, board_h = board_h, board_w
-    if not (math.isfinite(g.dx) and math.isfinite(g.dy) and g.dx > 0 and g.dy > 0):
-        return f"({x},{y}) [bad grid spacing dx={g.dx} dy={g.dy}]"
-    raw_col = math.floor((x - g.x0) / g.dx + 0.5)
-    shift = g.dy / 2 if raw_col % 2 else 0.0
-    raw_row = math.floor((y - g.y0 - shift) / g.dy + 0.5)
-    h_desc, v_desc = (g.v_descend, g.h_descend) if g.sideways else (g.h_descend, g.v_descend)
-    max_cols = math.floor(board_w / g.dy + 0.5)
-    max_rows = math.floor(board_h / g.dx + 0.5)
-    col = max_cols - raw_col if h_desc else raw_col
-    row = max_rows - raw_row if v_desc else raw_row
-    if g.stagger and raw_col % 2:
-        row += -1 if v_desc else 1
-    c = _name(col + g.h_off, g.h_type, g.h_leading)
-    r = _name(row + g.v_off, g.v_type, g.v_leading)
-    return c + g.sep + r if g.first == "H" else r + g.sep + c
-
-
 _NUMBERING = VM + "map.boardPicker.board.mapgrid."
 
 
@@ -162,28 +101,6 @@ def _numbering_problem(hg: etree._Element) -> str | None:
             return (f"numbered by {str(child.tag).rsplit('.', 1)[-1]}, a class VASSAL 3.7 does "
                     "not have ('failed to load class'): locations shown as pixels")
     return None
-
-
-def _grid(board: etree._Element) -> HexGridInfo | None:
-    hg = board.find(".//" + VM + "map.boardPicker.board.HexGrid")
-    if hg is None or _numbering_problem(hg) is not None:
-        return None
-    n = hg.find(_NUMBERING + "HexGridNumbering")
-    a = n.attrib if n is not None else {}
-
-    def num(v: str | None, d: float) -> float:
-        try:
-            return float(v) if v not in (None, "") else d
-        except ValueError:
-            return d
-
-    return HexGridInfo(
-        int(num(hg.get("x0"), 0)), int(num(hg.get("y0"), 32)), num(hg.get("dx"), 64 * 0.866),
-        num(hg.get("dy"), 64.0), hg.get("sideways") == "true", a.get("first", "H"),
-        a.get("sep", ""), a.get("hType", "N"), a.get("vType", "N"),
-        int(num(a.get("hLeading"), 1)), int(num(a.get("vLeading"), 1)),
-        int(num(a.get("hOff"), 1)), int(num(a.get("vOff"), 1)), a.get("hDescend") == "true",
-        a.get("vDescend") == "true", a.get("stagger", "true") == "true")
 
 
 def _piece(text: str) -> DecodedPiece | None:
@@ -222,7 +139,7 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
     kind = "Extension" if root.tag == VM + "ModuleExtension" else "Module"
     name = root.get("module") if kind == "Extension" else root.get("name")
     yield f"{kind} {name!r} version {root.get('version', '')} ({title})"
-    grids: dict[str, tuple[HexGridInfo | None, int, int, int, int]] = {}
+    grids: dict[str, tuple[HexGrid | SquareGrid | None, int, int, int, int]] = {}
 
     def maps() -> Iterator[str]:
         for m in root.iter(VM + "Map", VM + "PrivateMap", VM + "PlayerHand",
@@ -237,8 +154,8 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
         w, h = _board_size(arc, b)
         hg = b.find(".//" + VM + "map.boardPicker.board.HexGrid")
         problem = _numbering_problem(hg) if hg is not None else None
-        g = _grid(b)
-        if g is not None:
+        g = grid_from_element(hg) if hg is not None and problem is None else None
+        if isinstance(g, HexGrid):
             desc = (f"hex grid x0={g.x0} y0={g.y0} dx={g.dx} dy={g.dy}"
                     f"{' sideways' if g.sideways else ''}")
         elif problem is not None:
@@ -284,7 +201,7 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
             info = grids.get(p.map_name or "")
             if info and info[0] is not None and p.x is not None and p.y is not None:
                 g, w, h, ew, eh = info
-                where = hex_label(p.x - ew, p.y - eh, g, w, h)
+                where = g.location(p.x - ew, p.y - eh, (w, h)) or where
             yield f"  {p.name} on {p.map_name} at {where}"
 
     yield from _part("Maps", maps)

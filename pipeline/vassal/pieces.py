@@ -15,7 +15,8 @@ and by saves). Stacks follow §4.4.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -240,6 +241,46 @@ class DecodedPiece:
                 names.append(decode(t[len("prototype;") :], ";")[0])
         return names
 
+    def properties(self, prototypes: Mapping[str, DecodedPiece | None] | None = None) -> dict[str, str]:
+        """The piece's named values: Marker (``mark;``) names and values, Dynamic Property
+        (``PROP;``) current values and BasicPiece persistent properties (§3.5); with
+        ``prototypes`` (name → decoded definition) the values of the prototypes it uses too
+        (nested, at most 16 deep, cycles ignored), the piece's own winning over a prototype's.
+        Outer traits win over inner ones, as VASSAL's ``getProperty`` asks the outermost first."""
+        return _properties(self, prototypes or {}, 0, set())
+
+    def layer_levels(self) -> dict[str, int]:
+        """Each named Layer (``emb2;``) and its state: the level shown (1-based), negative when
+        the layer is inactive (§3.5 Layer state)."""
+        out: dict[str, int] = {}
+        for t, st in self.levels:
+            if trait_id(t) == "emb2;":
+                fields = decode(t[len("emb2;"):], ";")
+                name = fields[18] if len(fields) > 18 else ""
+                try:
+                    out.setdefault(name, int(st.strip() or "0"))
+                except ValueError:
+                    continue
+        return out
+
+    def rotation(self) -> float | None:
+        """The angle of the outermost Can Rotate (``rotate;``) trait in degrees, VASSAL's sign
+        (positive turns counter-clockwise): the state itself for free rotation, else facing
+        index × −360/n (``FreeRotator.getAngle``). None without the trait or with a bad state."""
+        for t, st in self.levels:
+            if trait_id(t) != "rotate;":
+                continue
+            fields = decode(t[len("rotate;"):], ";")
+            try:
+                n = int(fields[0]) if fields and fields[0] else 1
+                value = float(st.strip() or "0")
+            except ValueError:
+                return None
+            if n <= 1:
+                return value if math.isfinite(value) else None
+            return -int(value) * 360.0 / n
+        return None
+
     @property
     def image(self) -> str | None:
         return self.basic.image if self.basic else None
@@ -269,6 +310,31 @@ class DecodedPiece:
     @property
     def gpid(self) -> str | None:
         return self.basic.gpid if self.basic else None
+
+
+def _properties(piece: DecodedPiece, prototypes: Mapping[str, DecodedPiece | None], depth: int,
+                seen: set[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if piece.basic is not None:
+        out.update(piece.basic.properties)
+    for t, st in reversed(piece.levels):
+        tid = trait_id(t)
+        if tid == "mark;":
+            keys, values = decode(t[len("mark;"):], ","), decode(st, ",")
+            for i, k in enumerate(keys):
+                if k:
+                    out[k] = values[i] if i < len(values) else ""
+        elif tid == "PROP;":
+            name = decode(t[len("PROP;"):], ";")[0]
+            if name:
+                out[name] = st
+        elif tid == "prototype;" and depth < 16:
+            name = decode(t[len("prototype;"):], ";")[0]
+            proto = prototypes.get(name)
+            if proto is not None and name not in seen:
+                inner = _properties(proto, prototypes, depth + 1, seen | {name})
+                out = {**inner, **out}
+    return out
 
 
 def unnest_type(type_string: str) -> list[str]:

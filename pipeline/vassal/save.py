@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .archive import VassalFormatError, archive_bytes, open_archive, resolve_epoch
+from .archive import Limits, VassalFormatError, archive_bytes, open_archive, resolve_epoch
 from .buildfile import _metadata
 from .commands import (
     BEGIN_SAVE,
@@ -26,6 +26,7 @@ from .commands import (
     parse_board_command,
     split_commands,
 )
+from .grids import HexGrid, SquareGrid
 from .pieces import (
     DecodedPiece,
     PieceDecodeError,
@@ -41,8 +42,10 @@ __all__ = [
     "DecodedSave",
     "PlacedPiece",
     "SaveGame",
+    "SetupPiece",
     "decode_save_text",
     "deobfuscate",
+    "locate_pieces",
     "obfuscate",
     "read_save",
 ]
@@ -420,3 +423,139 @@ def read_save(data: bytes) -> DecodedSave:
             save.module_version = root.findtext("version")
             save.vassal_version = root.findtext("VassalVersion")
     return save
+
+
+@dataclass(frozen=True)
+class SetupPiece:
+    """A piece of a read save, located on its board (§2.4 map coordinates, §2.5 grids, §4.4).
+
+    Attributes:
+        id: the piece id in the save.
+        name: the BasicPiece name.
+        gpid: the gpid of the PieceSlot it came from ("" when none).
+        slot: the label of that palette slot in the module, None when the gpid names none.
+        prototypes: prototype names it uses, its own then its slot's (VASSAL-written saves
+            expand prototypes, so the slot's are the ones that survive).
+        properties: Marker, Dynamic Property and BasicPiece values, prototypes' included.
+        layers: Layer name → level (1-based, negative when inactive).
+        angle: Can Rotate angle in degrees (VASSAL's sign: positive is counter-clockwise).
+        map_name: the map.
+        board: the board under it, None when it lies on no board of the map.
+        x, y: board pixels (map pixels less the edge and the board's offset).
+        location: the grid location name (or zone name) VASSAL shows, None without a grid.
+        raw: the raw (column, row) of the hex or square holding it, None without such a grid.
+        grid: that grid.
+        stack: the id of the stack holding it, None when unstacked.
+        stack_index: its place in that stack, 0 at the bottom.
+    """
+
+    id: str
+    name: str
+    gpid: str
+    slot: str | None
+    prototypes: tuple[str, ...]
+    properties: Mapping[str, str]
+    layers: Mapping[str, int]
+    angle: float | None
+    map_name: str
+    board: str | None
+    x: int
+    y: int
+    location: str | None
+    raw: tuple[int, int] | None
+    grid: HexGrid | SquareGrid | None
+    stack: str | None = None
+    stack_index: int = 0
+
+
+def _board_origins(map_info, placements) -> dict[str, tuple[int, int, int, int]]:
+    """Board name → (x, y, width, height) in map pixels, boards laid out in their picker grid
+    (``Map.setBoardBoundaries``: each column as wide as its widest board, each row as tall as
+    its tallest, after the edge)."""
+    col_w: dict[int, int] = {}
+    row_h: dict[int, int] = {}
+    sizes = {}
+    for name, col, row, *_ in placements:
+        b = map_info.boards.get(name)
+        size = b.size if b is not None and b.size else (0, 0)
+        sizes[name] = size
+        col_w[col] = max(col_w.get(col, 0), size[0])
+        row_h[row] = max(row_h.get(row, 0), size[1])
+    ew, eh = map_info.edge
+    out = {}
+    for name, col, row, *_ in placements:
+        x = ew + sum(w for c, w in col_w.items() if c < col)
+        y = eh + sum(h for r, h in row_h.items() if r < row)
+        out[name] = (x, y, *sizes[name])
+    return out
+
+
+def locate_pieces(save: DecodedSave, module) -> list[SetupPiece]:
+    """Every piece of ``save`` that stands on a map of ``module`` (a
+    :class:`~.read.ModuleInfo`), with its board, board pixels, grid location and the module's
+    palette slot (by gpid), in save order. Pieces in decks, hands kept off-map (map ``null``)
+    and on maps the module does not define are left out. A map whose save gives no board
+    command uses its only board when it has exactly one."""
+    slots = module.slots_by_gpid
+    stack_of: dict[str, tuple[DecodedPiece, int]] = {}
+    for st in save.stacks:
+        assert st.stack is not None
+        for i, pid in enumerate(st.stack.piece_ids):
+            stack_of.setdefault(pid, (st, i))
+    origins: dict[str, dict[str, tuple[int, int, int, int]]] = {}
+    for name, m in module.maps.items():
+        placements = save.boards.get(name)
+        if not placements and len(m.boards) == 1:
+            placements = [(next(iter(m.boards)), 0, 0, False)]
+        origins[name] = _board_origins(m, placements or [])
+    out: list[SetupPiece] = []
+    for p in save.pieces:
+        if p.kind != "piece" or p.basic is None or p.map_name not in module.maps:
+            continue
+        m = module.maps[p.map_name]
+        mx, my = p.basic.x, p.basic.y
+        if p.id in stack_of:
+            st = stack_of[p.id][0]
+            assert st.stack is not None
+            mx, my = st.stack.x, st.stack.y  # the stack's position wins (§4.4)
+        board, bx, by = None, mx - m.edge[0], my - m.edge[1]
+        for name, (ox, oy, w, h) in origins[p.map_name].items():
+            if (w == 0 and h == 0) or (ox <= mx < ox + w and oy <= my < oy + h):
+                board, bx, by = name, mx - ox, my - oy
+                break
+        grid = location = raw = None
+        binfo = m.boards.get(board) if board is not None else None
+        if binfo is not None:
+            grid, zone = binfo.grid_at(bx, by)
+            size = binfo.size or (0, 0)
+            if grid is not None:
+                raw = grid.raw_index(bx, by)
+                location = grid.location(bx, by, size)
+            if location is None:
+                location = zone
+        slot = slots.get(p.basic.gpid) if p.basic.gpid else None
+        protos = tuple(dict.fromkeys([*p.prototype_names, *(slot.piece.prototype_names if slot else [])]))
+        props = dict(slot.piece.properties(module.prototypes)) if slot else {}
+        props.update(p.properties(module.prototypes))
+        holder, index = stack_of.get(p.id, (None, 0))
+        sid = holder.id if holder is not None else None
+        out.append(SetupPiece(p.id, p.basic.name, p.basic.gpid, slot.entry_name if slot else None, protos, props,
+                              p.layer_levels(), p.rotation(), p.map_name or "", board, bx, by, location, raw, grid, sid, index))
+    return out
+
+
+def read_save_path(path) -> DecodedSave:
+    """:func:`read_save` of a file, refusing one larger than :class:`~.archive.Limits`
+    allows before reading it.
+
+    Raises:
+        VassalFormatError: not a regular file, too large, or as :func:`read_save`.
+    """
+    import os
+
+    if not os.path.isfile(path):
+        raise VassalFormatError("not a regular file (a folder, a device or missing)", os.path.basename(os.fspath(path)))
+    if os.path.getsize(path) > Limits().max_total_size:
+        raise VassalFormatError("file larger than the size limit", os.path.basename(os.fspath(path)))
+    with open(path, "rb") as fh:
+        return read_save(fh.read())

@@ -130,7 +130,7 @@ def _expected(scenario: dict, grid, edge: int) -> Counter:
     in the sideways grid the raw column counts rows and the raw row counts hexes in a row."""
     army = {s["id"]: s["army"] for s in scenario["sides"]}
     out: Counter = Counter()
-    for u in scenario["units"]:
+    for u in scenario.get("units") or []:
         c, r = u["hex"]
         x, y = _vassal_centre(grid, r - 1, c - 1)
         out[(f"unit_{u['unit']}_{army[u['side']]}", x + edge, y + edge)] += 1
@@ -169,7 +169,7 @@ def test_setup_places_every_terrain_tile(archive, buildfile, scenario_file):
     save = read_save(archive[f"{scenario['id']}.vsav"])
     grid = _grid(buildfile)
     expected = Counter()
-    for tp in scenario["terrain"]:
+    for tp in scenario.get("terrain") or []:
         hexes = [tuple(h) for h in tp.get("hexes", [])]
         for span in tp.get("rows", []):
             hexes += [(c, span["row"]) for c in range(span["first"], span["last"] + 1)]

@@ -591,10 +591,12 @@ class ScenarioSide(Strict):
         id: the side's id within the scenario (``taira``…).
         name: its name as the scenario gives it.
         army: its colour scheme, a key of ``system.yaml`` ``armies``.
-        edge: the board edge it plays from (``south`` = the bottom, row ``rows``).
-        command_cards: Command cards in hand at the start.
-        dragon_cards: Dragon cards at the start.
-        honour_fortune: H&F tokens at the start.
+        edge: the board edge it plays from (``south`` = the bottom, row ``rows``); ``unknown``
+            when only a picture of the map shows it.
+        command_cards: Command cards in hand at the start (``unknown`` when no public text
+            gives it).
+        dragon_cards: Dragon cards at the start (or ``unknown``).
+        honour_fortune: H&F tokens at the start (or ``unknown``).
         banners: this side's own banner target when the two sides need different numbers
             (``None``: ``victory.banners``).
         source: citation.
@@ -603,10 +605,10 @@ class ScenarioSide(Strict):
     id: Id
     name: str
     army: Id
-    edge: Literal["north", "south"]
-    command_cards: int
-    dragon_cards: int
-    honour_fortune: int
+    edge: Literal["north", "south"] | Unknown
+    command_cards: int | Unknown
+    dragon_cards: int | Unknown
+    honour_fortune: int | Unknown
     banners: int | None = None
     source: Source
 
@@ -615,12 +617,12 @@ class Victory(Strict):
     """Victory conditions.
 
     Attributes:
-        banners: victory banners a side needs to win.
+        banners: victory banners a side needs to win (``unknown`` when no public text gives it).
         rules: the scenario's other victory conditions (temporary banners…).
         source: citation.
     """
 
-    banners: int
+    banners: int | Unknown
     rules: list[RuleNote] = []
     source: Source
 
@@ -754,10 +756,15 @@ class Scenario(Strict):
         code: the pack's number, e.g. ``GP20``.
         name: its name.
         date: the historical date as the pack gives it.
-        summary: two or three sentences for the scenario sheet.
+        summary: two or three sentences for the scenario sheet (may be empty).
+        map: where the set-up (terrain, units, leaders, markers) comes from: ``published`` (a
+            public map, typed in), ``imported`` (``gunbai import`` of a VASSAL setup),
+            ``reconstructed`` (this project's own layout, see ``reconstruction``), or ``not
+            public`` (the map is only a picture: the scenario is incomplete and not playable
+            until a setup is imported).
         board: the board id.
         sides: exactly two sides.
-        first_player: id of the side that moves first.
+        first_player: id of the side that moves first, or ``unknown``.
         victory: victory conditions.
         naval: True when naval combat is allowed (Ocean hexes passable).
         wind_tide: the wind/tide, required when naval units stand on the board.
@@ -774,10 +781,11 @@ class Scenario(Strict):
     code: str
     name: str
     date: str
-    summary: str
+    summary: str = ""
+    map: Literal["published", "imported", "reconstructed", "not public"] = "published"
     board: Id
     sides: list[ScenarioSide] = Field(min_length=2, max_length=2)
-    first_player: Id
+    first_player: Id | Unknown
     victory: Victory
     naval: bool = False
     wind_tide: WindTide | None = None
@@ -786,9 +794,41 @@ class Scenario(Strict):
     units: list[UnitPlacement] = []
     leaders: list[LeaderPlacement] = []
     markers: list[MarkerPlacement] = []
-    reconstruction: Reconstruction
+    reconstruction: Reconstruction | None = None
     playability: Playability = Playability()
 
+    @property
+    def title(self) -> str:
+        """``code`` and name as menus and sheets show them (``GP05 (name not public)`` when the
+        name is ``unknown``)."""
+        return f"{self.code} {'(name not public)' if self.name == 'unknown' else self.name}"
+
+    def incomplete(self) -> list[str]:
+        """Why the scenario cannot be played yet: the map is not public, or values no public
+        text gives (``unknown``) that the game needs. Empty when it is complete."""
+        out = []
+        if self.map == "not public":
+            out.append("map not public (terrain, units and leaders unknown)")
+        missing = []
+        for attr, what in (("command_cards", "Command cards"), ("dragon_cards", "Dragon cards"), ("honour_fortune", "H&F"), ("edge", "board edge")):
+            sides = [side for side in self.sides if getattr(side, attr) == "unknown"]
+            if len(sides) == len(self.sides):
+                missing.append(f"{what} of both sides")
+            else:
+                missing += [f"{side.name} {what}" for side in sides]
+        if self.first_player == "unknown":
+            missing.append("who moves first")
+        if self.victory.banners == "unknown":
+            missing.append("victory banners")
+        if missing:
+            out.append("unknown: " + ", ".join(missing))
+        return out
+
+    @model_validator(mode="after")
+    def _reconstruction_marked(self) -> Scenario:
+        if self.map == "reconstructed" and self.reconstruction is None:
+            raise ValueError("map: reconstructed needs a `reconstruction` block saying what was reconstructed and from what")
+        return self
 
 # ---------------------------------------------------------------------------------------------
 # cards.yaml

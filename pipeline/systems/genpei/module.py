@@ -349,7 +349,7 @@ def build_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) ->
         )
     ]
     charts = [ChartWindow("Reference cards", [TabWidget("Cards", [Chart(_card_title(c), c) for c in card_images])], text="Cards")]
-    setups = [PredefinedSetup(f"{s.scenario.code} {s.scenario.name}", setup_file_name(s)) for s in data.scenarios]
+    setups = [PredefinedSetup(s.scenario.title, setup_file_name(s)) for s in data.scenarios]
     v = data.system.vassal
     module = Module(
         v.module_name,
@@ -486,5 +486,5 @@ def scenario_saves(
             if p.layer_value is not None:
                 definition = with_layer_value(definition, p.layer_value)
             placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, gpids[p.key], stacked=not p.key.startswith("terrain:"), layer=PIECE_LAYERS.layer_order.index(layer_of(_placement_kind(p.key, tiles)))))
-        saves[setup_file_name(loaded)] = SaveGame(module_name, module_version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=f"{loaded.scenario.code} {loaded.scenario.name}")
+        saves[setup_file_name(loaded)] = SaveGame(module_name, module_version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=loaded.scenario.title)
     return saves

@@ -189,8 +189,10 @@ def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any
             if lp.side == side.id:
                 leaders[lp.leader] = leaders.get(lp.leader, 0) + 1
         sides.append({
-            "id": side.id, "name": side.name, "army": art._army(art._army_colours(data, side.army)), "edge": side.edge,
+            "id": side.id, "name": f"{side.army.capitalize()} army (name not public)" if side.name == "unknown" else side.name,
+            "army": art._army(art._army_colours(data, side.army)), "edge": side.edge,
             "command_cards": side.command_cards, "dragon_cards": side.dragon_cards, "honour_fortune": side.honour_fortune,
+            "line": _side_line(side),
             "first": side.id == sc.first_player,
             "forces": [{"abbreviation": data.units[u].abbreviation, "name": data.units[u].name, "name_ja": data.units[u].name_ja, "count": n} for u, n in forces.items()],
             "leaders": [{"name": data.leaders[ld].name, "count": n} for ld, n in leaders.items()],
@@ -202,15 +204,40 @@ def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any
         "sheet": {"width": W, "height": H},
         "map": {"x": 8.0, "y": 27.0, "w": map_w, "h": round(map_h, 4)},
         "scenario": {
-            "code": sc.code, "name": sc.name, "date": sc.date, "summary": " ".join(sc.summary.split()),
+            "code": sc.code, "name": sc.title.removeprefix(sc.code + " "), "date": "date not public" if sc.date == "unknown" else sc.date,
+            "rules_known": bool(sc.special_rules) or sc.map != "not public", "summary": " ".join(sc.summary.split()),
             "first_player": sc.first_player, "naval": sc.naval, "wind_tide": wind, "banners": sc.victory.banners,
             "victory_rules": [" ".join(r.summary.split()) for r in sc.victory.rules],
             "special_rules": [" ".join(r.summary.split()) for r in sc.special_rules],
-            "map_known": sc.reconstruction.map_known, "reconstruction": " ".join(sc.reconstruction.note.split()),
+            "map": sc.map, "provenance": _provenance(sc),
         },
         "sides": sides,
         "system": {"name": data.system.name, "name_ja": SYSTEM_NAME_JA},
     }
+
+
+def _count(value: Any, what: str) -> str:
+    return f"{what}: not public" if value == "unknown" else f"{value} {what}"
+
+
+def _side_line(side: Any) -> str:
+    """The side's start on the sheet; a value no public text gives reads "not public"."""
+    edge = "Board edge not public" if side.edge == "unknown" else f"From the {side.edge} edge"
+    return " · ".join([edge, _count(side.command_cards, "Command cards"), _count(side.dragon_cards, "Dragon cards"),
+                       _count(side.honour_fortune, "Honour & Fortune tokens")])
+
+
+def _provenance(sc: Any) -> str:
+    """The sheet's footnote: where the map and set-up come from (``Scenario.map``)."""
+    if sc.map == "not public":
+        return ("Map not public: the designer published it only as a picture. Import a VASSAL setup of it "
+                "(gunbai import) to complete and play this scenario.")
+    if sc.reconstruction is not None:
+        prefix = "Map and set-up reconstructed by gunbai: " if sc.map == "reconstructed" or not sc.reconstruction.map_known else ""
+        return prefix + " ".join(sc.reconstruction.note.split())
+    if sc.map == "imported":
+        return "Set-up imported from a VASSAL setup (gunbai import)."
+    return ""
 
 
 #: Offsets (in hex widths) of stacked pieces on the scenario map, so a leader or marker on a
@@ -274,7 +301,24 @@ def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache
     for name, _key, x, y in pieces:
         im = images[name]
         canvas.alpha_composite(im, (round(x * scale - im.width / 2), round(y * scale - im.height / 2)))
+    if loaded.scenario.map == "not public":
+        _not_public(canvas)
     return canvas
+
+
+def _not_public(canvas: Image.Image) -> None:
+    """Veil an empty board and say why it is empty: the scenario's map is only a picture."""
+    from PIL import ImageDraw
+
+    from pipeline.render.fonts import font
+
+    veil = Image.new("RGBA", canvas.size, (244, 236, 216, 150))
+    canvas.alpha_composite(veil)
+    draw = ImageDraw.Draw(canvas)
+    big, small = font(max(12, canvas.width // 16), bold=True), font(max(8, canvas.width // 40))
+    cx, cy = canvas.width / 2, canvas.height / 2
+    draw.text((cx, cy - canvas.width / 40), "Map not public", font=big, fill=(59, 42, 26, 255), anchor="mm")
+    draw.text((cx, cy + canvas.width / 22), "import a VASSAL setup of it with gunbai import", font=small, fill=(59, 42, 26, 255), anchor="mm")
 
 
 def scenario_sheet(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> bytes:
@@ -308,7 +352,7 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
     page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it."""
     png = scenario_sheet(data, layout, loaded, opts.dpi / 25.4, cache)
     sc = loaded.scenario
-    return sheets.sheet_pdf(png, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=f"{sc.code} {sc.name}", heading=f"{sc.code}  {sc.name}  {SYSTEM_NAME_JA}")
+    return sheets.sheet_pdf(png, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=sc.title, heading=f"{sc.title}  {SYSTEM_NAME_JA}")
 
 
 # ---------------------------------------------------------------------------------------------

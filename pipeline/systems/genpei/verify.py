@@ -93,6 +93,28 @@ class Finding:
         return f"{where}: {self.scenario}{hx}: {self.rule}: {self.message} [{rule.doc}, {rule.section}]"
 
 
+@dataclass(frozen=True)
+class Incomplete:
+    """A scenario that cannot be checked or played yet (its map is not public, or values the
+    game needs are ``unknown``): a note, not an error (``blocking`` is False), printed as one
+    line::
+
+        source_data/genpei/scenarios/gp05_uji.yaml: GP05 Uji: incomplete: map not public (...); not playable until a setup is imported (gunbai import)
+    """
+
+    file: Path
+    scenario: str
+    name: str
+    reasons: tuple[str, ...]
+    blocking: bool = False
+
+    def __str__(self) -> str:
+        until = ("not playable until a setup is imported (gunbai import)" if any(r.startswith("map not public") for r in self.reasons)
+                 else "not playable until they are filled in")
+        name = "(name not public)" if self.name == "unknown" else self.name
+        return f"{self.file}: {self.scenario} {name}: incomplete: {'; '.join(self.reasons)}; {until}"
+
+
 def explain(rule_id: str) -> str:
     """The rule's statement and source, as ``gunbai verify --explain`` prints it.
 
@@ -102,23 +124,33 @@ def explain(rule_id: str) -> str:
     return explain_rule(RULES, rule_id)
 
 
-def verify_all(data: GenpeiData) -> list[Finding]:
-    """Findings for every scenario of ``data``, in file order."""
-    out: list[Finding] = []
+def verify_all(data: GenpeiData) -> list[Finding | Incomplete]:
+    """Findings for every scenario of ``data``, in file order; an incomplete scenario gives an
+    :class:`Incomplete` note (and the findings of what it does give)."""
+    out: list[Finding | Incomplete] = []
     for loaded in data.scenarios:
         out.extend(verify_scenario(data, loaded))
     return out
 
 
-def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
+def complete_scenarios(data: GenpeiData) -> list[LoadedScenario]:
+    """The scenarios that can be played: map known and no ``unknown`` value the game needs."""
+    return [s for s in data.scenarios if not s.scenario.incomplete()]
+
+
+def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding | Incomplete]:
     """Check one scenario against every rule of :data:`RULES`.
+
+    An incomplete scenario (:meth:`Scenario.incomplete`) is checked only for what it gives
+    (sides, armies, the card counts it knows) and gets an :class:`Incomplete` note.
 
     Returns:
         The findings, in the order of the file (empty when the set-up is legal).
     """
     sc = loaded.scenario
     doc = loaded.doc
-    findings: list[Finding] = []
+    findings: list[Finding | Incomplete] = []
+    reasons = sc.incomplete()
 
     def find(loc: tuple[Any, ...], hex_: Iterable[int] | None, rule: str, message: str) -> None:
         assert rule in RULES, rule
@@ -132,22 +164,26 @@ def verify_scenario(data: GenpeiData, loaded: LoadedScenario) -> list[Finding]:
     side_ids = [s.id for s in sc.sides]
     if len(set(side_ids)) != len(side_ids):
         find(("sides",), None, "distinct-sides", f"both sides have the id {side_ids[0]!r}")
-    if sc.first_player not in side_ids:
+    if sc.first_player not in side_ids and sc.first_player != "unknown":
         find(("first_player",), None, "known-side", f"first player {sc.first_player!r} is not a side ({', '.join(side_ids)})")
     for i, side in enumerate(sc.sides):
         if side.army not in data.system.armies:
             find(("sides", i, "army"), None, "known-army", f"army {side.army!r} is not in system.yaml ({', '.join(data.system.armies)})")
-        if side.command_cards <= 0:
+        if side.command_cards != "unknown" and side.command_cards <= 0:
             find(("sides", i, "command_cards"), None, "cards-positive", f"{side.name} starts with {side.command_cards} Command cards")
-        if side.dragon_cards < 0:
+        if side.dragon_cards != "unknown" and side.dragon_cards < 0:
             find(("sides", i, "dragon_cards"), None, "cards-positive", f"{side.name} starts with {side.dragon_cards} Dragon cards")
-        if side.honour_fortune < 0:
+        if side.honour_fortune != "unknown" and side.honour_fortune < 0:
             find(("sides", i, "honour_fortune"), None, "cards-positive", f"{side.name} starts with {side.honour_fortune} H&F tokens")
-    if sc.victory.banners <= 0:
+    if sc.victory.banners != "unknown" and sc.victory.banners <= 0:
         find(("victory", "banners"), None, "banners-positive", f"victory needs {sc.victory.banners} banners")
     for i, side in enumerate(sc.sides):
         if side.banners is not None and side.banners <= 0:
             find(("sides", i, "banners"), None, "banners-positive", f"{side.name} needs {side.banners} banners")
+    if reasons:
+        findings.sort(key=lambda f: (getattr(f, "line", None) or 0))
+        findings.append(Incomplete(loaded.path, sc.code, sc.name, tuple(reasons)))
+        return findings
 
     # Terrain: hexes, ids, one tile per hex, overlays, hexsides.
     base_at: dict[tuple[int, int], str] = {}

@@ -164,7 +164,7 @@ class RoninGame:
 
     @classmethod
     def from_game(cls, data: RoninData, game: Game) -> RoninGame:
-        from pipeline.systems.ronin.module import spots
+        from pipeline.systems.ronin.module import deployment
         from pipeline.systems.ronin.roster import check_roster
 
         sc = data.scenarios[game.scenario]
@@ -215,7 +215,7 @@ class RoninGame:
                 raise UnplayableGame(f"ronin game {game.id}: the civilians' profile is not in the {sc.name} scenario")
             civilian = _profile(data, "civ", mt, list(mt.weapons), mt.armour, int(mt.combat_pool), [], False, False, civilian=True)
         g = cls(data, game, sc, (plans[0], plans[1]), civilian)
-        g.spots = [spots(s.zone, len(s.models), game.table_side_in) for s in plans]
+        g.spots = [deployment(data, game, side) for side in game.sides]
         return g
 
     def new_state(self) -> RoninState:

@@ -673,6 +673,16 @@ class Zone(Strict):
     r: float = 0
 
 
+class PlacedModel(Strict):
+    """Where the set-up puts one model: ``model`` is ``<faction>:<model id>`` (``hired:<id>``
+    for a hired model, ``<scenario>:<id>`` for a scenario's fixed force), ``x``, ``y`` in inches
+    from the table's top-left corner (``gunbai import`` of a VASSAL setup writes these)."""
+
+    model: str = Field(pattern=r"^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$")
+    x: float
+    y: float
+
+
 class GameTerrain(Strict):
     """A terrain piece of a game's table (book p.13-15): its ``zone``, its effect on movement
     (``open``, ``difficult``: half movement through it, ``impassable``) and the cover it gives
@@ -697,6 +707,8 @@ class GameSide(Strict):
         roster: id of a roster of ``rosters/`` (or None with ``fixed``).
         fixed: a scenario's fixed force (Assassination: ``{chunin: 1, ninja: 5}``).
         zone: its deployment zone (the models are set up in it in roster order).
+        placed: where each model stands, when the set-up says (an imported setup); empty: the
+            module sets them up in rows 1.5 inches apart inside the zone.
     """
 
     role: str
@@ -704,6 +716,7 @@ class GameSide(Strict):
     roster: Id | None = None
     fixed: dict[Id, int] = {}
     zone: Zone
+    placed: list[PlacedModel] = []
 
 
 class Game(Strict):

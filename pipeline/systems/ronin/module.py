@@ -173,20 +173,47 @@ def placements(data: RoninData, g: Game) -> list[Placement]:
     if g.objective is not None:
         at(marker_key("objective"), *g.objective)
     for side in g.sides:
-        keys = []
-        if side.roster is not None:
-            lr = data.rosters[side.roster]
-            rep = check_roster(data, lr)
-            for m in rep.models:
-                fid = HIRED if m.hired else lr.value.faction
-                keys.append(model_key(fid, m.model.id, side.side))
-        for mid, n in side.fixed.items():
-            keys += [model_key(g.scenario, mid, side.side)] * n
+        if side.placed:
+            for pm in side.placed:
+                at(model_key(*pm.model.split(":", 1), side.side), pm.x, pm.y)
+            continue
+        keys = [model_key(*m.split(":", 1), side.side) for m in force(data, g, side)]
         for p in spots(side.zone, len(keys), g.table_side_in):
             at(keys.pop(0), *p)
     for k in range(g.civilians):
         ox, oy = g.objective or (g.table_side_in / 2, g.table_side_in / 2)
         at(marker_key("civilian"), ox - 1.5 * (g.civilians - 1) / 2 + 1.5 * k, oy + 2)
+    return out
+
+
+def force(data: RoninData, g: Game, side) -> list[str]:
+    """The models a side fields, as ``<faction>:<model id>`` in roster order (hired models
+    ``hired:<id>``), then the scenario's fixed force (``<scenario>:<id>``)."""
+    out = []
+    if side.roster is not None:
+        lr = data.rosters[side.roster]
+        for m in check_roster(data, lr).models:
+            out.append(f"{HIRED if m.hired else lr.value.faction}:{m.model.id}")
+    for mid, n in side.fixed.items():
+        out += [f"{g.scenario}:{mid}"] * n
+    return out
+
+
+def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
+    """Where each model of :func:`force` (in that order) starts, in inches: the game's
+    ``placed`` positions when it lists them (each model takes the first unused position of a
+    model of its kind), else :func:`spots` in its zone."""
+    models = force(data, g, side)
+    if not side.placed:
+        return spots(side.zone, len(models), g.table_side_in)
+    free = list(side.placed)
+    out = []
+    for m in models:
+        i = next((k for k, pm in enumerate(free) if pm.model == m), None)
+        if i is None:
+            raise ValueError(f"game {g.id}: {side.role} places no {m} (verify rule placed-force)")
+        pm = free.pop(i)
+        out.append((pm.x, pm.y))
     return out
 
 

@@ -32,6 +32,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("table-size", "Up to 100 points a 24-inch table, to 200 points 36 inches, more 48 inches (or the scenario's own size).", "ronin_book", "Scenarios: Playing Area (p.57)"),
     LegalityRule("zone-on-table", "A deployment zone lies on the table.", "gunbai", "Game format"),
     LegalityRule("distinct-sides", "The two sides use different colours.", "gunbai", "Game format"),
+    LegalityRule("placed-force", "Models a game places (an imported set-up) are exactly the side's force, each inside its deployment zone.", "gunbai", "Game format"),
 )
 
 
@@ -42,6 +43,23 @@ def explain(rule: str) -> str:
         KeyError: no such rule.
     """
     return explain_rule(RULES, rule)
+
+
+def _check_placed(data: RoninData, g: Game, i: int, side, fail) -> None:
+    from collections import Counter
+
+    from pipeline.systems.ronin.module import force
+
+    want, got = Counter(force(data, g, side)), Counter(pm.model for pm in side.placed)
+    if want != got:
+        more, fewer = got - want, want - got
+        fail(("sides", i, "placed"), "placed-force", f"{side.role} places {dict(more) or 'nothing more'} beyond its force and lacks {dict(fewer) or 'nothing'}")
+    z = side.zone
+    for k, pm in enumerate(side.placed):
+        inside = (z.x - 0.01 <= pm.x <= z.x + z.w + 0.01 and z.y - 0.01 <= pm.y <= z.y + z.h + 0.01) if z.kind == "rect" else (
+            (pm.x - z.x) ** 2 + (pm.y - z.y) ** 2 <= (z.r + 0.01) ** 2)
+        if not inside:
+            fail(("sides", i, "placed", k), "placed-force", f"{side.role}'s {pm.model} at ({pm.x:g}, {pm.y:g}) in stands outside its deployment zone")
 
 
 def recommended_table(data: RoninData, points: int) -> int:
@@ -92,6 +110,9 @@ def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
         inside = (0 <= z.x and 0 <= z.y and z.x + z.w <= t and z.y + z.h <= t) if z.kind == "rect" else (z.r <= z.x <= t - z.r and z.r <= z.y <= t - z.r)
         if not inside:
             fail(("sides", i, "zone"), "zone-on-table", f"{side.role}'s zone leaves the {t}-inch table")
+    for i, side in enumerate(g.sides):
+        if side.placed and (side.roster is None or side.roster in data.rosters):
+            _check_placed(data, g, i, side, fail)
     f = sc.forces
     roles = [s.role for s in g.sides]
     limits = [r.points_limit if r else None for r in rosters]

@@ -182,14 +182,18 @@ def play_command(data_root, scenario_files, games: int, *, seed: int = 1, worker
     findings: list[Finding] = []
     reports: list[PlayabilityReport] = []
     seen: set[str] = set()
+    playable = [s for s in data.scenarios if not s.scenario.incomplete()]
     for loaded in data.scenarios:
+        if loaded not in playable:
+            lines.append(f"{loaded.scenario.code} {loaded.scenario.name}: not played (incomplete: {'; '.join(loaded.scenario.incomplete())})")
+    for loaded in playable:
         for note in GenpeiState(data, loaded.scenario).notes:
             if note not in seen:
                 seen.add(note)
                 lines.append(f"engine note: {note}")
     t0 = time.perf_counter()
     jobs = []
-    for loaded in data.scenarios:
+    for loaded in playable:
         sc = loaded.scenario
         index = data.scenarios.index(loaded)
         if workers > 1:
@@ -200,7 +204,7 @@ def play_command(data_root, scenario_files, games: int, *, seed: int = 1, worker
             jobs.append(Job(factory, policy, games_for(name, games), seed, th.turn_cap, [s.name for s in sc.sides], f"{sc.code} / {name}"))
     done = run_many(jobs, workers=workers)
     names = list(POLICIES)
-    for i, loaded in enumerate(data.scenarios):
+    for i, loaded in enumerate(playable):
         reps = {name: done[i * len(names) + k] for k, name in enumerate(names)}
         for rep in reps.values():
             lines.extend(rep.lines())

@@ -1,0 +1,112 @@
+"""Bad setups: a piece nothing maps, a piece off the board, a mapping naming an unknown id.
+Each is an error naming the piece and its position, and nothing is written; a drafted mapping,
+completed, makes the same setup import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import DataError
+from pipeline.setup_import import ImportError_, import_setup
+from pipeline.systems.genpei.layout import HexLayout
+from pipeline.systems.genpei.load import load
+from pipeline.systems.genpei.module import BOARD_NAME, MAP_NAME
+from pipeline.vassal.archive import open_archive
+from pipeline.vassal.pieces import PieceDefinition
+from pipeline.vassal.read import read_module
+from pipeline.vassal.save import PlacedPiece, SaveGame, read_save
+from pipeline.vassal.traits import BasicPiece, Marker
+
+from .conftest import DATA
+
+
+def _setup_with(built: Path, tmp_path: Path, extra: list[PlacedPiece]) -> Path:
+    """GP20's built setup with ``extra`` pieces added, written as a .vsav."""
+    module = built / "genpei" / "genpei.vmod"
+    with open_archive(module) as arc:
+        info = read_module(arc)
+        save = read_save(arc.read("gp20_nishinomiya.vsav"))
+    # re-write the decoded save's command text with the extra pieces before end_save
+    from pipeline.vassal.commands import END_SAVE, join_commands
+    from pipeline.vassal.save import obfuscate
+
+    extra_cmds = SaveGame(info.name, info.version, extra, stack_id_start=990000).commands()[1:-1]
+    commands = [c for c in save.commands if c != END_SAVE] + extra_cmds + [END_SAVE]
+    from pipeline.vassal.archive import archive_bytes
+
+    path = tmp_path / "gp20_plus.vsav"
+    path.write_bytes(archive_bytes({"savedGame": obfuscate(join_commands(commands))}))
+    return path
+
+
+def _centre(hex_: tuple[int, int]) -> tuple[int, int]:
+    data = load(DATA / "genpei", scenario_files=[])
+    v = data.system.vassal
+    return HexLayout(data.board, v.hex_width_px, v.board_margin_px).centre(hex_)
+
+
+def test_an_unmapped_piece_is_an_error_by_name_and_position_and_nothing_is_written(built, tmp_path):
+    x, y = _centre((4, 9))
+    mystery = PlacedPiece("77001", PieceDefinition([], BasicPiece("mystery.png", "Mystery counter")), MAP_NAME, x, y)
+    setup = _setup_with(built, tmp_path, [mystery])
+    out = tmp_path / "out.yaml"
+    with pytest.raises(ImportError_) as err:
+        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA,
+                     base=DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml")
+    msg = str(err.value)
+    # the location VASSAL shows (first=V, sep=",": column in the row, then the row) and the pixels
+    assert "piece 'Mystery counter' at 4,9 (" + f"{x}, {y}) px on map 'Battlefield' is not in the piece mapping" in msg
+    assert "nothing written" in msg
+    assert not out.exists()
+
+
+def test_a_drafted_mapping_lists_the_unknown_piece_and_once_completed_the_import_works(built, tmp_path):
+    x, y = _centre((4, 9))
+    mystery = PlacedPiece("77001", PieceDefinition([], BasicPiece("mystery.png", "Mystery counter")), MAP_NAME, x, y)
+    setup = _setup_with(built, tmp_path, [mystery])
+    out, draft = tmp_path / "out.yaml", tmp_path / "pieces.yaml"
+    base = DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml"
+    with pytest.raises(ImportError_):
+        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA, base=base, draft_pieces=draft)
+    text = draft.read_text()
+    assert "- name: Mystery counter\n    as: null  # TODO" in text and "1 on the map at 4,9" in text
+    assert not out.exists()
+    # a person completes it: the mystery counter is a Command Tent of the Rebels' army
+    draft.write_text(text.replace("as: null  # TODO", "as: {marker: command_tent}"))
+    result = import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA, base=base, pieces=draft)
+    assert result.written == out
+    assert "- {marker: command_tent, hex: [4, 9]}  # 'Mystery counter' at 4,9" in out.read_text()
+
+
+def test_a_piece_off_the_board_cannot_be_placed(built, tmp_path):
+    x, y = _centre((4, 11))
+    data = load(DATA / "genpei", scenario_files=[])
+    row_height = HexLayout(data.board, data.system.vassal.hex_width_px, data.system.vassal.board_margin_px).row_height
+    off = PlacedPiece("77002", PieceDefinition([Marker(("Unit", "Army"), ("samurai_infantry", "yellow"))], BasicPiece("u.png", "Stray unit")),
+                      MAP_NAME, x, y + 2 * row_height)  # row 13 of an 11-row board (short like row 11)
+    setup = _setup_with(built, tmp_path, [off])
+    out = tmp_path / "out.yaml"
+    with pytest.raises(ImportError_) as err:
+        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA,
+                     base=DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml")
+    assert f"piece 'Stray unit' at ({x}, {y + 2 * row_height}) px cannot be placed: it lies outside every board of map 'Battlefield'" in str(err.value)
+    assert not out.exists()
+
+
+def test_a_mapping_naming_an_unknown_unit_is_an_error_with_its_line(built, tmp_path):
+    x, y = _centre((4, 9))
+    mystery = PlacedPiece("77001", PieceDefinition([], BasicPiece("mystery.png", "Mystery counter")), MAP_NAME, x, y)
+    setup = _setup_with(built, tmp_path, [mystery])
+    pieces = tmp_path / "pieces.yaml"
+    pieces.write_text("system: genpei\npieces:\n  - name: Mystery counter\n    as: {unit: ninja_bears, army: red}\n")
+    with pytest.raises(ImportError_) as err:
+        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=pieces)
+    assert f"{pieces}:3: unit 'ninja_bears' is not in units.yaml" in str(err.value)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("system: genpei\npieces:\n  - name: A\n    slot: B\n    as: {unit: bodyguard}\n")
+    with pytest.raises(DataError) as derr:
+        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=bad)
+    assert f"{bad}:3: pieces[0]: name, slot is not valid; expected exactly one of name, slot or prototype" in str(derr.value)
+    assert BOARD_NAME
