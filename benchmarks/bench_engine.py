@@ -35,6 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _playable(data) -> list:
+    """The scenarios the engine plays: all but those the data marks incomplete (an older
+    checkout has no such mark)."""
+    return [s for s in data.scenarios if not (getattr(s.scenario, "incomplete", None) and s.scenario.incomplete())]
+
+
 def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None) -> list[dict]:
     from pipeline.play import run_playability
     from pipeline.systems.genpei.engine.playability import thresholds_for
@@ -50,7 +56,7 @@ def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None)
 
     data = load(data_dir)
     out = []
-    for loaded in data.scenarios:
+    for loaded in _playable(data):
         sc = loaded.scenario
         if only and sc.code != only:
             continue
@@ -78,7 +84,7 @@ def _parallel(data_dir: Path, games: int) -> None:
     from pipeline.systems.genpei.load import load
 
     data = load(data_dir)
-    for loaded in data.scenarios:
+    for loaded in _playable(data):
         sc = loaded.scenario
         index = data.scenarios.index(loaded)
         _warm(data, sc)
@@ -114,7 +120,7 @@ def main() -> None:
     else:
         from pipeline.systems.genpei.load import load
 
-        codes = [s.scenario.code for s in load(args.data).scenarios]
+        codes = [s.scenario.code for s in _playable(load(args.data))]
         for code in codes:
             mine = _measure(args.data, args.games, args.turn_cap, code)
             env = dict(os.environ, PYTHONPATH=str(args.baseline))
