@@ -16,8 +16,8 @@ ratio of games per CPU second, so that both are measured under the same load.
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (games per CPU second, 6a0662b → now: GP19 random 97.6 → 95-98, greedy 31.3 → 33-40;
-GP20 random 92.5 → 87-111, greedy 55.4 → 68; not yet 3×). On a shared machine compare CPU
+figures (paired runs, games per CPU second, 6a0662b → now: GP19 random 86 → 89, greedy 35 → 31;
+GP20 random 84 → 101, greedy 56 → 59; not 3×). On a shared machine compare CPU
 seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
