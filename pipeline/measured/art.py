@@ -77,6 +77,8 @@ class Scenery:
         path: ``[(x, y), …]`` inches, the centre line of a road or stream (drawn smoothed);
         width: the band's width in inches (path features; an area's is its smaller side).
         label_at: where the label goes (inches); default: the feature's top or the path's middle.
+        round: an area feature's outline is the ellipse inscribed in its area (a round piece,
+            e.g. a Ronin wood of radius r) rather than a rounded rectangle.
     """
 
     kind: str
@@ -85,6 +87,7 @@ class Scenery:
     path: tuple[Point, ...] | None = None
     width: float | None = None
     label_at: Point | None = None
+    round: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -306,7 +309,7 @@ def feature_context(f: Scenery, table: tuple[float, float] = (72.0, 48.0)) -> di
     x, y, w, h = f.area
     cx, cy = x + w / 2, y + h / 2
     phases = [rng.uniform(0, 2 * math.pi) for _ in range(3)]
-    square = 2.2 if f.kind in ("hill", "lake") else 3.2
+    square = 2.0 if f.round else (2.2 if f.kind in ("hill", "lake") else 3.2)
     outline = blob(cx, cy, w / 2, h / 2, rng, square=square, phases=phases, rough=ROUGHNESS * min(w, h) / max(w, h) * 1.6)
     ctx["outline"] = _pts(outline)
     ctx["label"] = _label(f, (cx, y + min(1.1, h * 0.18)), 0.85 if f.kind == "hill" else 0.7)

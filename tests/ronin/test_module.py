@@ -84,7 +84,7 @@ def test_measured_table_and_range_thread(vmod, data):
     for m in ("stunned", "light_wound", "grievous_wound", "slain", "attack_counter", "defence_counter", "teppo_fired", "banner"):
         assert f"images/marker_{m}.png" in names
     assert "images/model_bushi_samurai_red.png" in names and "images/card_roster_bushi_sample_100.png" in names
-    assert sum(n.startswith("images/card_reference") for n in names) == 3
+    assert sum(n.startswith("images/card_reference") for n in names) == 7
 
 
 def test_setup_places_both_buntai_and_zones(vmod, data):

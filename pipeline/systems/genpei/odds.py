@@ -1,9 +1,11 @@
 """Exact odds of a Genpei battle roll, computed with the ``icepool`` dice library (no simulation).
 
 A die is the battle die of ``system.yaml`` (its six faces); each face is a vector
-``(symbol hits, swords, flags, H&F)`` for a given target standard. A roll of ``n`` dice is the
-icepool sum ``n @ die``; Sohei rerolls are icepool's ``explode`` on the H&F face; an Inspired
-roll cancels its first H&F (and a Sohei does not reroll it). The distribution of hits, retreat
+``(symbol hits, swords, flags, H&F)`` for a given target standard, coded as one integer (a digit
+per count, so that icepool adds integers, not vectors: :func:`raw_roll` gives the vectors). A
+roll of ``n`` dice is the icepool sum ``n @ die``; a Sohei die that rolls H&F is rerolled until it
+shows another face (the geometric chain below); an Inspired roll cancels its first H&F (and a
+Sohei does not reroll it). The distribution of hits, retreat
 hexes and H&F tokens is then the exact map of that sum through the rules of
 :func:`pipeline.systems.genpei.engine.combat.score`.
 
@@ -37,8 +39,6 @@ from pipeline.systems.genpei.load import GenpeiData
 #: The list of token counts of a reroll chain ends where the exact tail drops below this.
 TAIL = Fraction(1, 10**12)
 
-_ZERO = Vector((0, 0, 0, 0))
-_HF = Vector((0, 0, 0, 1))
 
 
 def faces_of(data: GenpeiData) -> tuple[str, ...]:
@@ -50,26 +50,6 @@ def faces_of(data: GenpeiData) -> tuple[str, ...]:
 
 
 _FACES: dict[int, tuple] = {}
-
-
-@lru_cache(maxsize=64)
-def _die(faces: tuple[str, ...], target: str | None) -> Die:
-    def vec(sym: str) -> Vector:
-        if sym == target:
-            return Vector((1, 0, 0, 0))
-        return {"sword": Vector((0, 1, 0, 0)), "flag": Vector((0, 0, 1, 0)), "honour_fortune": _HF}.get(sym, _ZERO)
-
-    return Die([vec(s) for s in faces])
-
-
-@lru_cache(maxsize=64)
-def _non_hf(faces: tuple[str, ...], target: str | None) -> tuple[Die, Fraction]:
-    """The face a rerolling die finally shows (any face but H&F, equally likely) and the
-    probability ``p`` of H&F on one die."""
-    base = _die(faces, target)
-    non_hf = Die([v for v in base.outcomes() for _ in range(base.quantity(v)) if v != _HF])
-    p_hf = Fraction(base.quantity(_HF) if _HF in base.outcomes() else 0, base.denominator())
-    return non_hf, p_hf
 
 
 @lru_cache(maxsize=256)
@@ -100,15 +80,9 @@ def reroll_tokens(m: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
 
 
 @lru_cache(maxsize=256)
-def _tokens_die(m: int, p: Fraction) -> Die:
-    dist = reroll_tokens(m, p)
-    den = lcm(*(q.denominator for _, q in dist))
-    return Die({Vector((0, 0, 0, k)): int(q * den) for k, q in dist})
-
-
-@lru_cache(maxsize=4096)
 def raw_roll(faces: tuple[str, ...], dice: int, target: str | None, reroll: bool, inspired: bool) -> Die:
-    """The exact distribution of ``(symbol hits, swords, flags, H&F tokens)`` of one roll.
+    """The exact distribution of ``(symbol hits, swords, flags, H&F tokens)`` of one roll, as an
+    icepool die of vectors.
 
     Args:
         faces: the die faces (:func:`faces_of`).
@@ -118,25 +92,62 @@ def raw_roll(faces: tuple[str, ...], dice: int, target: str | None, reroll: bool
             docstring).
         inspired: the first H&F is cancelled (no token, no reroll).
     """
+    radix = max(dice, 0) + 1
+    return _coded_roll(faces, dice, target, reroll, inspired).map(lambda v: Vector(_decode(v, radix)))
+
+
+def _decode(code: int, radix: int) -> tuple[int, int, int, int]:
+    rest, sym = divmod(int(code), radix)
+    rest, swords = divmod(rest, radix)
+    hf, flags = divmod(rest, radix)
+    return sym, swords, flags, hf
+
+
+# A roll's outcome ``(symbols, swords, flags, H&F)`` is coded as the integer
+# ``symbols + swords*R + flags*R**2 + H&F*R**3`` with ``R = dice + 1``, so that no count of the
+# first three (each at most ``dice``) carries into the next: icepool sums integer dice far
+# faster than vectors, and :func:`_decode` gives the counts back exactly.
+@lru_cache(maxsize=256)
+def _coded_die(faces: tuple[str, ...], target: str | None, radix: int) -> tuple[Die, Die, Fraction]:
+    """The battle die coded in base ``radix``, the face a rerolling die finally shows (any face
+    but H&F, equally likely), and the probability ``p`` of H&F on one die."""
+    codes = {"sword": radix, "flag": radix**2, "honour_fortune": radix**3}
+    values = [1 if sym == target else codes.get(sym, 0) for sym in faces]
+    hf = radix**3
+    n_hf = sum(1 for v in values if v == hf)
+    return Die(values), Die([v for v in values if v != hf]), Fraction(n_hf, len(values))
+
+
+@lru_cache(maxsize=256)
+def _coded_tokens(m: int, p: Fraction, hf: int) -> Die:
+    """:func:`reroll_tokens` as a die of coded outcomes (``hf`` = the code of 1 token)."""
+    dist = reroll_tokens(m, p)
+    den = lcm(*(q.denominator for _, q in dist))
+    return Die({k * hf: int(q * den) for k, q in dist})
+
+
+@lru_cache(maxsize=4096)
+def _coded_roll(faces: tuple[str, ...], dice: int, target: str | None, reroll: bool, inspired: bool) -> Die:
+    """:func:`raw_roll` with coded outcomes."""
     if dice <= 0:
-        return Die([_ZERO])
-    base = _die(faces, target)
+        return Die([0])
+    radix = dice + 1
+    hf = radix**3
+    base, face, p = _coded_die(faces, target, radix)
     if not reroll:
         if not inspired:
             return dice @ base
-        return (dice @ base).map(lambda v: v - Vector((0, 0, 0, 1)) if v[3] > 0 else v)
-    face, p = _non_hf(faces, target)
+        return (dice @ base).map(lambda v: v - hf if v >= hf else v)  # the first H&F cancelled
     if not inspired:
         # every die ends on a face that is not H&F, after a geometric number of H&F (tokens)
-        return (dice @ face) + _tokens_die(dice, p)
+        return (dice @ face) + _coded_tokens(dice, p, hf)
 
-    def after(v: Vector) -> Die | Vector:
-        h = v[3]
+    def after(v: int) -> Die | int:
+        h = v // hf
         if h <= 1:
-            return v - Vector((0, 0, 0, h))  # the first H&F cancelled, not rerolled
+            return v - h * hf  # the first H&F cancelled, not rerolled
         rest = h - 1  # kept as tokens and rerolled: each ends on a face after G more H&F
-        kept = v - Vector((0, 0, 0, 1))
-        return kept + (rest @ face) + _tokens_die(rest, p)
+        return (v - hf) + (rest @ face) + _coded_tokens(rest, p, hf)
 
     return (dice @ base).map(after)
 
@@ -159,10 +170,12 @@ def _chance_list(faces, dice, target, reroll, inspired, hf_gain):
 
 @lru_cache(maxsize=4096)
 def _outcomes(faces, dice, target, reroll, inspired, hf_gain):
-    die = raw_roll(faces, dice, target, reroll, inspired)
+    radix = max(dice, 0) + 1
+    die = _coded_roll(faces, dice, target, reroll, inspired)
     out: dict[tuple[int, int, int, int], Fraction] = {}
     for v, p in zip(die.outcomes(), die.probabilities(), strict=True):
-        k = (int(v[0]), int(v[1]), int(v[2]), int(v[3]) if hf_gain else 0)
+        sym, swords, flags, hf = _decode(v, radix)
+        k = (sym, swords, flags, hf if hf_gain else 0)
         out[k] = out.get(k, Fraction(0)) + Fraction(p)
     return sorted(out.items())
 

@@ -10,12 +10,14 @@ between bases.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from pipeline.render.cache import RenderCache, RenderJob
+from pipeline.render.cards import Card, Notes, Steps, Table
 from pipeline.render.templates import TemplateRenderer
 from pipeline.systems.ronin.load import HIRED, RoninData
 from pipeline.systems.ronin.model import Game, MarkerType, ModelType, Zone
@@ -54,6 +56,14 @@ def table_image_name(side_in: int) -> str:
 
 def zone_image_name(game_id: str, index: int) -> str:
     return f"zone_{game_id}_{index}.png"
+
+
+def terrain_image_name(kind: str, footprint: str) -> str:
+    return f"terrain_{kind}_{footprint}.png"
+
+
+def game_terrain_image_name(game_id: str, index: int) -> str:
+    return f"game_terrain_{game_id}_{index}.png"
 
 
 def card_image_name(kind: str, id: str) -> str:
@@ -164,6 +174,149 @@ def zone_jobs(data: RoninData) -> dict[str, RenderJob]:
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# terrain pieces
+
+#: How each ``draw`` of terrain.yaml is drawn by the measured-table scenery
+#: (``templates/measured/_scenery.j2``); the others are Ronin's own (``templates/ronin/_terrain.j2``).
+SCENERY_KIND = {"woods": "woods", "undergrowth": "woods", "paddy": "fields", "marsh": "marsh", "pond": "lake", "hill": "hill",
+                "stream": "stream", "river": "river"}
+#: Draws laid along the long side of their footprint (walls, fences, hedges, water).
+LINEAR_DRAWS = ("stone_wall", "plaster_wall", "fence", "palisade", "hedge", "stream", "river")
+MOVEMENT_WORD = {"open": "Open", "difficult": "Difficult", "impassable": "Impassable"}
+COVER_WORD = {"none": "no cover", "light": "Light cover", "heavy": "Heavy cover"}
+
+
+def effects_text(movement: str, cover: str) -> str:
+    """The effects line of a terrain piece, e.g. ``"Difficult · Heavy cover"``."""
+    return f"{MOVEMENT_WORD[movement]} · {COVER_WORD[cover]}"
+
+
+@dataclass(frozen=True)
+class TerrainPiece:
+    """A terrain piece drawn to scale (``templates/ronin/terrain.yaml.j2``).
+
+    Attributes:
+        draw: how it is drawn (``draw`` of a terrain.yaml kind).
+        shape: ``rect`` (``w`` × ``h`` inches) or ``circle`` (``w`` = ``h`` = its diameter).
+        name: the label drawn on it (area pieces at least 2.5 inches across; none on walls).
+        movement, cover: its effects, drawn under the name.
+        seed: makes the organic detail (trees, stones) of two pieces of the same kind and size
+            differ, the same on every build.
+    """
+
+    draw: str
+    shape: str
+    w: float
+    h: float
+    name: str
+    movement: str
+    cover: str
+    seed: str = ""
+
+    def context(self) -> dict[str, Any]:
+        """The template context: ``piece`` {draw, shape, w, h, name, effects, label, along_x} and
+        ``feature`` (the scenery context of :mod:`pipeline.measured.art` for the kinds it draws,
+        else the detail points of :func:`detail_context`), inches from the piece's top-left."""
+        from pipeline.measured.art import Scenery, feature_context
+
+        along_x = self.w >= self.h
+        labelled = self.draw not in LINEAR_DRAWS and min(self.w, self.h) >= 2.5
+        piece = {"draw": self.draw, "shape": self.shape, "w": self.w, "h": self.h, "name": self.name,
+                 "effects": effects_text(self.movement, self.cover), "label": labelled, "along_x": along_x,
+                 # a shrine's hall fills its middle: its label goes on the court above it
+                 "label_y": round(self.h * (0.17 if self.draw == "shrine" else 0.5), 3)}
+        if self.draw in SCENERY_KIND:
+            # the name (not drawn: label None) seeds the trees and wobble of this piece
+            sc = Scenery(SCENERY_KIND[self.draw], name=f"{self.name}|{self.seed}", area=(0.0, 0.0, self.w, self.h), round=self.shape == "circle")
+            feature = feature_context(sc, (self.w, self.h))
+            feature["label"] = None
+        else:
+            feature = detail_context(self)
+        if self.draw == "undergrowth":
+            feature["scrub"] = detail_context(self, feature["outline"])["points"]
+        return {"piece": piece, "feature": feature}
+
+    def job(self, ppi: float) -> RenderJob:
+        """The render job at ``ppi`` pixels per inch (the piece to scale)."""
+        return RenderJob("ronin/terrain.yaml.j2", self.context(), size=(max(2, round(self.w * ppi)), max(2, round(self.h * ppi))))
+
+
+def detail_context(p: TerrainPiece, outline: list | None = None) -> dict[str, Any]:
+    """The detail of a piece the Ronin templates draw, inches from its top-left: ``outline``
+    (an organic edge inside the footprint, for round and area pieces; ``outline`` when given,
+    e.g. the wood's edge its underbrush grows inside) and ``points``
+    ``[[x, y, size, variant]]`` (bushes, bamboo clumps, boulders, stones, posts, logs), seeded
+    from the piece so builds are byte-identical."""
+    from pipeline.measured.art import blob, rng_for, scatter
+
+    rng = rng_for("ronin-terrain", p.draw, p.shape, p.w, p.h, p.name, p.seed)
+    w, h = p.w, p.h
+    if outline is None:
+        outline = blob(w / 2, h / 2, w / 2, h / 2, rng, square=2.0 if p.shape == "circle" else 3.2, rough=0.1)
+    pts: list[list[float]] = []
+    r3 = lambda v: round(v, 3)  # noqa: E731
+    if p.draw in ("shrubs", "bamboo", "rocks", "undergrowth"):
+        spacing, lo, hi = {"shrubs": (0.85, 0.28, 0.45), "bamboo": (0.75, 0.26, 0.4), "rocks": (0.95, 0.18, 0.42), "undergrowth": (0.6, 0.1, 0.18)}[p.draw]
+        for x, y in scatter(outline, spacing, hi * 0.9, rng):
+            pts.append([r3(x), r3(y), r3(rng.uniform(lo, hi)), rng.randrange(3)])
+    elif p.draw in LINEAR_DRAWS:
+        length, depth = (w, h) if w >= h else (h, w)
+        if p.draw == "stone_wall":
+            rows = 2
+            for row in range(rows):
+                x = rng.uniform(0, 0.2) if row else 0.0
+                while x < length - 0.05:
+                    sl = min(rng.uniform(0.3, 0.55), length - x)
+                    pts.append([r3(x), r3(row * depth / rows), r3(sl), rng.randrange(3)])
+                    x += sl
+        elif p.draw in ("fence", "palisade"):
+            step = 0.8 if p.draw == "fence" else depth * 0.8
+            n = max(2, round(length / step))
+            for i in range(n + 1 if p.draw == "fence" else n):
+                x = (length * i / n) if p.draw == "fence" else (length * (i + 0.5) / n)
+                pts.append([r3(x), r3(depth / 2), r3(depth * 0.42), rng.randrange(3)])
+        elif p.draw == "hedge":
+            # bushes overlapping along the run, each inside the footprint
+            n = max(1, round((length - depth) / (depth * 0.5)))
+            for i in range(n + 1):
+                r = depth * rng.uniform(0.38, 0.47)
+                x = depth / 2 + (length - depth) * i / n
+                pts.append([r3(x), r3(depth / 2 + rng.uniform(-0.5, 0.5) * (depth / 2 - r)), r3(r), rng.randrange(3)])
+    return {"outline": [[r3(x), r3(y)] for x, y in outline], "points": pts}
+
+
+def terrain_pieces(data: RoninData) -> dict[str, TerrainPiece]:
+    """Every piece of the terrain palette (each kind of terrain.yaml in each footprint) by
+    image name, with the kind's effects."""
+    out = {}
+    for t in data.terrain.values():
+        for fp in t.footprints:
+            w, h = fp.size()
+            out[terrain_image_name(t.id, fp.id)] = TerrainPiece(t.draw, fp.kind, w, h, t.name, t.movement, t.cover, seed=fp.id)
+    return out
+
+
+def game_terrain_pieces(data: RoninData, g: Game) -> list[tuple[str, TerrainPiece]]:
+    """The terrain pieces of game ``g`` (``(image name, piece)`` in the game's order), each
+    drawn as its kind at its zone's size with the game's name and effects."""
+    out = []
+    for i, tp in enumerate(g.terrain):
+        z = tp.zone
+        w, h = (2 * z.r, 2 * z.r) if z.kind == "circle" else (z.w, z.h)
+        out.append((game_terrain_image_name(g.id, i), TerrainPiece(data.terrain[tp.kind].draw, z.kind, w, h, tp.name, tp.movement, tp.cover, seed=f"{g.id}:{i}")))
+    return out
+
+
+def terrain_jobs(data: RoninData) -> dict[str, RenderJob]:
+    """Render jobs of the terrain palette and of every game's terrain, at ``px_per_inch``."""
+    ppi = data.system.vassal.px_per_inch
+    out = {name: p.job(ppi) for name, p in terrain_pieces(data).items()}
+    for lg in data.games:
+        out.update((name, p.job(ppi)) for name, p in game_terrain_pieces(data, lg.value))
+    return out
+
+
 def render_jobs(jobs: dict[str, RenderJob]) -> dict[str, Image.Image]:
     """Draw every job (no cache): PIL images by name."""
     r = renderer()
@@ -180,68 +333,180 @@ def render_pngs(jobs: dict[str, RenderJob], cache_folder: Path | None) -> dict[s
 # cards
 
 
-def _card(title: str, subtitle: str, sections: list[dict[str, Any]], footer: str) -> RenderJob:
-    w, h = CARD_SIZE
-    return RenderJob("ronin/card.yaml.j2", {"card": {"width": w, "height": h, "title": title, "subtitle": subtitle, "footer": footer}, "sections": sections}, size=CARD_SIZE)
+#: A card's layout size in pixels (3:4, as printed at 90 × 120 mm); the images are drawn at
+#: :data:`CARD_SIZE`, i.e. at ``CARD_SIZE[0] / CARD_LAYOUT[0]`` times.
+CARD_LAYOUT = (600, 800)
+#: Card header colour (Ronin's red) and the row tints of the wound table, mildest first.
+CARD_COLOUR = "#7a1f14"
+WOUND_TINTS = {"stunned": "#f3e6b3", "light": "#f1d0a4", "grievous": "#e8ad98", "critical": "#d98b80"}
 
 
-def reference_jobs(data: RoninData) -> dict[str, RenderJob]:
-    """The reference sheet as three cards: turn and movement, combat, shooting and weapons."""
+def _srcs(*docs: str) -> str:
+    return "Sources: " + ", ".join(dict.fromkeys(docs))
+
+
+def _dice(rolls: list[int]) -> str:
+    """``[3, 4, 5]`` → ``"3-5"``, ``[6]`` → ``"6"`` (consecutive faces of a d6)."""
+    return str(rolls[0]) if len(rolls) == 1 else f"{rolls[0]}-{rolls[-1]}"
+
+
+def _signed(v: Any) -> str:
+    """A modifier as printed on the cards: ``+1``, ``-2``, ``0``; ``unknown`` → ``?``."""
+    return "?" if v == "unknown" else (f"{int(v):+d}" if int(v) else "0")
+
+
+def reference_cards(data: RoninData) -> dict[str, Card]:
+    """The reference sheet as designed cards (:mod:`pipeline.render.cards`), by image name:
+    turn sequence, combat, wounds, shooting, shooting modifiers and missile weapons,
+    hand-to-hand weapons, movement and morale. Every number comes from ``rules.yaml`` and
+    ``weapons.yaml`` (which cite seed 001, the errata and the reference sheet).
+
+    Raises:
+        ValueError: a card's tables no longer fit it (more rows than the layout has room for).
+    """
     r = data.rules
-    wt = [f"{w.min}{'' if w.max == w.min else ('+' if w.max is None else f'-{w.max}')}: {w.name} — {w.effect}" for w in r.wound_table]
-    combos = [f"{c.has} + {c.new} → {c.becomes}" for c in r.wound_combinations]
-    morale = [f"{m.text}: {m.value:+d}" if isinstance(m.value, int) and m.id not in ("natural_2", "natural_12", "wavering_engage", "routing_act") else m.text for m in r.morale_modifiers]
-    moves = [f"{m.text}: {m.value}" for m in r.movement + r.mounted[:3]]
-    page1 = [
-        {"heading": "Turn sequence", "lines": ["1 Priority (d6 each, re-roll ties; test Morale)", "2 Move (move or shoot, alternating)", "3 Combat", "4 Action (shoot, reload, loot, pick up, mount, rest)", "5 End (remove Stunned: d6 1-2 none, 3-5 one, 6 two; -1 engaged, +1 rested)"]},
-        {"heading": "Movement (inches)", "lines": moves + ["Halved: Stunned or Grievous, Encumbered, Difficult terrain (stacks)"]},
-        {"heading": "Morale (2d6 ≤ rating passes)", "lines": morale + ["Steady → Wavering → Routing (permanent)"]},
-    ]
-    melee_w = [w for w in data.weapons.values() if w.kind == "melee" and not w.same_as and w.id not in ("special", "shield")]
-    weapons = [f"{w.name}: Init {_mod(w.initiative)}{('/' + _mod(w.initiative_later)) if w.initiative_later is not None else ''}, Attack {_mod(w.attack)}{' (+' + str(w.enhanced_attack_bonus) + ' Enhanced)' if w.enhanced_attack_bonus else ''}" for w in melee_w]
-    page2 = [
-        {"heading": "Combat", "lines": ["Draw Combat Pool as Attack and Defence counters; Initiative d6 + Init (Enhance: 2d6 keep 1)", "Attack 2d6 + Fight + weapon (Enhance: 3d6 keep 2); Defence 1d6 + Fight + armour (Enhance: 2d6)", "Armour: light +1, medium +2, heavy +3; engaged by 3+: -1 defence"]},
-        {"heading": "Wound Score (attack − defence)", "lines": wt + combos},
-        {"heading": "Hand-to-hand weapons", "lines": weapons},
-    ]
-    bands = [f'{b.from_in:g}-{b.to_in:g}": {b.modifier:+d}' + (f" (teppo {b.teppo_modifier:+d})" if b.teppo_modifier is not None else "") for b in data.weapons_bands()]
-    page3 = [
-        {"heading": "Shooting: 2d6 + Shoot + modifiers vs 6 + armour + cover", "lines": bands + [f"{m.text}: {m.value:+d}" for m in r.shooting_attack_modifiers if isinstance(m.value, int)]},
-        {"heading": "Shooting defence", "lines": [f"{m.text}: {m.value:+d}" for m in r.shooting_defence_modifiers] + ["Teppo: light and medium armour give nothing, heavy counts as light"]},
-        {"heading": "Missile weapons", "lines": [f'{w.name}: range {w.max_range_in:g}", Shoot {_mod(w.shoot)}' + (f" — {w.special}" if w.special else "") for w in data.weapons.values() if w.kind == "missile" and not w.same_as]},
-    ]
-    foot = "Sources: ronin_book, ronin_errata (Oct 2013), ronin_reference_sheet, bsdata_ronin"
-    return {
-        card_image_name("reference", "1 turn"): _card("Ronin reference 1: turn, movement, morale", "", page1, foot),
-        card_image_name("reference", "2 combat"): _card("Ronin reference 2: combat and wounds", "", page2, foot),
-        card_image_name("reference", "3 shooting"): _card("Ronin reference 3: shooting", "", page3, foot),
-    }
+    st = r.stunned_removal
+    seq = Card("Turn sequence", [
+        Steps("Each turn", [f"{p.name}: {p.text}" for p in r.turn_sequence], step_h=60),
+        Table("End Phase: removing Stunned counters (d6 per model)", [("d6", 0.18), ("Result", 0.82)],
+              [[{"text": _dice(row.rolls), "bold": True}, row.text] for row in st.rows]
+              + [[{"text": _signed(m.value), "bold": True}, f"to the roll: {m.text[0].lower()}{m.text[1:]}"] for m in st.modifiers],
+              row_h=30, tints=[None] * len(st.rows) + ["#e3d3b0"] * len(st.modifiers)),
+    ], subtitle="Priority, Move, Combat, Action, End", kanji="手順", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(p.source.doc for p in r.turn_sequence), *(row.source.doc for row in st.rows)))
+    en = r.enhance
+    armour = ", ".join(f"{a.name} {_signed(a.defence)}" for a in r.armour)
+    combat = Card("Combat", [
+        Table("The rolls (one counter each)", [("Roll", 0.2), ("Dice", 0.13), ("Adds", 0.3), ("Enhanced", 0.37)], [
+            [{"text": "Initiative", "bold": True}, f"{r.initiative_dice}d6", "Initiative + weapon", en["initiative"]],
+            [{"text": "Attack", "bold": True}, f"{r.attack_dice}d6", "Fight + weapon (Attack counter)", en["attack"]],
+            [{"text": "Defence", "bold": True}, f"{r.defence_dice}d6", "Fight + armour (Defence counter)", en["defence"]],
+        ], row_h=48),
+        Table("Modifiers", [("When", 0.84), ("", 0.16)], [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.defence_modifiers], row_h=32),
+        Notes("", [f"Armour to the Defence Roll: {armour}.",
+                   f"At most {r.max_attackers} models attack one model.",
+                   f"Bujutsu: {en['bujutsu']}.",
+                   "Wound Score = Attack Roll − Defence Roll (the Wounds card)."], h=0, size=15),
+    ], subtitle="Combat Pool drawn as Attack and Defence counters", kanji="戦闘", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(m.source.doc for m in r.defence_modifiers), *(a.source.doc for a in r.armour)))
+
+    def score(w: Any) -> str:
+        return f"{w.min}+" if w.max is None else (str(w.min) if w.max == w.min else f"{w.min}-{w.max}")
+
+    name = {w.id: w.name for w in r.wound_table}
+    wounds = Card("Wounds", [
+        Table("Wound Score (Attack − Defence)", [("Score", 0.14), ("Wound", 0.24), ("Effect", 0.62)],
+              [[{"text": score(w), "bold": True}, {"text": w.name, "bold": True}, w.effect] for w in r.wound_table],
+              row_h=62, tints=[WOUND_TINTS.get(w.id) for w in r.wound_table]),
+        Table("A model already wounded", [("Has", 0.3), ("Suffers", 0.3), ("Becomes", 0.4)],
+              [[name[c.has], name[c.new], {"text": name[c.becomes], "bold": True}] for c in r.wound_combinations],
+              row_h=34, tints=[WOUND_TINTS.get(c.becomes) for c in r.wound_combinations]),
+    ], subtitle="Wound Score = Attack Roll − Defence Roll", kanji="負傷", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(w.source.doc for w in r.wound_table), *(c.source.doc for c in r.wound_combinations)))
+    teppo = data.weapons.get("teppo")
+    bands = data.weapons_bands()
+    shooting = Card("Shooting", [
+        Table(f"Shooting Roll: 2d6 + Shoot + range{' (teppo: its own column)' if teppo else ''}",
+              [("Range", 0.34), ("Modifier", 0.33), ("Teppo", 0.33)],
+              [[{"text": f'{b.from_in:g}-{b.to_in:g}"', "bold": True}, _signed(b.modifier),
+                _signed(b.teppo_modifier if b.teppo_modifier is not None else b.modifier)] for b in bands], row_h=34),
+        Table(f"Number needed: {r.shooting_defence_base} + the target's", [("Target", 0.84), ("", 0.16)],
+              [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.shooting_defence_modifiers], row_h=34),
+        Notes("", [f"{teppo.name}: {teppo.special}" if teppo and teppo.special else "",
+                   "The Wound Score is the Shooting Roll − the number needed, as in combat."], h=0, size=15),
+    ], subtitle="In the Move Phase or the Action Phase", kanji="射撃", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(b.source.doc for b in bands), *(m.source.doc for m in r.shooting_defence_modifiers)))
+    missile = [w for w in data.weapons.values() if w.kind == "missile" and not w.same_as]
+    shoot_mods = Card("Shooting modifiers", [
+        Table("To the Shooting Roll", [("When", 0.86), ("", 0.14)],
+              [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.shooting_attack_modifiers], row_h=29),
+        Table("Missile weapons", [("Weapon", 0.2), ("Range", 0.13), ("Shoot", 0.13), ("Special", 0.54)],
+              [[{"text": w.name, "bold": True}, f'{w.max_range_in:g}"' if w.max_range_in else "?", _signed(w.shoot), w.special or "—"] for w in missile],
+              row_h=54),
+    ], subtitle="Korean bow = yumi, arquebus = teppo", kanji="弓鉄砲", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(m.source.doc for m in r.shooting_attack_modifiers), *(w.source.doc for w in missile)))
+    melee = [w for w in data.weapons.values() if w.kind == "melee" and not w.same_as and w.id not in ("special", "shield")]
+
+    def init(w: Any) -> str:
+        return _signed(w.initiative) + (f" / {_signed(w.initiative_later)}" if w.initiative_later is not None else "")
+
+    def notes(w: Any) -> str:
+        bits = (["long-handled"] if w.long_handled else []) + ([f"{_signed(w.enhanced_attack_bonus)} Enhanced"] if w.enhanced_attack_bonus else []) \
+            + ([f"{_signed(w.vs_heavy_attack)} vs heavy armour"] if w.vs_heavy_attack else [])
+        return ", ".join(bits) or "—"
+
+    aliases = ", ".join(f"{w.name} = {data.weapons[w.same_as].name}" for w in data.weapons.values() if w.same_as and w.kind == "melee")
+    weapons = Card("Hand-to-hand weapons", [
+        Table("", [("Weapon", 0.26), ("Initiative", 0.22), ("Attack", 0.14), ("Notes", 0.38)],
+              [[{"text": w.name, "bold": True}, init(w), _signed(w.attack), notes(w)] for w in melee], row_h=30),
+        Notes("", [f"{w.name}: {w.special}" for w in melee if w.special] + [f"Korean and Chinese weapons: {aliases}."], h=0, size=14),
+    ], subtitle="Initiative: first round / later rounds", kanji="武器", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(w.source.doc for w in melee)))
+    moves = [m for m in r.movement if m.id != "inexorable"] + [m for m in r.mounted if m.id in ("mounted_move", "gallop", "ride_by_in")]
+    morale_rows = [m for m in r.morale_modifiers if m.id not in ("natural_2", "natural_12", "wavering_engage", "routing_act")]
+    special = {m.id: m for m in r.morale_modifiers}
+    morale_notes = [f"A natural {special['natural_2'].value} always passes, a natural {special['natural_12'].value} always fails." if "natural_2" in special and "natural_12" in special else "",
+                    "Fail: Steady → Wavering → Routing (for the rest of the game); pass when Wavering: back to Steady.",
+                    f"Wavering: to move into contact roll d6 + Rank, {special['wavering_engage'].value} or more." if "wavering_engage" in special else "",
+                    f"Routing: to act as wished roll d6 + Rank, {special['routing_act'].value} or more; else Run or Gallop to the nearest edge." if "routing_act" in special else ""]
+    morale = Card("Movement and morale", [
+        Table("Moves (inches)", [("Move", 0.82), ("", 0.18)], [[m.text.replace(" (inches)", "").replace(" (inches; ", " (").replace("(inches each)", "(each way)"), {"text": f'{m.value}"', "bold": True}] for m in moves], row_h=31),
+        Table("Morale Test: 2d6 + modifiers ≤ the Morale Rating passes", [("When", 0.84), ("", 0.16)],
+              [[m.text, {"text": _signed(m.value), "bold": True}] for m in morale_rows], row_h=31),
+        Notes("", [t for t in morale_notes if t], h=0, size=14),
+    ], subtitle="Halved in Difficult terrain, when Encumbered or Grievously wounded", kanji="移動士気", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        footer=_srcs(*(m.source.doc for m in moves), *(m.source.doc for m in r.morale_modifiers)))
+    cards = [("1 turn", seq), ("2 combat", combat), ("3 wounds", wounds), ("4 shooting", shooting), ("5 shooting modifiers", shoot_mods),
+             ("6 weapons", weapons), ("7 movement morale", morale)]
+    for _n, c in cards:
+        c.blocks = [b for b in c.blocks if not (isinstance(b, Notes) and not any(b.items))]
+        for b in c.blocks:
+            if isinstance(b, Notes):
+                b.items = [t for t in b.items if t]
+    return {card_image_name("reference", n): c for n, c in cards}
 
 
-def _mod(v: Any) -> str:
-    return "?" if v == "unknown" else f"{int(v):+d}"
+def reference_jobs(data: RoninData, scale: float | None = None) -> dict[str, RenderJob]:
+    """Render jobs of the reference cards at ``scale`` (default: :data:`CARD_SIZE`)."""
+    k = CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale
+    return {n: c.job(k) for n, c in reference_cards(data).items()}
 
 
-def roster_job(data: RoninData, report: RosterReport) -> RenderJob:
-    """A Buntai's roster card: each model with its statline, weapons, attributes and points."""
-    lines = []
+def roster_card(data: RoninData, report: RosterReport) -> Card:
+    """A Buntai's roster card: one row per roster line (count × model) with Rank, Combat Pool,
+    Initiative, Fight, Shoot, armour, weapons, options (attributes, banner) and points each; a
+    stat no public source gives shows ``?`` (it is ``unknown`` in the data). Then the faction's
+    morale and Victory Points rules and the roster check's findings.
+
+    Raises:
+        ValueError: the Buntai has more roster lines than the card has room for.
+    """
+    rows = []
     for m in report.models:
         if m.copy:
             continue
         n = sum(1 for x in report.models if x.entry == m.entry)
         mt = m.model
-        stats = f"R{_v(mt.rank)} CP{_v(m.combat_pool)} I{_v(mt.initiative)} F{_v(mt.fight)} S{_v(mt.shoot)} {m.armour}"
         ws = ", ".join(data.weapons[w].name if w in data.weapons else w for w in m.weapons)
-        at = ", ".join(data.attributes[a].name for a in m.attributes if a in data.attributes)
-        lines.append(f"{n} x {mt.name} ({stats}) {ws}" + (f"; {at}" if at else "") + (" ; banner" if m.banner else "") + f" — {m.points} pts" + (" each" if n > 1 else ""))
+        opts = [data.attributes[a].name for a in m.attributes if a in data.attributes] + (["banner"] if m.banner else []) + (["mounted"] if mt.mounted else [])
+        armour = "—" if m.armour == "none" else next((a.name for a in data.rules.armour if a.id == m.armour), m.armour)
+        rows.append([{"text": f"{n} × {mt.name}" if n > 1 else mt.name, "bold": True}, _v(mt.rank), _v(m.combat_pool), _v(mt.initiative), _v(mt.fight), _v(mt.shoot),
+                     {"text": armour, "size": 12}, {"text": ws + (f"\n{', '.join(opts)}" if opts else ""), "size": 12}, {"text": str(m.points), "bold": True}])
     faction = data.factions[report.roster.faction]
-    sections = [{"heading": f"{faction.name}: {len(report.models)} models, {report.total} of {report.roster.points_limit} points", "lines": lines}]
-    morale = [r.text for r in faction.rules if r.kind == "morale"]
+    morale = [r.text for r in faction.rules if r.kind == "morale"] or ([f"The Morale Rating of {faction.name} is {faction.morale}"] if faction.morale else [])
     vp = [r.text for r in faction.rules if r.kind == "victory_points"]
-    if morale:
-        sections.append({"heading": "Morale", "lines": morale})
-    if vp:
-        sections.append({"heading": "Victory Points", "lines": vp})
-    if report.findings or report.notes:
-        sections.append({"heading": "Roster check", "lines": [f"{f.rule}: {f.message}" for f in report.findings + report.notes]})
-    return _card(report.roster.name, f"Buntai roster ({report.roster.id})", sections, "gunbai roster check; ? = not in the public sources")
+    checks = [f"{f.rule}: {f.message}" for f in report.findings + report.notes]
+    row_h = 44 if len(rows) <= 8 else max(26, 330 / len(rows))
+    blocks: list[Any] = [Table("", [("Model", 0.24), ("R", 0.045), ("CP", 0.055), ("I", 0.045), ("F", 0.045), ("S", 0.045), ("Armour", 0.12), ("Weapons · options", 0.34), ("Pts", 0.065)], rows, row_h=row_h)]
+    if morale or vp:
+        blocks.append(Notes("Morale and Victory Points", morale + vp, h=0, size=14))
+    if checks:
+        blocks.append(Notes("Roster check", checks, h=0, size=13))
+    sub = f"{faction.name} · {len(report.models)} models · {report.total} of {report.roster.points_limit} points"
+    return Card(report.roster.name, blocks, subtitle=sub, kanji="分隊", colour=CARD_COLOUR, size=CARD_LAYOUT,
+                footer="R Rank · CP Combat Pool · I Initiative · F Fight · S Shoot; points each · ? = not in the public sources (gunbai roster check)")
+
+
+def roster_job(data: RoninData, report: RosterReport, scale: float | None = None) -> RenderJob:
+    """The render job of a Buntai's roster card at ``scale`` (default: :data:`CARD_SIZE`)."""
+    return roster_card(data, report).job(CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale)

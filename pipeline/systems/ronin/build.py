@@ -3,7 +3,7 @@
 Outputs (paths under the output folder)::
 
     ronin.vmod         the VASSAL module, every game (scenario + two Buntai) a predefined setup
-    images/*.png       the tables, every model counter, marker and deployment zone
+    images/*.png       the tables, every model counter, marker, terrain piece and deployment zone
     cards/*.png        the reference sheet and a roster card per Buntai
     battlescribe/      Ronin.gst and a .cat per faction (BattleScribe data format)
 
@@ -76,7 +76,7 @@ CACHE_DIR = ".cache"
 def _images(data: RoninData, cache: Path | None) -> dict[str, bytes]:
     from pipeline.systems.ronin import art
 
-    return art.render_pngs({**art.counter_jobs(data), **art.table_jobs(data), **art.zone_jobs(data)}, cache)
+    return art.render_pngs({**art.counter_jobs(data), **art.table_jobs(data), **art.zone_jobs(data), **art.terrain_jobs(data)}, cache)
 
 
 def _cards(data: RoninData, cache: Path | None) -> dict[str, bytes]:
@@ -90,7 +90,7 @@ def _cards(data: RoninData, cache: Path | None) -> dict[str, bytes]:
 
 
 def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
-    """Render ``counters`` (tables, models, markers, zones) or ``cards`` as PNG, or ``sheets``
+    """Render ``counters`` (tables, models, markers, terrain, zones) or ``cards`` as PNG, or ``sheets``
     (the print PDFs of :mod:`pipeline.systems.ronin.printing`)."""
     data = load(data_dir)
     if what == "sheets":
@@ -144,7 +144,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     for lg in data.games:
         g = lg.value
         placed = [
-            PlacedPiece(str(1000 + i), pieces[p.key], MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=p.stacked)
+            PlacedPiece(str(1000 + i), pieces[p.key], MAP_NAME, p.x, p.y, built.gpids[p.key], stacked=p.stacked, layer=p.layer)
             for i, p in enumerate(placements(data, g))
         ]
         save = SaveGame(module.name, module.version, placed, boards={MAP_NAME: [(board_name(g.table_side_in), 0, 0)]}, description=g.name)

@@ -1456,11 +1456,12 @@ class RoninState:
 
     def _auto_stun_roll(self, mid) -> None:
         m = self.models[mid]
-        mod = (-1 if self.engaged(m) else 0) + (1 if m.rested else 0)
+        sr = self.data.rules.stunned_removal
+        mods = {x.id: int(x.value) for x in sr.modifiers if x.value != "unknown"}
+        mod = (mods.get("engaged", 0) if self.engaged(m) else 0) + (mods.get("rested", 0) if m.rested else 0)
         out: dict[int, Fraction] = {}
         for f in range(1, 7):
-            v = f + mod
-            k = 0 if v <= 2 else (1 if v <= 5 else 2)
+            k = sr.removed(f + mod)
             out[k] = out.get(k, Fraction(0)) + Fraction(1, 6)
         self._chance(sorted(out.items()), "stun", mid)
 

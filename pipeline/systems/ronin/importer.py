@@ -7,9 +7,18 @@ gives ``objective``, the civilian markers ``civilians``, and a deployment-zone p
 side's zone to where it stands (its size kept). Verify then checks that the placed models are
 exactly the side's force, inside its zone (rule ``placed-force``).
 
+Terrain pieces give the game's ``terrain``: a piece of the game itself (``Game``,
+``TerrainIndex``) is the base's entry of that index (name, effects and citation kept) moved to
+where it stands; a piece from the Terrain palette is a new entry of its kind and footprint
+(terrain.yaml), cited as placed by the import. A piece turned by a quarter turn swaps its
+width and depth; other angles are refused (a game's terrain is axis-aligned). When the setup's
+terrain is the base's, unmoved, the base's ``terrain`` block is kept as written.
+
 Pieces: gunbai's own module marks models ``Side``/``Faction``/``Model``, zones ``Zone`` (the
-role) and markers ``Marker``; another module maps them, e.g. ``as: {model: bushi:samurai,
-side: red}``, ``as: {zone: Attacker}``, ``as: {marker: objective}``.
+role), markers ``Marker`` and terrain ``Terrain`` (the kind), ``Footprint`` and, for a game's
+own piece, ``Game`` and ``TerrainIndex``; another module maps them, e.g. ``as: {model:
+bushi:samurai, side: red}``, ``as: {zone: Attacker}``, ``as: {marker: objective}``,
+``as: {terrain: woods, footprint: large}``.
 """
 
 from __future__ import annotations
@@ -24,8 +33,8 @@ from pipeline.systems.ronin.load import RoninData, load
 from pipeline.systems.ronin.model import Game
 from pipeline.vassal.save import SetupPiece
 
-TARGET_KEYS = frozenset({"model", "zone", "marker", "side"})
-KIND_KEYS = ("model", "zone", "marker")
+TARGET_KEYS = frozenset({"model", "zone", "marker", "side", "terrain", "footprint", "game", "index"})
+KIND_KEYS = ("model", "zone", "marker", "terrain")
 SCENARIO_MODEL = Game
 MEASURED = True
 
@@ -44,6 +53,10 @@ def own_target(piece: SetupPiece) -> dict[str, Any] | None:
         return {"zone": p["Zone"]}
     if p.get("Marker"):
         return {"marker": p["Marker"]}
+    if p.get("Terrain"):
+        if p.get("Footprint") == "game" and p.get("Game") and str(p.get("TerrainIndex", "")).isdigit():
+            return {"terrain": p["Terrain"], "game": p["Game"], "index": int(p["TerrainIndex"])}
+        return {"terrain": p["Terrain"], "footprint": p.get("Footprint", "")}
     return None
 
 
@@ -61,7 +74,83 @@ def check_target(data: RoninData, target: dict[str, Any]) -> str | None:
             return f"faction {fid!r} is neither a faction nor a scenario with a fixed force"
     if "marker" in target and target["marker"] not in {m.id for m in data.system.markers}:
         return f"marker {target['marker']!r} is not in system.yaml"
+    if "terrain" in target:
+        kind = data.terrain.get(str(target["terrain"]))
+        if kind is None:
+            return f"terrain {target['terrain']!r} is not a kind of terrain.yaml ({', '.join(data.terrain)})"
+        if "game" not in target and target.get("footprint") and target["footprint"] not in {f.id for f in kind.footprints}:
+            return f"terrain {kind.id!r} has no footprint {target['footprint']!r} ({', '.join(f.id for f in kind.footprints)})"
     return None
+
+
+def _numbers(value: Any) -> Any:
+    """``value`` with every int a float (YAML's ``6`` and an import's ``6.0`` compare equal)."""
+    if isinstance(value, dict):
+        return {k: _numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _flow(value: Any) -> str:
+    """A YAML flow text of a terrain entry (mappings in braces, scalars by :func:`yaml_str`)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    return yaml_str(value)
+
+
+def _turned(m: Mapped, w: float, h: float) -> tuple[float, float]:
+    """``(w, h)`` of a terrain piece as it lies: swapped by a quarter turn.
+
+    Raises:
+        ValueError: turned by other than a multiple of 90 degrees.
+    """
+    a = round((m.piece.angle or 0.0) % 180.0, 3)
+    if a in (0.0, 180.0):
+        return w, h
+    if a == 90.0:
+        return h, w
+    raise ValueError(f"terrain piece '{m.piece.name}' ({m.origin()}) is turned {m.piece.angle:g} degrees: a game's terrain is axis-aligned, turn it by a multiple of 90")
+
+
+def terrain_entries(data: RoninData, base_terrain: list[dict[str, Any]], base_id: str, pieces: list[tuple[Mapped, float, float]],
+                    setup_label: str) -> list[dict[str, Any]]:
+    """The game's ``terrain`` entries from its terrain pieces (``(mapped, x, y)``, the piece's
+    centre in inches): the base game's own pieces first, in their order, then palette pieces in
+    the setup's order.
+
+    Raises:
+        ValueError: a game piece of another game or of an index the base lacks, or a piece
+            turned by other than a quarter turn.
+    """
+    own: list[tuple[int, dict[str, Any]]] = []
+    new: list[dict[str, Any]] = []
+    for m, x, y in pieces:
+        t = m.target
+        if "game" in t:
+            i = int(t["index"])
+            if t["game"] != base_id or not 0 <= i < len(base_terrain):
+                raise ValueError(f"terrain piece '{m.piece.name}' ({m.origin()}) is terrain {i} of game {t['game']!r}, which the base {base_id!r} does not have")
+            e = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base_terrain[i].items()}
+            z = e["zone"]
+        else:
+            kind = data.terrain[str(t["terrain"])]
+            fp = next((f for f in kind.footprints if f.id == t.get("footprint")), kind.footprints[0])
+            z = {"kind": fp.kind, "x": 0.0, "y": 0.0, **({"r": fp.r} if fp.kind == "circle" else {"w": fp.w, "h": fp.h})}
+            e = {"name": kind.name, "kind": kind.id, "zone": z, "movement": kind.movement, "cover": kind.cover,
+                 "source": {"doc": "gunbai", "section": "gunbai import", "confidence": "L",
+                            "note": f"a {kind.name} piece ({fp.id}) placed in {setup_label}; its footprint and effects are terrain.yaml's"}}
+        if z.get("kind") == "circle":
+            z["x"], z["y"] = x, y
+        else:
+            w, h = _turned(m, float(z.get("w", 0)), float(z.get("h", 0)))
+            z["w"], z["h"] = w, h
+            z["x"], z["y"] = round(x - w / 2, 4), round(y - h / 2, 4)
+        if "game" in t:
+            own.append((int(t["index"]), e))
+        else:
+            new.append(e)
+    return [e for _i, e in sorted(own, key=lambda ie: ie[0])] + new
 
 
 def scenario_text(data: RoninData, source: SetupSource, mapping: PieceMapFile, mapped: list[Mapped],
@@ -81,6 +170,7 @@ def scenario_text(data: RoninData, source: SetupSource, mapping: PieceMapFile, m
     objective = None
     civilians = 0
     errors = []
+    terrain: list[tuple[Mapped, float, float]] = []
     for m in mapped:
         t = m.target
         x, y = inches(m, mapping, ppi)
@@ -98,6 +188,8 @@ def scenario_text(data: RoninData, source: SetupSource, mapping: PieceMapFile, m
                     else:
                         z["x"], z["y"] = round(x - float(z.get("w", 0)) / 2, 4), round(y - float(z.get("h", 0)) / 2, 4)
                     s["zone"] = z
+        elif "terrain" in t:
+            terrain.append((m, x, y))
         elif t["marker"] == "objective":
             objective = (x, y, m)
         elif t["marker"] == "civilian":
@@ -122,6 +214,10 @@ def scenario_text(data: RoninData, source: SetupSource, mapping: PieceMapFile, m
         blocks["objective"] = [f"objective: [{yaml_str(objective[0])}, {yaml_str(objective[1])}]  # {objective[2].origin()}"]
     if civilians or "civilians" in base.data:
         blocks["civilians"] = [f"civilians: {civilians}"]
+    base_terrain = [dict(e) for e in base.data.get("terrain", []) or []]
+    entries = terrain_entries(data, base_terrain, str(base.data.get("id")), terrain, source.setup_label)
+    if _numbers(entries) != _numbers(base_terrain):
+        blocks["terrain"] = (["terrain:"] + [f"  - {_flow(e)}" for e in entries]) if entries else ["terrain: []"]
     header = [f"# Set-up imported by `gunbai import` from {source.setup_label} (module {source.module.name!r}),",
               f"# map {source.map_name!r}, {ppi:g} px per inch; each placed model says which piece it came from."]
     return merge_into_base(base, blocks, header)

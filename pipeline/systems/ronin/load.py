@@ -32,6 +32,8 @@ from pipeline.systems.ronin.model import (
     RulesFile,
     Scenario,
     SystemInfo,
+    TerrainFile,
+    TerrainKind,
     Weapon,
     WeaponsFile,
 )
@@ -42,6 +44,7 @@ FILES: dict[str, type[BaseModel]] = {
     "rules.yaml": RulesFile,
     "weapons.yaml": WeaponsFile,
     "attributes.yaml": AttributesFile,
+    "terrain.yaml": TerrainFile,
 }
 
 #: The faction holding the Swords-for-Hire.
@@ -69,6 +72,7 @@ class RoninData:
         scenarios: by id.
         rosters: the rosters of ``rosters/`` by id.
         games: the games of ``games/`` (scenario + two rosters).
+        terrain: the kinds of terrain piece (``terrain.yaml``) by id, in file order.
     """
 
     root: Path
@@ -81,6 +85,7 @@ class RoninData:
     attribute_cost: int
     factions: dict[str, Faction]
     scenarios: dict[str, Scenario]
+    terrain: dict[str, TerrainKind] = field(default_factory=dict)
     rosters: dict[str, Loaded] = field(default_factory=dict)
     games: list[Loaded] = field(default_factory=list)
     docs: dict[str, YamlDocument] = field(default_factory=dict)
@@ -159,6 +164,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
         attribute_cost=models["attributes.yaml"].attribute_cost,
         factions=factions,
         scenarios=scenarios,
+        terrain={t.id: t for t in models["terrain.yaml"].terrain},
         docs=docs,
     )
     problems += _cross_check(data, docs, models)

@@ -14,6 +14,7 @@ Files and the model each validates against:
 ``rules.yaml``             :class:`RulesFile`
 ``weapons.yaml``           :class:`WeaponsFile`
 ``attributes.yaml``        :class:`AttributesFile`
+``terrain.yaml``           :class:`TerrainFile` (the kinds of terrain piece)
 ``factions/*.yaml``        :class:`Faction` (``swords_for_hire.yaml`` too)
 ``scenarios/*.yaml``       :class:`Scenario`
 ``rosters/*.yaml``         :class:`Roster` (a player's Buntai)
@@ -284,8 +285,58 @@ class Deployment(Strict):
     source: Source
 
 
+class Phase(Strict):
+    """One phase of the turn (book p.10): its ``name`` and what happens in it (``text``)."""
+
+    id: Id
+    name: str
+    text: str
+    source: Source
+
+
+class StunnedRow(Strict):
+    """A row of the Stunned removal table: on ``rolls``, ``removes`` Stunned counters go."""
+
+    rolls: list[Annotated[int, Field(ge=1, le=6)]] = Field(min_length=1)
+    removes: int = Field(ge=0)
+    text: str
+    source: Source
+
+
+class StunnedRemoval(Strict):
+    """The End Phase roll to remove Stunned counters (book p.26): a d6 per Stunned model read
+    on ``rows`` (faces 1-6, each once), with ``modifiers`` (engaged -1, rested +1); a modified
+    roll below 1 or above 6 reads the first or last row."""
+
+    rows: list[StunnedRow] = Field(min_length=1)
+    modifiers: list[Modifier]
+
+    @model_validator(mode="after")
+    def _every_face_once(self) -> StunnedRemoval:
+        faces = sorted(r for row in self.rows for r in row.rolls)
+        if faces != [1, 2, 3, 4, 5, 6]:
+            raise ValueError(f"the rows must cover the faces 1-6 once each, got {faces}")
+        return self
+
+    def removed(self, roll: int) -> int:
+        """Stunned counters removed on a modified ``roll`` (clamped to 1-6)."""
+        v = min(6, max(1, roll))
+        return next(row.removes for row in self.rows if v in row.rolls)
+
+
 class RulesFile(Strict):
-    """``rules.yaml``: the core rules gunbai needs as numbers (and cites)."""
+    """``rules.yaml``: the core rules gunbai needs as numbers (and cites).
+
+    ``turn_sequence`` (the five phases, p.10), ``initiative_dice`` / ``attack_dice`` /
+    ``defence_dice`` (d6 rolled for Initiative, the Attack Roll and the Defence Roll, p.18-19),
+    ``max_attackers`` (models that may fight one model, p.17) and ``stunned_removal`` (p.26)
+    are what the reference sheet prints besides the tables the engine plays.
+    """
+
+    turn_sequence: list[Phase] = Field(min_length=1)
+    initiative_dice: int = Field(ge=1)
+    max_attackers: int = Field(ge=1)
+    stunned_removal: StunnedRemoval
 
     armour: list[ArmourClass]
     wound_table: list[WoundResult]
@@ -310,6 +361,77 @@ class RulesFile(Strict):
     deployments: list[Deployment]
     fatigue_resilience: dict[int, int]
     sources: list[Source] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# terrain.yaml
+
+#: How a terrain piece affects movement (book p.13): ``open``; ``difficult`` halves the move
+#: through it; ``impassable`` cannot be crossed.
+Movement = Literal["open", "difficult", "impassable"]
+#: The cover a terrain piece gives a target (book p.15): ``light`` +1, ``heavy`` +2 to the
+#: Shooting Defence Score.
+Cover = Literal["none", "light", "heavy"]
+#: How a kind of terrain is drawn (``templates/ronin/_terrain.j2``).
+TerrainDraw = Literal["building", "shrine", "stone_wall", "plaster_wall", "fence", "palisade", "hedge", "woods", "undergrowth",
+                      "bamboo", "shrubs", "paddy", "marsh", "rocks", "pond", "stream", "river", "hill"]
+
+
+class Footprint(Strict):
+    """A terrain piece's ground on the table, in inches: a ``rect`` ``w`` × ``h`` (``w`` east,
+    ``h`` south, before the player turns it) or a ``circle`` of radius ``r``."""
+
+    id: Id
+    kind: Literal["rect", "circle"]
+    w: float = Field(default=0, ge=0, le=48)
+    h: float = Field(default=0, ge=0, le=48)
+    r: float = Field(default=0, ge=0, le=24)
+
+    @model_validator(mode="after")
+    def _sized(self) -> Footprint:
+        if self.kind == "rect" and (self.w <= 0 or self.h <= 0):
+            raise ValueError("a rect footprint needs w and h above 0")
+        if self.kind == "circle" and self.r <= 0:
+            raise ValueError("a circle footprint needs r above 0")
+        return self
+
+    def size(self) -> tuple[float, float]:
+        """Width and depth in inches of the box around it."""
+        return (2 * self.r, 2 * self.r) if self.kind == "circle" else (self.w, self.h)
+
+
+class TerrainKind(Strict):
+    """A kind of terrain piece a player puts on a Ronin table (book p.13-15, p.57).
+
+    Attributes:
+        name: what the piece is called in the palette and on the reference card.
+        draw: how it is drawn (:data:`TerrainDraw`).
+        category: the book's terrain type (p.13: Difficult, Impassable, Buildings, Water; or
+            ``open`` for ground the book gives no movement effect).
+        movement, cover: the effects the book gives this kind (players agree the effects of
+            each piece before the game, p.13; a game's ``terrain`` may differ).
+        text: the rule in a line, for the reference card.
+        footprints: the sizes the palette offers (small pieces are under 6 inches across,
+            large up to 12, p.57); ``footprint_source`` cites where the sizes come from.
+        source: where the book names the kind and its effects.
+    """
+
+    id: Id
+    name: str
+    draw: TerrainDraw
+    category: Literal["open", "difficult", "impassable", "building", "water"]
+    movement: Movement
+    cover: Cover
+    text: str
+    footprints: list[Footprint] = Field(min_length=1)
+    footprint_source: Source
+    source: Source
+
+
+class TerrainFile(Strict):
+    """``terrain.yaml``: the kinds of terrain piece (the module's terrain palette)."""
+
+    terrain: list[TerrainKind] = Field(min_length=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -688,16 +810,18 @@ class PlacedModel(Strict):
 
 
 class GameTerrain(Strict):
-    """A terrain piece of a game's table (book p.13-15): its ``zone``, its effect on movement
-    (``open``, ``difficult``: half movement through it, ``impassable``) and the cover it gives
-    a target (``light`` +1, ``heavy`` +2 to the Shooting Defence Score; more than 2 inches of
-    light cover, or any heavy cover in front of a target that has not moved or shot, blocks line
-    of sight). ``objective``: the scenario's objective (Defence: the piece in the centre)."""
+    """A terrain piece of a game's table (book p.13-15): what ``kind`` of terrain.yaml it is
+    (how it is drawn), its ``zone``, its effect on movement (``open``, ``difficult``: half
+    movement through it, ``impassable``) and the cover it gives a target (``light`` +1,
+    ``heavy`` +2 to the Shooting Defence Score; more than 2 inches of light cover, or any heavy
+    cover in front of a target that has not moved or shot, blocks line of sight).
+    ``objective``: the scenario's objective (Defence: the piece in the centre)."""
 
     name: Text
+    kind: Id
     zone: Zone
-    movement: Literal["open", "difficult", "impassable"] = "open"
-    cover: Literal["none", "light", "heavy"] = "none"
+    movement: Movement = "open"
+    cover: Cover = "none"
     objective: bool = False
     source: Source
 

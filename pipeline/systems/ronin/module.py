@@ -1,10 +1,23 @@
 """The Ronin VASSAL module: a measured table (one board per table size, an inch range thread),
-a counter per model type and side, the markers, d6 / 2d6 / 3d6 dice, the reference sheet and
-roster cards as charts, and a predefined setup per game (scenario + two Buntai deployed in
-their drawn deployment zones).
+a counter per model type and side, the markers, terrain pieces to drag onto the table (every
+kind of ``terrain.yaml`` in each of its footprints), d6 / 2d6 / 3d6 dice, the reference sheet
+and roster cards as charts, and a predefined setup per game (scenario + two Buntai deployed in
+their drawn deployment zones, on the game's terrain).
 
 Coordinates: board pixels = inches × ``px_per_inch`` (map edge 0), so the range thread's
 ``scale`` (pixels per range unit) is ``px_per_inch`` and it reads inches.
+
+What a player sees: pieces are drawn in Game Piece Layers (:data:`PIECE_LAYERS`, by the
+pieces' ``MapLayer`` property): terrain at the bottom, then deployment zones, models, markers;
+pieces of different layers never stack, so a wood never hides the models standing in it.
+Terrain and zones are selected with Alt-click (as Genpei's terrain tiles), so dragging a model
+never picks up the ground under it; terrain turns freely (Ctrl-R) for walls and streams.
+
+Properties, for ``gunbai import`` and players' filters: a model carries ``Side``, ``Faction``,
+``Model``, ``Rank``; a terrain piece ``Terrain`` (its kind), ``Footprint`` (the footprint id,
+or ``game`` for a game's own piece), ``Movement``, ``Cover`` and, for a game's piece, ``Game``
+and ``TerrainIndex`` (its place in the game's ``terrain`` list); a zone ``Zone``, ``Game``; a
+marker ``Marker``.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ from pipeline.vassal.buildfile import (
     Chart,
     ChartWindow,
     DiceButton,
+    GamePieceLayers,
     ListWidget,
     LOSThread,
     Map,
@@ -31,13 +45,27 @@ from pipeline.vassal.buildfile import (
     TabWidget,
 )
 from pipeline.vassal.pieces import PieceDefinition
-from pipeline.vassal.traits import BasicPiece, Delete, Marker, RawTrait, UsePrototype, keystroke
+from pipeline.vassal.traits import (
+    BasicPiece,
+    Delete,
+    FreeRotator,
+    Marker,
+    RawTrait,
+    UsePrototype,
+    keystroke,
+)
 
 MAP_NAME = "Table"
 MODEL_PROTOTYPE = "Ronin model"
 MARKER_PROTOTYPE = "Ronin marker"
 ZONE_PROTOTYPE = "Ronin zone"
+TERRAIN_PROTOTYPE = "Ronin terrain"
 CTRL = 130
+
+#: The Game Piece Layers of the table, bottom to top, by the pieces' ``MapLayer`` property.
+PIECE_LAYERS = GamePieceLayers("MapLayer", ("Terrain", "Zones", "Models", "Markers"))
+#: A palette slot is at most this many pixels across (a large wood is 560 px at 56 px/inch).
+MAX_SLOT_PX = 200
 
 
 def board_name(side_in: int) -> str:
@@ -64,6 +92,14 @@ def zone_key(game_id: str, index: int) -> str:
     return f"zone:{game_id}:{index}"
 
 
+def terrain_key(kind: str, footprint: str) -> str:
+    return f"terrain:{kind}:{footprint}"
+
+
+def game_terrain_key(game_id: str, index: int) -> str:
+    return f"terrain:{game_id}:{index}"
+
+
 def prototypes() -> list[PrototypeDefinition]:
     delete = Delete("Delete", keystroke(68, CTRL))
     blank = BasicPiece("", "")
@@ -72,18 +108,38 @@ def prototypes() -> list[PrototypeDefinition]:
         PrototypeDefinition(MARKER_PROTOTYPE, PieceDefinition([delete], blank)),
         # immob;cA;I : select with Alt, does not stack (as the Genpei terrain tiles).
         PrototypeDefinition(ZONE_PROTOTYPE, PieceDefinition([RawTrait("immob;cA;I", ""), delete], blank)),
+        PrototypeDefinition(TERRAIN_PROTOTYPE, PieceDefinition([RawTrait("immob;cA;I", ""), delete], blank)),
     ]
 
 
+def _slot(w_px: float, h_px: float) -> tuple[int, int]:
+    """A palette slot's size: the piece's, scaled down to :data:`MAX_SLOT_PX` at most."""
+    k = min(1.0, MAX_SLOT_PX / max(w_px, h_px))
+    return max(8, round(w_px * k)), max(8, round(h_px * k))
+
+
+def terrain_piece(image: str, name: str, props: dict[str, str]) -> PieceDefinition:
+    """A terrain piece: the Terrain prototype, free rotation (Ctrl-R; on the piece itself, as
+    its angle is state a setup saves), its properties (:data:`PIECE_LAYERS` layer ``Terrain``)
+    and its image."""
+    keys = (*props, PIECE_LAYERS.property)
+    return PieceDefinition([
+        UsePrototype(TERRAIN_PROTOTYPE),
+        FreeRotator(facings=1, set_angle_key=keystroke(82, CTRL), set_angle_menu="Rotate", name="Turn"),
+        Marker(keys, (*props.values(), "Terrain")),
+    ], BasicPiece(image, name))
+
+
 def palette(data: RoninData) -> list[tuple[str, list[PalettePiece]]]:
-    """``[(list name, pieces)]``: one list per side and faction, markers, deployment zones."""
+    """``[(list name, pieces)]``: one list per side and faction, markers, terrain (every kind
+    and footprint of terrain.yaml), deployment zones, each game's terrain."""
     px = art.base_px(data)
     lists: list[tuple[str, list[PalettePiece]]] = []
     for side in data.system.sides:
         groups: dict[str, list[PalettePiece]] = {}
         for fid, m, _hired in art.all_models(data):
             label = data.factions[fid].name if fid in data.factions else data.scenarios[fid].name
-            traits = [UsePrototype(MODEL_PROTOTYPE), Marker(("Side", "Faction", "Model", "Rank"), (side, fid, m.id, str(m.rank)))]
+            traits = [UsePrototype(MODEL_PROTOTYPE), Marker(("Side", "Faction", "Model", "Rank", PIECE_LAYERS.property), (side, fid, m.id, str(m.rank), "Models"))]
             piece = PieceDefinition(traits, BasicPiece(art.model_image_name(fid, m.id, side), f"{m.name} ({side})"))
             groups.setdefault(label, []).append(PalettePiece(model_key(fid, m.id, side), m.name, piece, (px, px)))
         for label, pieces in groups.items():
@@ -91,20 +147,41 @@ def palette(data: RoninData) -> list[tuple[str, list[PalettePiece]]]:
     mpx = round(px * 0.8)
     markers = []
     for mk in data.system.markers:
-        piece = PieceDefinition([UsePrototype(MARKER_PROTOTYPE), Marker(("Marker",), (mk.id,))], BasicPiece(art.marker_image_name(mk.id), mk.name))
+        piece = PieceDefinition([UsePrototype(MARKER_PROTOTYPE), Marker(("Marker", PIECE_LAYERS.property), (mk.id, "Markers"))], BasicPiece(art.marker_image_name(mk.id), mk.name))
         markers.append(PalettePiece(marker_key(mk.id), mk.name, piece, (mpx, mpx)))
     lists.append(("Markers", markers))
-    zones = []
     ppi = data.system.vassal.px_per_inch
+    terrain = []
+    for t in data.terrain.values():
+        for fp in t.footprints:
+            w, h = fp.size()
+            size = (f'{2 * fp.r:g}" across' if fp.kind == "circle" else f'{fp.w:g} × {fp.h:g}"')
+            name = f"{t.name} ({fp.id}, {size})"
+            props = {"Terrain": t.id, "Footprint": fp.id, "Movement": t.movement, "Cover": t.cover}
+            piece = terrain_piece(art.terrain_image_name(t.id, fp.id), name, props)
+            terrain.append(PalettePiece(terrain_key(t.id, fp.id), name, piece, _slot(w * ppi, h * ppi)))
+    lists.append(("Terrain", terrain))
+    zones = []
     for lg in data.games:
         g: Game = lg.value
         for i, side in enumerate(g.sides):
             z = side.zone
             w, h = (2 * z.r, 2 * z.r) if z.kind == "circle" else (z.w, z.h)
-            piece = PieceDefinition([UsePrototype(ZONE_PROTOTYPE), Marker(("Zone", "Game"), (side.role, g.id))], BasicPiece(art.zone_image_name(g.id, i), f"{g.id}: {side.role} deployment"))
-            zones.append(PalettePiece(zone_key(g.id, i), f"{g.name}: {side.role}", piece, (min(200, round(w * ppi)), min(200, round(h * ppi)))))
+            piece = PieceDefinition([UsePrototype(ZONE_PROTOTYPE), Marker(("Zone", "Game", PIECE_LAYERS.property), (side.role, g.id, "Zones"))],
+                                    BasicPiece(art.zone_image_name(g.id, i), f"{g.id}: {side.role} deployment"))
+            zones.append(PalettePiece(zone_key(g.id, i), f"{g.name}: {side.role}", piece, (min(MAX_SLOT_PX, round(w * ppi)), min(MAX_SLOT_PX, round(h * ppi)))))
     if zones:
         lists.append(("Deployment zones", zones))
+    game_terrain = []
+    for lg in data.games:
+        g = lg.value
+        for i, (image, tp) in enumerate(art.game_terrain_pieces(data, g)):
+            src = g.terrain[i]
+            props = {"Terrain": src.kind, "Footprint": "game", "Movement": src.movement, "Cover": src.cover, "Game": g.id, "TerrainIndex": str(i)}
+            piece = terrain_piece(image, f"{g.id}: {src.name}", props)
+            game_terrain.append(PalettePiece(game_terrain_key(g.id, i), f"{g.name}: {src.name}", piece, _slot(tp.w * ppi, tp.h * ppi)))
+    if game_terrain:
+        lists.append(("Terrain of the games", game_terrain))
     return lists
 
 
@@ -128,7 +205,7 @@ def build_module(data: RoninData, card_images: list[str]) -> tuple[Module, list[
         version=v.module_version,
         description=v.description,
         sides=[s.capitalize() for s in data.system.sides],
-        maps=[Map(MAP_NAME, boards, button_name="Table", los_threads=[los])],
+        maps=[Map(MAP_NAME, boards, button_name="Table", los_threads=[los], piece_layers=PIECE_LAYERS)],
         prototypes=prototypes(),
         piece_windows=windows,
         dice_buttons=dice,
@@ -148,23 +225,42 @@ def setup_file_name(g: Game) -> str:
     return f"{g.id}.vsav"
 
 
+#: The layer of :data:`PIECE_LAYERS` each kind of palette key (its prefix) is drawn in.
+LAYER_OF_KEY = {"terrain": "Terrain", "zone": "Zones", "model": "Models", "marker": "Markers"}
+
+
 @dataclass(frozen=True)
 class Placement:
+    """A piece a setup places: its palette key, where (board pixels) and whether it stacks."""
+
     key: str
     x: int
     y: int
     stacked: bool = True
 
+    @property
+    def layer(self) -> int:
+        """The index in :data:`PIECE_LAYERS` of the layer the piece is drawn in (its stack is
+        saved bound to it, as VASSAL binds a loaded stack to the layer it names)."""
+        return PIECE_LAYERS.layer_order.index(LAYER_OF_KEY[self.key.split(":", 1)[0]])
+
 
 def placements(data: RoninData, g: Game) -> list[Placement]:
-    """Every piece a game's setup places: the two zones (drawn under everything), the objective
-    and civilians, then each side's models in rows inside its zone (roster order, 1.5 inches
-    apart)."""
+    """Every piece a game's setup places: its terrain pieces (each at the centre of its zone),
+    the two zones, the objective and civilians, then each side's models where the game places
+    them (an imported set-up), else in rows inside its zone (roster order, 1.5 inches apart).
+    The layers (:data:`PIECE_LAYERS`) draw them bottom to
+    top in that order."""
     ppi = data.system.vassal.px_per_inch
     out: list[Placement] = []
 
     def at(key: str, x_in: float, y_in: float, stacked: bool = True) -> None:
         out.append(Placement(key, round(x_in * ppi), round(y_in * ppi), stacked))
+
+    for i, tp in enumerate(g.terrain):
+        z = tp.zone
+        cx, cy = (z.x, z.y) if z.kind == "circle" else (z.x + z.w / 2, z.y + z.h / 2)
+        at(game_terrain_key(g.id, i), cx, cy, stacked=False)
 
     for i, side in enumerate(g.sides):
         z = side.zone

@@ -98,8 +98,9 @@ def counter_sheet(data: RoninData, opts: PrintOptions) -> tuple[list[SheetItem],
 
 
 def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
-    """The sheet of a game: the table with both zones and every model, the scenario's text."""
-    from pipeline.systems.ronin.module import model_key, placements, zone_key
+    """The sheet of a game: the table with both zones, the game's terrain pieces (under the
+    models, as in the VASSAL setup) and every model, the scenario's text."""
+    from pipeline.systems.ronin.module import game_terrain_key, model_key, placements, zone_key
 
     g = lg.value
     sc = data.scenarios[g.scenario]
@@ -118,6 +119,8 @@ def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
             pieces[model_key(fid, m.id, side)] = _model_piece(data, fid, m.id, side)
     for mk in data.system.markers:
         pieces[f"marker:{mk.id}"] = _marker_piece(data, mk.id)
+    for i, (_image, tp) in enumerate(art.game_terrain_pieces(data, g)):
+        pieces[game_terrain_key(g.id, i)] = tp
     zone_keys = {zone_key(g.id, i) for i in range(len(g.sides))}
     units = [Placement(pieces[p.key], p.x / ppi, p.y / ppi) for p in placements(data, g) if p.key not in zone_keys]
     sides = []

@@ -2,7 +2,7 @@
 scenario: the forces (equal points; the Defence attacker at twice the defender's points; the
 Assassination defender at 150 points against the fixed Ninja force; the Tournament's agreed
 models), one civilian per 25 points, the table size for the points, the deployment zones on the
-table, and every roster legal (:mod:`pipeline.systems.ronin.roster`).
+table, the terrain pieces of known kinds and on the table, and every roster legal (:mod:`pipeline.systems.ronin.roster`).
 
 A problem is printed as one line::
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
 from pipeline.systems.ronin.load import Loaded, RoninData
-from pipeline.systems.ronin.model import Game, Roster
+from pipeline.systems.ronin.model import Game, Roster, Zone
 from pipeline.systems.ronin.roster import RosterFinding, check_roster
 
 #: Rule ids of the scenario checks, with a statement and source (``--explain``).
@@ -32,6 +32,8 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("table-size", "Up to 100 points a 24-inch table, to 200 points 36 inches, more 48 inches (or the scenario's own size).", "ronin_book", "Scenarios: Playing Area (p.57)"),
     LegalityRule("zone-on-table", "A deployment zone lies on the table.", "gunbai", "Game format"),
     LegalityRule("distinct-sides", "The two sides use different colours.", "gunbai", "Game format"),
+    LegalityRule("known-terrain", "A terrain piece of a game names a kind of terrain.yaml (how it is drawn).", "gunbai", "Game format"),
+    LegalityRule("terrain-on-table", "A terrain piece of a game lies on the table.", "gunbai", "Game format"),
     LegalityRule("placed-force", "Models a game places (an imported set-up) are exactly the side's force, each inside its deployment zone.", "gunbai", "Game format"),
 )
 
@@ -70,6 +72,13 @@ def recommended_table(data: RoninData, points: int) -> int:
     return data.rules.table_sizes[-1].side_inches
 
 
+def on_table(z: Zone, side_in: float) -> bool:
+    """Does zone ``z`` (a rect or circle, inches) lie wholly on a ``side_in``-inch table?"""
+    if z.kind == "rect":
+        return 0 <= z.x and 0 <= z.y and z.x + z.w <= side_in and z.y + z.h <= side_in
+    return z.r <= z.x <= side_in - z.r and z.r <= z.y <= side_in - z.r
+
+
 def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
     """Findings (errors) of one game."""
     g: Game = loaded.value
@@ -105,11 +114,13 @@ def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
             out.append(RosterFinding(f.file, f.line, f"{g.id} ({side.role})", f.rule, f.message, f.source))
         rosters.append(lr.value)
         totals.append(rep.total)
-        z = side.zone
-        t = g.table_side_in
-        inside = (0 <= z.x and 0 <= z.y and z.x + z.w <= t and z.y + z.h <= t) if z.kind == "rect" else (z.r <= z.x <= t - z.r and z.r <= z.y <= t - z.r)
-        if not inside:
-            fail(("sides", i, "zone"), "zone-on-table", f"{side.role}'s zone leaves the {t}-inch table")
+        if not on_table(side.zone, g.table_side_in):
+            fail(("sides", i, "zone"), "zone-on-table", f"{side.role}'s zone leaves the {g.table_side_in}-inch table")
+    for i, tp in enumerate(g.terrain):
+        if tp.kind not in data.terrain:
+            fail(("terrain", i, "kind"), "known-terrain", f"{tp.name}: {tp.kind!r} is not a kind of terrain.yaml ({', '.join(data.terrain)})")
+        if not on_table(tp.zone, g.table_side_in):
+            fail(("terrain", i, "zone"), "terrain-on-table", f"{tp.name} leaves the {g.table_side_in}-inch table")
     for i, side in enumerate(g.sides):
         if side.placed and (side.roster is None or side.roster in data.rosters):
             _check_placed(data, g, i, side, fail)

@@ -13,6 +13,7 @@ import math
 from collections import defaultdict
 from functools import cache
 
+from pipeline.systems.genpei.engine.combat import inspiration_allowed
 from pipeline.systems.genpei.load import GenpeiData
 from pipeline.systems.genpei.model import BoardGeometry, Scenario, TerrainType
 
@@ -48,25 +49,51 @@ class Board:
 
     _shared: dict[tuple[int, int], dict] = {}
 
+    @classmethod
+    def caches_for(cls, data: GenpeiData, scenario: Scenario) -> dict[str, object]:
+        """The dict of caches shared by every game of ``scenario`` (:attr:`shared`)."""
+        sh = cls._shared.get((id(data), id(scenario)))
+        if sh is None or sh["scenario"] is not scenario or sh["data"] is not data:
+            return cls(data, scenario).shared
+        return sh.setdefault("caches", {})
+
     def __init__(self, data: GenpeiData, scenario: Scenario):
         self.data = data
         self.geometry: BoardGeometry = data.board
         key = (id(data), id(scenario))
         sh = Board._shared.get(key)
-        if sh is None or sh["scenario"] is not scenario:
+        if sh is None or sh["scenario"] is not scenario or sh["data"] is not data:
             sh = Board._shared[key] = self._static(data, scenario)
         self.hexes: list[Hex] = sh["hexes"]
         self._on: set[Hex] = sh["on"]
         self._dbl: dict[Hex, tuple[int, int]] = sh["dbl"]
         self._nb: dict[Hex, tuple[tuple[str, Hex], ...]] = sh["nb"]
+        #: hex → its on-board neighbour hexes (no directions), for the engine's inner loops.
+        self.adjacent: dict[Hex, tuple[Hex, ...]] = sh["adjacent"]
+        #: hex → the same neighbours as a set (for set operations with occupied hexes).
+        self.adjacent_set: dict[Hex, frozenset[Hex]] = sh["adjacent_set"]
+        self._step_to: dict[tuple[Hex, str], Hex | None] = sh["step"]
+        self._bearing: dict[tuple[Hex, Hex], str] = sh["bearing"]
         self._sections: dict[tuple[Hex, str], frozenset[str]] = sh["sections"]
+        #: edge → hex → the sections of the hex for the player at that edge (:meth:`sections`).
+        self.sections_at: dict[str, dict[Hex, frozenset[str]]] = sh["sections_at"]
         self._between: dict[tuple[Hex, Hex], tuple[Hex, ...]] = sh["between"]
         self.dist: dict[Hex, dict[Hex, int]] = sh["dist"]
+        self._within: dict[tuple[Hex, int], frozenset[Hex]] = sh.setdefault("within", {})
+        #: Caches of facts that depend only on the scenario and the data (shared by its games).
+        self.shared: dict[str, dict] = sh.setdefault("caches", {})
         self.tiles: dict[Hex, tuple[TerrainType, ...]] = dict(sh["tiles"])
         self.palisade_sides: dict[Hex, frozenset[str]] = dict(sh["palisade_sides"])
         self.wind: list[str] = list(scenario.wind_tide.directions) if scenario.wind_tide else []
+        #: The directions of a step with the wind/tide (:func:`with_wind`).
+        self.wind_dirs: frozenset[str] = frozenset(d for d in STEPS if with_wind(d, self.wind))
         self.naval_rules = scenario.naval
-        self._derive()
+        derived = sh.get("derived")
+        if derived is None:  # the scenario's own tiles: derived once, shared by every game of it
+            derived = sh["derived"] = self._derived(self.tiles)
+        self._use(derived)
+        #: ``(hex, tile id)`` of every tile destroyed so far in this game.
+        self.destroyed: frozenset[tuple[Hex, str]] = frozenset()
 
     def _static(self, data: GenpeiData, scenario: Scenario) -> dict:
         hexes = self.geometry.all_hexes()
@@ -89,7 +116,8 @@ class Board:
             tiles[h].sort(key=lambda t: t.overlay)
         dbl = {h: (2 * (h[0] - 1) + (1 if self.geometry.is_short_row(h[1]) else 0), h[1]) for h in hexes}
         self._dbl = dbl
-        nb = {h: tuple((d, n) for d, n in ((d, self._step(h, d)) for d in STEPS) if n in on) for h in hexes}
+        step = {(h, d): (n if n in on else None) for h in hexes for d in STEPS for n in (self._step(h, d),)}
+        nb = {h: tuple((d, n) for d in STEPS if (n := step[(h, d)]) is not None) for h in hexes}
         sections = {}
         for h in hexes:
             s = self.geometry.sections(h)
@@ -97,24 +125,69 @@ class Board:
             swap = {"left": "right", "right": "left", "centre": "centre"}
             sections[(h, "north")] = frozenset(swap[x] for x in s)
         dist = {a: {b: _distance(dbl[a], dbl[b]) for b in hexes} for a in hexes}
-        return {"scenario": scenario, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
+        sections_at = {e: {h: sections[(h, e)] for h in hexes} for e in ("south", "north")}
+        return {"scenario": scenario, "data": data, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
+                "sections_at": sections_at,
+                "adjacent": {h: tuple(n for _, n in v) for h, v in nb.items()},
+                "adjacent_set": {h: frozenset(n for _, n in v) for h, v in nb.items()}, "step": step, "bearing": {},
                 "between": {}, "tiles": {h: tuple(v) for h, v in tiles.items()}, "palisade_sides": pal}
 
-    def _derive(self) -> None:
-        """Per-hex facts the engine asks for all the time, from the current tiles."""
-        self._naval = {h for h, ts in self.tiles.items() if any(t.naval for t in ts)}
-        self._impassable = {h for h, ts in self.tiles.items() if any(t.movement.passable == "no" or (t.movement.passable == "naval" and not self.naval_rules) for t in ts)}
-        self._must_stop = {h for h, ts in self.tiles.items() if any(t.movement.must_stop for t in ts)}
-        self._entry_roll = {h for h, ts in self.tiles.items() if any(t.entry_roll for t in ts)}
-        self._blocks = {h for h, ts in self.tiles.items() if any(t.blocks_los != "no" for t in ts)}
-        self.tile_key: dict[Hex, tuple[str, ...]] = {h: tuple(t.id for t in ts) for h, ts in self.tiles.items()}
+    def _derived(self, tiles: dict[Hex, tuple[TerrainType, ...]]) -> dict:
+        """Per-hex facts the engine asks for all the time, from the tiles ``tiles``."""
+        naval_rules = self.naval_rules
+        exit_max: dict[Hex, int] = {}
+        for h, ts in tiles.items():
+            caps = [t.movement.exit_max_hexes for t in ts if t.movement.exit_max_hexes is not None]
+            if caps:
+                exit_max[h] = min(caps)
+        return {
+            "naval": frozenset(h for h, ts in tiles.items() if any(t.naval for t in ts)),
+            "impassable": frozenset(h for h, ts in tiles.items() if any(
+                t.movement.passable == "no" or (t.movement.passable == "naval" and not naval_rules) for t in ts)),
+            "must_stop": frozenset(h for h, ts in tiles.items() if any(t.movement.must_stop for t in ts)),
+            "entry_roll": frozenset(h for h, ts in tiles.items() if any(t.entry_roll for t in ts)),
+            "blocks": frozenset(h for h, ts in tiles.items() if any(t.blocks_los != "no" for t in ts)),
+            "no_mounted": frozenset(h for h, ts in tiles.items() if any(not t.movement.mounted_may_enter for t in ts)),
+            "start_adjacent": frozenset(h for h, ts in tiles.items() if any(t.movement.must_start_adjacent for t in ts)),
+            "no_battle_entering": frozenset(h for h, ts in tiles.items() if any(t.movement.no_battle_after_entering for t in ts)),
+            "no_inspiration": frozenset(h for h, ts in tiles.items() if not inspiration_allowed(ts)),
+            "destructible": frozenset(h for h, ts in tiles.items() if any(t.destruction is not None for t in ts)),
+            "fortified": frozenset(h for h, ts in tiles.items()
+                                   if any(t.movement.must_start_adjacent and t.destruction is not None for t in ts)),
+            "exit_max": exit_max,
+            "tile_key": {h: tuple(t.id for t in ts) for h, ts in tiles.items()},
+            "los": {},
+        }
+
+    def _use(self, d: dict) -> None:
+        self._naval: frozenset[Hex] = d["naval"]
+        self._impassable: frozenset[Hex] = d["impassable"]
+        self._must_stop: frozenset[Hex] = d["must_stop"]
+        self._entry_roll: frozenset[Hex] = d["entry_roll"]
+        self._blocks: frozenset[Hex] = d["blocks"]
+        #: Hexes no cavalry unit or cavalry leader may enter (Stockade).
+        self.no_mounted: frozenset[Hex] = d["no_mounted"]
+        #: Hexes an ordered piece enters only from next to it at the start of the turn (Stockade).
+        self.start_adjacent: frozenset[Hex] = d["start_adjacent"]
+        #: Hexes with either of the two entry rules above.
+        self.entry_rules: frozenset[Hex] = d["no_mounted"] | d["start_adjacent"]
+        #: Hexes a unit may not battle after entering.
+        self.no_battle_entering: frozenset[Hex] = d["no_battle_entering"]
+        #: Hexes whose units cannot be inspired (Village).
+        self.no_inspiration: frozenset[Hex] = d["no_inspiration"]
+        #: Hexes with a tile that battles may destroy (Palisade, Stockade).
+        self.destructible: frozenset[Hex] = d["destructible"]
+        #: Hexes with a tile that is entered only from next to it and can be destroyed (Stockade).
+        self.fortified: frozenset[Hex] = d["fortified"]
+        #: hex → the most hexes a unit leaving it may move (Marsh).
+        self.exit_max: dict[Hex, int] = d["exit_max"]
+        self.tile_key: dict[Hex, tuple[str, ...]] = d["tile_key"]
+        self._los: dict[tuple[Hex, Hex], bool] = d["los"]
 
     def clone(self) -> Board:
-        """A copy sharing the static geometry; the tiles (which battles may destroy) copied."""
-        c = copy.copy(self)
-        c.tiles = dict(self.tiles)
-        c.palisade_sides = dict(self.palisade_sides)
-        return c
+        """A copy sharing the static geometry and, until one of them loses a tile, the tiles
+        (:meth:`remove_tile` copies them before changing them)."""
+        return copy.copy(self)
 
     # ---------------------------------------------------------------- geometry
     def contains(self, h: Hex) -> bool:
@@ -143,8 +216,12 @@ class Board:
         return self._nb[h]
 
     def neighbour(self, h: Hex, d: str) -> Hex | None:
-        n = self._step(h, d)
-        return n if n in self._on else None
+        """The on-board neighbour of ``h`` in direction ``d``, or ``None``."""
+        try:
+            return self._step_to[(h, d)]
+        except KeyError:
+            n = self._step(h, d)
+            return n if n in self._on else None
 
     def direction(self, a: Hex, b: Hex) -> str | None:
         """The direction from ``a`` to the adjacent ``b``."""
@@ -157,6 +234,14 @@ class Board:
         row = self.dist.get(a)
         d = row.get(b) if row is not None else None
         return _distance(self.doubled(a), self.doubled(b)) if d is None else d
+
+    def within(self, h: Hex, r: int) -> frozenset[Hex]:
+        """The on-board hexes at most ``r`` hexes from ``h`` (``h`` itself included), computed
+        once per scenario."""
+        got = self._within.get((h, r))
+        if got is None:
+            got = self._within[(h, r)] = frozenset(x for x, d in self.dist[h].items() if d <= r)
+        return got
 
     # ---------------------------------------------------------------- terrain
     def terrain(self, h: Hex) -> tuple[TerrainType, ...]:
@@ -182,12 +267,23 @@ class Board:
         return not self.is_naval(h) and any(self.is_naval(n) for _, n in self._nb[h])
 
     def remove_tile(self, h: Hex, tid: str) -> None:
-        """Remove a destroyed tile and every overlay built on it."""
-        left = tuple(t for t in self.tiles.get(h, ()) if t.id != tid and not (t.overlay and tid in t.requires))
-        self.tiles[h] = left
-        if not any(t.hexsides for t in left):
-            self.palisade_sides.pop(h, None)
-        self._derive()
+        """Remove a destroyed tile and every overlay built on it. The tiles left and their
+        per-hex facts depend only on the set of tiles destroyed (removals commute), so they are
+        computed once per set and shared by every game of the scenario."""
+        self.destroyed = self.destroyed | {(h, tid)}
+        after = self.shared.setdefault("after_destruction", {})
+        got = after.get(self.destroyed)
+        if got is None:
+            tiles = dict(self.tiles)  # never changed in place: the dicts are shared with clones
+            left = tuple(t for t in tiles.get(h, ()) if t.id != tid and not (t.overlay and tid in t.requires))
+            tiles[h] = left
+            pal = self.palisade_sides
+            if not any(t.hexsides for t in left):
+                pal = dict(pal)
+                pal.pop(h, None)
+            got = after[self.destroyed] = (tiles, pal, self._derived(tiles))
+        self.tiles, self.palisade_sides = got[0], got[1]
+        self._use(got[2])
 
     def covered(self, target: Hex, attacker: Hex) -> bool:
         """The attack on ``target`` from ``attacker`` crosses a covered hexside of ``target``
@@ -199,6 +295,13 @@ class Board:
 
     def bearing(self, a: Hex, b: Hex) -> str:
         """The direction from ``a`` closest to the line towards ``b``."""
+        key = (a, b)
+        got = self._bearing.get(key)
+        if got is None:
+            got = self._bearing[key] = self._bearing_uncached(a, b)
+        return got
+
+    def _bearing_uncached(self, a: Hex, b: Hex) -> str:
         ax, ar = self.doubled(a)
         bx, br = self.doubled(b)
         ang = math.degrees(math.atan2(-(br - ar) * math.sqrt(3), bx - ax)) % 360
@@ -224,7 +327,14 @@ class Board:
     def los_blocked_by_terrain(self, a: Hex, b: Hex) -> bool:
         """Terrain blocks line of sight from ``a`` to ``b``: a tile that blocks (Forest, Hill,
         Village) on a hex between, or a Stockade between two hexes neither of which is a
-        Stockade (Genpei pack, Stockade)."""
+        Stockade (Genpei pack, Stockade). Cached per pair until a tile is destroyed."""
+        key = (a, b)
+        got = self._los.get(key)
+        if got is None:
+            got = self._los[key] = self._los_blocked(a, b)
+        return got
+
+    def _los_blocked(self, a: Hex, b: Hex) -> bool:
         between = self.between(a, b)
         if not any(h in self._blocks for h in between):
             return False

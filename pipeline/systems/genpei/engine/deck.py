@@ -75,12 +75,19 @@ class Decks:
         dragon: the Dragon deck at the start (40 cards).
         info: card id → :class:`CardInfo`, for both decks.
         notes: one line per stand-in the engine uses (logged by ``verify --play``).
+        draw_order: ``command``/``dragon`` → the deck's card ids in sorted order, each with its
+            chance outcome ``("draw", id)`` (the order in which a draw lists its outcomes).
     """
 
     command: dict[str, int]
     dragon: dict[str, int]
     info: dict[str, CardInfo]
     notes: list[str] = field(default_factory=list)
+    draw_order: dict[str, list[tuple[str, tuple[str, str]]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for which, deck in (("command", self.command), ("dragon", self.dragon)):
+            self.draw_order[which] = [(c, ("draw", c)) for c in sorted(deck)]
 
 
 _CACHE: dict[int, tuple[GenpeiData, Decks]] = {}

@@ -53,67 +53,74 @@ def _attack_value(state: GenpeiState, setup, figures: int) -> float:
     return p_kill + HIT_WEIGHT * e_hits
 
 
-#: Attack values already computed, by everything they depend on (shared by all games).
-_VALUES: dict[tuple, float] = {}
-
-
 def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
+    """The attack value of ``u`` standing on ``h`` (``moved`` there) at ``o`` ``d`` hexes away
+    (:func:`_attack_value`, never inspired), cached for the scenario by everything it depends
+    on: the two unit types, the tiles and sea of both hexes, moved, the card dice, the target's
+    figures and lying flat, a covered hexside, the distance."""
     b = state.board
-    tk = b.tile_key
-    key = (id(state.data), kind, u.type.id, tk.get(h, ()), moved, u.leader.id if u.leader else None, u.bonus_close, u.bonus_ranged,
-           o.type.id, tk.get(o.hex, ()), b.is_naval(h), b.is_naval(o.hex), o.lying_flat, o.figures,
-           b.covered(o.hex, h), d)
-    v = _VALUES.get(key)
+    tk, naval = b.tile_key, b._naval
+    oh = o.hex
+    covered = b.covered(oh, h)
+    bonus = u.bonus_close if kind == "close" else u.bonus_ranged
+    key = (kind, u.type.id, tk.get(h, ()), h in naval, moved, bonus, o.type.id, tk.get(oh, ()), oh in naval,
+           o.lying_flat, o.figures, covered, d)
+    values = b.shared.get("greedy_values")
+    if values is None:
+        values = b.shared["greedy_values"] = {}
+    v = values.get(key)
     if v is None:
-        fa = Fighter(u.type, b.terrain(h), naval=b.is_naval(h), moved=moved, leader=u.leader)
+        fa = Fighter(u.type, b.terrain(h), naval=h in naval, moved=moved, leader=u.leader)
         fd = state.fighter(o)
         if kind == "close":
-            setup = close_setup(fa, fd, covered=b.covered(o.hex, h), bonus_dice=u.bonus_close)
+            setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
         else:
-            setup = ranged_setup(fa, fd, d, covered=b.covered(o.hex, h), bonus_dice=u.bonus_ranged)
-        v = _VALUES[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
+            setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
+        v = values[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
     return v
 
 
 def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     """Best attack value ``u`` would have standing on ``h`` (after moving there)."""
-    b = state.board
-    moved = h != u.start_hex
-    best = 0.0
-    adjacent = False
-    units = state.units
-    at = state.at
     key = ("best", u.uid, h, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
     got = cache.get(key)
     if got is not None:
         return got
-    for _, n in b.neighbours(h):
-        uid = at.get(n)
-        if uid is None or uid == u.uid:
-            continue
-        o = units[uid]
-        if o.side == u.side:
-            continue
+    b = state.board
+    moved = h != u.start_hex
+    best = 0.0
+    adjacent = False
+    side = u.side
+    # where the enemies stand now: the same until a unit is lost or defects (Turncoat)
+    ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
+    enemy_at = cache.get(ek)
+    if enemy_at is None:
+        enemy_at = cache[ek] = {o.hex: o for o in state.units.values() if o.side != side}
+    for n in b.adjacent_set[h].intersection(enemy_at):  # the enemies next to h, by a set operation
         adjacent = True
-        vk = ("v", u.uid, h, uid, u.bonus_close)
-        v = cache.get(vk)
-        if v is None:
-            v = cache[vk] = _value(state, "close", u, h, o, moved, 1)
+        v = _value(state, "close", u, h, enemy_at[n], moved, 1)
         if v > best:
             best = v
-    if not adjacent and u.stats.ranged > 0 and not u.no_ranged:
-        r = cache.get(("range", u.uid, h))
+    st = u.stats
+    if not adjacent and st.ranged > 0 and not u.no_ranged:
+        # how far the unit fires from h: per unit type and the tiles and sea of h (scenario-wide)
+        rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
+        ranges = b.shared.get("max_range")
+        if ranges is None:
+            ranges = b.shared["max_range"] = {}
+        r = ranges.get(rk)
         if r is None:
-            r = cache[("range", u.uid, h)] = max_range(Fighter(u.type, b.terrain(h), naval=b.is_naval(h)))
+            r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
         row = b.dist[h]
-        lo = u.stats.min_range
-        enemies = cache.get(("enemy_units", u.side))
+        lo = st.min_range
+        enemies = cache.get(("enemy_units", side))
         if enemies is None:
-            enemies = cache[("enemy_units", u.side)] = [o for o in units.values() if o.side != u.side]
-        for o in enemies:
-            d = row[o.hex]
-            if lo <= d <= r:
-                v = _value(state, "ranged", u, h, o, moved, d)
+            # enemies neither move nor lose figures while this cache lives (card to move)
+            enemies = cache[("enemy_units", side)] = {o.hex: o for o in state.units.values() if o.side != side}
+        for oh in b.within(h, r).intersection(enemies):  # a set operation, not a loop over every enemy
+            d = row[oh]
+            if d >= lo:
+                v = _value(state, "ranged", u, h, enemies[oh], moved, d)
                 if v > best:
                     best = v
     cache[key] = best
@@ -127,8 +134,7 @@ def _nearest_enemy(state: GenpeiState, side: int, h, cache: dict) -> int:
         enemies = cache.get(("enemies", side))
         if enemies is None:
             enemies = cache[("enemies", side)] = [o.hex for o in state.units.values() if o.side != side]
-        row = state.board.dist[h]
-        d = cache[key] = min((row[e] for e in enemies), default=0)
+        d = cache[key] = min(map(state.board.dist[h].__getitem__, enemies), default=0)
     return d
 
 

@@ -58,20 +58,18 @@ Abstractions of the engine are named where made: unknown stats (:mod:`.stats`), 
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from functools import lru_cache
 from math import comb
 
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine import victory
-from pipeline.systems.genpei.engine.board import Board, Hex, with_wind
+from pipeline.systems.genpei.engine.board import Board, Hex
 from pipeline.systems.genpei.engine.combat import (
     Fighter,
     Setup,
     close_setup,
     destroy_setup,
-    inspiration_allowed,
     leader_target_setup,
     max_range,
     ranged_setup,
@@ -90,6 +88,7 @@ from pipeline.systems.genpei.model import LeaderType, Scenario, UnitType
 
 CHANCE = -1
 TERMINAL = -4
+END_ORDERS = ("end_orders",)
 #: Lone leaders are pieces with ids from here up.
 LEADER_BASE = 1000
 #: Directions of retreat, by the edge a side sits at.
@@ -121,9 +120,14 @@ class Unit:
         self.move_cap: int | None = None
 
     def copy(self) -> Unit:
+        """An independent copy (every slot assigned at once)."""
         u = Unit.__new__(Unit)
-        for k in Unit.__slots__:
-            setattr(u, k, getattr(self, k))
+        (u.uid, u.side, u.type, u.stats, u.figures, u.hex, u.leader, u.note, u.start_hex, u.moved, u.no_battle,
+         u.lying_flat, u.took_ground, u.bonus_close, u.bonus_ranged, u.no_ranged, u.move_override, u.move_cap,
+         u.sea_any_wind) = (
+            self.uid, self.side, self.type, self.stats, self.figures, self.hex, self.leader, self.note, self.start_hex,
+            self.moved, self.no_battle, self.lying_flat, self.took_ground, self.bonus_close, self.bonus_ranged,
+            self.no_ranged, self.move_override, self.move_cap, self.sea_any_wind)
         return u
 
 
@@ -214,6 +218,17 @@ class GenpeiState:
     """A game of a Genpei scenario (see the module docstring)."""
 
     def __init__(self, data: GenpeiData, scenario: Scenario):
+        # Every game of a scenario starts alike: the first one is set up from the data, later
+        # ones copy it (as :meth:`clone` does), which is far cheaper than reading the scenario.
+        caches = Board.caches_for(data, scenario)
+        start = caches.get("initial_state")
+        if start is not None:
+            start._copy_into(self)
+            return
+        self._new_game(data, scenario)
+        caches["initial_state"] = self.clone()
+
+    def _new_game(self, data: GenpeiData, scenario: Scenario) -> None:
         self.data = data
         self.scenario = scenario
         self.faces = odds.faces_of(data)
@@ -242,6 +257,8 @@ class GenpeiState:
             h = (int(lp.hex[0]), int(lp.hex[1]))
             if lp.leader in data.leaders and h not in self.at:
                 self._place_leader(side_index[lp.side], data.leaders[lp.leader], h)
+        self._ranges: dict[tuple, int] = self.board.shared.setdefault("ranges", {})
+        self._setups: dict[tuple, Setup] = self.board.shared.setdefault("setups", {})
         self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
         self.cmd_deck: dict[str, int] = dict(self.decks.command)
@@ -326,7 +343,7 @@ class GenpeiState:
         node = self.node
         if node is not None:
             self.node = None
-            getattr(self, node[3])(a, *node[4])
+            _HANDLERS[node[3]](self, a, *node[4])
         else:
             self._apply_phase(a)
         self._reach_cache = None
@@ -334,7 +351,13 @@ class GenpeiState:
 
     def clone(self) -> GenpeiState:
         """An independent copy of the state (every mutable part copied, shared static data)."""
-        c = copy.copy(self)
+        c = GenpeiState.__new__(GenpeiState)
+        self._copy_into(c)
+        return c
+
+    def _copy_into(self, c: GenpeiState) -> None:
+        """Make ``c`` an independent copy of this state."""
+        c.__dict__.update(self.__dict__)
         c.board = self.board.clone()
         c.sides = [s.copy() for s in self.sides]
         c.units = {k: u.copy() for k, u in self.units.items()}
@@ -358,7 +381,6 @@ class GenpeiState:
         c._reach_cache = None
         if hasattr(self, "_policy_cache"):
             del c._policy_cache  # type: ignore[attr-defined]
-        return c
 
     def play_stats(self) -> tuple[tuple[str, int], ...]:
         """What was played in this game: ``(event, count)`` sorted (``command:<card>``,
@@ -412,8 +434,7 @@ class GenpeiState:
 
     def _push(self, *steps: tuple) -> None:
         """Run ``steps`` next, in the order given, before the steps already waiting."""
-        for s in reversed(steps):
-            self.steps.appendleft(s)
+        self.steps.extendleft(reversed(steps))
 
     def _check_victory(self) -> None:
         """End the game when a side holds its banner target. Banners change only on events that
@@ -458,6 +479,7 @@ class GenpeiState:
     def _advance(self) -> None:
         """Run automatic steps until a decision or chance node with a choice (or the end)."""
         self._check_victory()
+        steps = self.steps
         while self.winner_ is None:
             node = self.node
             if node is not None:
@@ -465,17 +487,19 @@ class GenpeiState:
                 if len(opts) != 1:
                     return
                 self.node = None  # one choice only: take it
-                getattr(self, node[3])(opts[0][0] if node[0] == "chance" else opts[0], *node[4])
+                _HANDLERS[node[3]](self, opts[0][0] if node[0] == "chance" else opts[0], *node[4])
                 self._reach_cache = None
                 self._legal = None
-                self._check_victory()
+                if self._vdirty:
+                    self._check_victory()
                 continue
-            if self.steps:
-                step = self.steps.popleft()
-                getattr(self, "_s_" + step[0])(*step[1:])
+            if steps:
+                step = steps.popleft()
+                _STEPS[step[0]](self, *step[1:])
                 self._reach_cache = None
                 self._legal = None
-                self._check_victory()
+                if self._vdirty:
+                    self._check_victory()
                 continue
             phase = self.phase
             if phase == "move":
@@ -504,18 +528,25 @@ class GenpeiState:
             return
 
     # ---------------------------------------------------------------- decks
-    def _draw_from(self, deck: dict[str, int], discard: dict[str, int]) -> list | None:
-        if not any(deck.values()):
+    def _draw_from(self, deck: dict[str, int], discard: dict[str, int], which: str) -> list | None:
+        """The chance outcomes of drawing from ``deck`` (reshuffling ``discard`` into it when it
+        is empty): ``(("draw", card), copies / cards left)`` in card id order (``which`` deck of
+        :attr:`.deck.Decks.draw_order`)."""
+        total = sum(deck.values())
+        if not total:
             for k, n in discard.items():
                 deck[k] = deck.get(k, 0) + n
             discard.clear()
-        total = sum(deck.values())
-        if not total:
-            return None
-        return [(("draw", c), n / total) for c, n in sorted(deck.items()) if n]
+            total = sum(deck.values())
+            if not total:
+                return None
+        order = self.decks.draw_order[which]
+        if len(order) != len(deck):  # a card id the deck did not start with
+            order = [(c, ("draw", c)) for c in sorted(deck)]
+        return [(o, n / total) for c, o in order if (n := deck[c])]
 
     def _s_draw_cmd(self, side: int, n: int) -> None:
-        outs = self._draw_from(self.cmd_deck, self.cmd_discard)
+        outs = self._draw_from(self.cmd_deck, self.cmd_discard, "command")
         if outs is None:
             return
         self._chance(outs, "_h_draw_cmd", side, n)
@@ -544,7 +575,7 @@ class GenpeiState:
             self.cmd_discard[c] = self.cmd_discard.get(c, 0) + 1
 
     def _s_draw_dragon(self, side: int) -> None:
-        outs = self._draw_from(self.dragon_deck, self.dragon_discard)
+        outs = self._draw_from(self.dragon_deck, self.dragon_discard, "dragon")
         if outs is None:
             return
         self._chance(outs, "_h_draw_dragon", side)
@@ -688,20 +719,16 @@ class GenpeiState:
                 acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
             return acts
         if phase == "order":
-            acts = []
-            if self.tokens:
-                for pid in self._order_candidates():
-                    acts.append(("order", pid))
-                if not acts:
-                    acts.append(("end_orders",))
-                if self.card_effect == "section":  # a section card may detach a leader (1 order)
-                    for u in self.units.values():
-                        if u.side != self.player or u.leader is None or u.uid in self.ordered or self._token_for(u) is None:
-                            continue
-                        if not self.board.is_naval(u.hex) or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
-                            acts.append(("detach", u.uid))
-            else:
-                acts.append(("end_orders",))
+            if not self.tokens:
+                return [END_ORDERS]
+            acts = [("order", pid) for pid in self._order_candidates()] or [END_ORDERS]
+            if self.card_effect == "section":  # a section card may detach a leader (1 order)
+                p, ordered, naval = self.player, self.ordered, self.board._naval
+                for u in self.units.values():
+                    if u.side != p or u.leader is None or u.uid in ordered or self._token_for(u) is None:
+                        continue
+                    if u.hex not in naval or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
+                        acts.append(("detach", u.uid))
             return acts
         if phase == "move":
             pid = self.queue[0]
@@ -829,10 +856,11 @@ class GenpeiState:
         toks = self.tokens
         if not toks:
             return None
-        if toks[0] == toks[-1] and len(set(toks)) == 1:
-            return 0 if self._matches(toks[0], pid) else None
+        tok = toks[0]
+        if toks.count(tok) == len(toks):  # all alike (most cards): one test
+            return 0 if self._matches(tok, pid) else None
         best = None
-        for i, tok in enumerate(self.tokens):
+        for i, tok in enumerate(toks):
             if self._matches(tok, pid):
                 if tok[0] != "any":
                     return i
@@ -841,14 +869,31 @@ class GenpeiState:
         return best
 
     def _order_candidates(self) -> list[int]:
-        out = []
-        ordered = set(self.ordered)
-        for u in self.units.values():
-            if u.side == self.player and u.uid not in ordered and self._token_for(u.uid) is not None:
-                out.append(u.uid)
-        for le in self.leaders.values():
-            if le.side == self.player and le.lid not in ordered and self._token_for(le.lid) is not None:
-                out.append(le.lid)
+        """The player's units, then lone leaders, not yet ordered that a token of the card can
+        order (:meth:`_token_for`), in id order."""
+        toks = self.tokens
+        if not toks:
+            return []
+        p = self.player
+        ordered = self.ordered
+        tok = toks[0]
+        kind = tok[0]
+        if toks.count(tok) == len(toks) and kind in ("section", "any"):
+            # all tokens alike and a test of the hex alone: no call per piece
+            if kind == "any":
+                out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered]
+                out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered]
+                return out
+            section = tok[1]
+            secs = self.board.sections_at[self.sides[p].edge]
+            out = [u.uid for u in self.units.values() if u.side == p and section in secs[u.hex] and u.uid not in ordered]
+            if self.leaders:
+                out += [le.lid for le in self.leaders.values()
+                        if le.side == p and section in secs[le.hex] and le.lid not in ordered]
+            return out
+        token_for = self._token_for
+        out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered and token_for(u.uid) is not None]
+        out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered and token_for(le.lid) is not None]
         return out
 
     def _order(self, pid: int) -> None:
@@ -911,49 +956,56 @@ class GenpeiState:
     def _reach_uncached(self, u: Unit) -> dict[Hex, tuple[int, str]]:
         b = self.board
         at, lat = self.at, self.lat
-        out: dict[Hex, tuple[int, str]] = {u.hex: (0, "stay")}
-        if self.grappled(u):
+        start = u.hex
+        out: dict[Hex, tuple[int, str]] = {start: (0, "stay")}
+        if self.grapples and self.grappled(u):
             return out
         cap = u.move_cap
-        if b.is_naval(u.hex):
+        naval, impassable = b._naval, b._impassable
+        if start in naval:
             two = cap != 1
-            for d, n in b.neighbours(u.hex):
-                if n in at or n in lat or b.impassable(n):
+            wind = b.wind_dirs
+            any_wind = u.sea_any_wind
+            for d, n in b.neighbours(start):
+                if n in at or n in lat or n in impassable:
                     continue
-                if b.is_naval(n):
+                if n in naval:
                     out[n] = (1, "sea")
-                    if two and (u.sea_any_wind or with_wind(d, b.wind)):
+                    if two and (any_wind or d in wind):
                         for d2, n2 in b.neighbours(n):
-                            if n2 not in out and n2 not in at and n2 not in lat and b.is_naval(n2) and (u.sea_any_wind or with_wind(d2, b.wind)):
+                            if n2 not in out and n2 not in at and n2 not in lat and n2 in naval and (any_wind or d2 in wind):
                                 out[n2] = (2, "sea")
-                elif self._may_enter(u, n, u.hex):
+                elif self._may_enter(u, n, start):
                     out[n] = (1, "disembark")
             return out
         s = u.stats
         reach = u.move_override if u.move_override is not None else max(s.move, s.move_no_battle)
-        for t in b.terrain(u.hex):
-            if t.movement.exit_max_hexes is not None:
-                reach = min(reach, t.movement.exit_max_hexes)
-        if cap is not None:
-            reach = min(reach, cap)
-        frontier = [u.hex]
+        em = b.exit_max.get(start)
+        if em is not None and em < reach:
+            reach = em
+        if cap is not None and cap < reach:
+            reach = cap
+        adjacent, must_stop = b.adjacent, b._must_stop
+        special = b.entry_rules
+        embark = b.naval_rules
+        frontier = [start]
         for step in range(1, reach + 1):
             nxt = []
             for h in frontier:
-                if h != u.hex and b.must_stop(h):
+                if h in must_stop and h != start:
                     continue
-                for _, n in b.neighbours(h):
-                    if n in out or n in at or b.impassable(n):
+                for n in adjacent[h]:
+                    if n in out or n in at or n in impassable:
                         continue
                     if n in lat:
                         if self._joinable(u, n):
                             out[n] = (step, "join")
                         continue
-                    if b.is_naval(n):
-                        if step == 1 and b.naval_rules:
+                    if n in naval:
+                        if step == 1 and embark:
                             out[n] = (1, "embark")
                         continue
-                    if not self._may_enter(u, n, h):
+                    if n in special and not self._may_enter(u, n, h):
                         continue
                     out[n] = (step, "land")
                     nxt.append(n)
@@ -964,12 +1016,10 @@ class GenpeiState:
         """Terrain lets ``u`` enter ``n``: no cavalry unit or unit with a cavalry leader where
         mounted units may not go (Stockade), and a Stockade only from a hex next to it at the
         start of the turn (Genpei pack, Stockade; erratum stockade_take_ground_adjacent)."""
-        for t in self.board.terrain(n):
-            if not t.movement.mounted_may_enter and (u.type.mounted or (u.leader is not None and u.leader.mounted)):
-                return False
-            if t.movement.must_start_adjacent and self.board.distance(u.start_hex, n) != 1:
-                return False
-        return True
+        b = self.board
+        if n in b.no_mounted and (u.type.mounted or (u.leader is not None and u.leader.mounted)):
+            return False
+        return n not in b.start_adjacent or b.distance(u.start_hex, n) == 1
 
     def _enter_hex(self, u: Unit, dest: Hex) -> None:
         self._vdirty = True
@@ -1070,37 +1120,38 @@ class GenpeiState:
         empty land hex or a friendly unit without a leader he may join; at sea deck to deck
         only (errata lone_leader_move; Genpei pack, naval leaders). His own hex first."""
         b = self.board
-        out = [le.hex]
-        if b.is_naval(le.hex):
-            return out + self._deck_to_deck(le.hex, le.side, 2, exclude=le.hex)
-        reach = 3
-        for t in b.terrain(le.hex):
-            if t.movement.exit_max_hexes is not None:
-                reach = min(reach, t.movement.exit_max_hexes)
-        frontier = [le.hex]
-        seen = {le.hex}
+        start = le.hex
+        out = [start]
+        naval = b._naval
+        if start in naval:
+            return out + self._deck_to_deck(start, le.side, 2, exclude=start)
+        reach = min(3, b.exit_max.get(start, 3))
+        adjacent, impassable, must_stop, special = b.adjacent, b._impassable, b._must_stop, b.entry_rules
+        at, lat, units, side, mounted = self.at, self.lat, self.units, le.side, le.type.mounted
+        frontier = [start]
+        seen = {start}
         for _ in range(reach):
             nxt = []
             for h in frontier:
-                if h != le.hex and b.must_stop(h):
+                if h in must_stop and h != start:
                     continue
-                for _, n in b.neighbours(h):
-                    if n in seen or b.impassable(n) or n in self.lat:
+                for n in adjacent[h]:
+                    if n in seen or n in impassable or n in lat:
                         continue
                     seen.add(n)
-                    if not b.is_naval(n) and not self._leader_may_enter(le, n):
+                    if n in special and n not in naval and not self._leader_may_enter(le, n):
                         continue
-                    uid = self.at.get(n)
+                    uid = at.get(n)
                     if uid is not None:
-                        o = self.units[uid]
-                        if o.side != le.side:
+                        o = units[uid]
+                        if o.side != side:
                             continue
-                        if o.leader is None and not (o.type.mounted and not le.type.mounted):
+                        if o.leader is None and not (o.type.mounted and not mounted):
                             out.append(n)
-                        if not b.is_naval(n):
+                        if n not in naval:
                             nxt.append(n)
                         continue
-                    if b.is_naval(n):
+                    if n in naval:
                         continue  # open ocean: impassable to lone leaders
                     out.append(n)
                     nxt.append(n)
@@ -1110,12 +1161,10 @@ class GenpeiState:
     def _leader_may_enter(self, le: Leader, n: Hex, *, retreat: bool = False) -> bool:
         """Terrain lets ``le`` enter ``n``: never a Stockade for a cavalry leader; an ordered
         move into a Stockade only from next to it at the start of the turn (Genpei pack)."""
-        for t in self.board.terrain(n):
-            if not t.movement.mounted_may_enter and le.type.mounted:
-                return False
-            if not retreat and t.movement.must_start_adjacent and self.board.distance(le.start_hex, n) != 1:
-                return False
-        return True
+        b = self.board
+        if n in b.no_mounted and le.type.mounted:
+            return False
+        return retreat or n not in b.start_adjacent or b.distance(le.start_hex, n) == 1
 
     def _move_leader(self, le: Leader, dest: Hex) -> None:
         if dest == le.hex:
@@ -1240,23 +1289,27 @@ class GenpeiState:
         land, attached or alone), or ``None``: not on a tile that forbids it
         (:func:`~.combat.inspiration_allowed`), not without the H&F to pay; at sea every leader
         inspires only its own unit (Genpei pack)."""
-        if not inspiration_allowed(self.board.terrain(u.hex)):
+        b = self.board
+        h = u.hex
+        if h in b.no_inspiration:
             return None
         hf = self.sides[u.side].hf
         if u.leader is not None and hf >= u.leader.inspiration.hf_cost:
             return u.leader
-        if self.naval(u):
+        naval = b._naval
+        if h in naval:
             return None
-        for _, n in self.board.neighbours(u.hex):
-            uid = self.at.get(n)
+        at, lat, side = self.at, self.lat, u.side
+        for n in b.adjacent[h]:
+            uid = at.get(n)
             ldr = None
             if uid is not None:
                 o = self.units[uid]
-                if o.side == u.side and not self.naval(o):
+                if o.side == side and n not in naval:
                     ldr = o.leader
             else:
-                lid = self.lat.get(n)
-                if lid is not None and self.leaders[lid].side == u.side:
+                lid = lat.get(n)
+                if lid is not None and self.leaders[lid].side == side:
                     ldr = self.leaders[lid].type
             if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and hf >= ldr.inspiration.hf_cost:
                 return ldr
@@ -1265,35 +1318,54 @@ class GenpeiState:
     def close_targets(self, u: Unit) -> list[int]:
         """Adjacent enemy units and lone leaders."""
         out = []
-        for _, n in self.board.neighbours(u.hex):
-            uid = self.at.get(n)
+        at, lat, units, side = self.at, self.lat, self.units, u.side
+        for n in self.board.adjacent[u.hex]:
+            uid = at.get(n)
             if uid is not None:
-                if self.units[uid].side != u.side:
+                if units[uid].side != side:
                     out.append(uid)
                 continue
-            lid = self.lat.get(n)
-            if lid is not None and self.leaders[lid].side != u.side:
+            lid = lat.get(n)
+            if lid is not None and self.leaders[lid].side != side:
                 out.append(lid)
         return out
 
-    def ranged_targets(self, u: Unit) -> list[int]:
+    def max_range(self, u: Unit) -> int:
+        """How far ``u`` fires from its hex (:func:`~.combat.max_range`, cached per unit type
+        and the tiles of the hex)."""
+        b = self.board
+        key = (u.type.id, b.tile_key.get(u.hex, ()))
+        r = self._ranges.get(key)
+        if r is None:
+            r = self._ranges[key] = max_range(Fighter(u.type, b.terrain(u.hex), naval=u.hex in b._naval))
+        return r
+
+    def ranged_targets(self, u: Unit, close: list[int] | None = None) -> list[int]:
         """Enemy units and lone leaders ``u`` may fire at: in range (Arrow Tower, long shot),
         in line of sight, not when an enemy is adjacent, not after a move that forbids it, not
-        under a card that forbids ranged combat."""
-        if u.stats.ranged <= 0 or u.no_ranged or self.close_targets(u):
+        under a card that forbids ranged combat. ``close``: :meth:`close_targets` of ``u`` when
+        the caller has them."""
+        st = u.stats
+        if st.ranged <= 0 or u.no_ranged:
             return []
-        naval = self.naval(u)
-        if u.moved and not naval and u.stats.ranged_after_move <= 0:
+        if close is None:
+            close = self.close_targets(u)
+        if close:
             return []
-        r = max_range(Fighter(u.type, self.board.terrain(u.hex), naval=naval))
-        lo = u.stats.min_range
-        row = self.board.dist[u.hex]
+        b = self.board
+        if u.moved and u.hex not in b._naval and st.ranged_after_move <= 0:
+            return []
+        r = self.max_range(u)
+        lo = st.min_range
+        h = u.hex
+        row = b.dist[h]
+        side = u.side
         out = []
         for o in self.units.values():
-            if o.side != u.side and lo <= row[o.hex] <= r and self.has_los(u.hex, o.hex):
+            if o.side != side and lo <= row[o.hex] <= r and self.has_los(h, o.hex):
                 out.append(o.uid)
         for le in self.leaders.values():
-            if le.side != u.side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(u.hex, le.hex):
+            if le.side != side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(h, le.hex):
                 out.append(le.lid)
         return out
 
@@ -1308,17 +1380,23 @@ class GenpeiState:
     def destroyable(self, u: Unit) -> list[Hex]:
         """Palisade and Stockade hexes ``u`` may attack: a Stockade next to it, or a Palisade
         whose covered hexside it stands across (Genpei pack, Palisade; Stockade)."""
+        b = self.board
+        targets = b.destructible
+        if not targets:
+            return []
         out = []
-        for _, n in self.board.neighbours(u.hex):
+        for n in b.adjacent[u.hex]:
+            if n not in targets:
+                continue
             o = self.at.get(n)
             if o is not None and self.units[o].side == u.side:
                 continue
-            for t in self.board.terrain(n):
+            for t in b.terrain(n):
                 if t.destruction is None:
                     continue
                 if t.hexsides:
-                    back = self.board.direction(n, u.hex)
-                    if back not in self.board.palisade_sides.get(n, ()):
+                    back = b.direction(n, u.hex)
+                    if back not in b.palisade_sides.get(n, ()):
                         continue
                 out.append(n)
                 break
@@ -1329,29 +1407,47 @@ class GenpeiState:
         acts: list = []
         insp = (False, True) if self.inspiration(u) is not None else (False,)
         card_forbids = self.card_effect is not None and self.card_effect in u.type.close_combat.not_when_ordered_by
+        uid = u.uid
+        close = self.close_targets(u)
         if not card_forbids:
-            for o in self.close_targets(u):
+            for o in close:
                 for i in insp:
-                    acts.append(("battle", u.uid, o, "close", i))
-        for o in self.ranged_targets(u):
+                    acts.append(("battle", uid, o, "close", i))
+        for o in self.ranged_targets(u, close):
             for i in insp:
-                acts.append(("battle", u.uid, o, "ranged", i))
+                acts.append(("battle", uid, o, "ranged", i))
         if not card_forbids:
             for h in self.destroyable(u):
                 for i in insp:
-                    acts.append(("destroy", u.uid, h, i))
+                    acts.append(("destroy", uid, h, i))
         return acts
 
     def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
-        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush)."""
+        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush).
+
+        Cached for the scenario by everything the two :class:`~.combat.Fighter` and the
+        arguments of :func:`~.combat.close_setup`/:func:`~.combat.ranged_setup` hold."""
         ldr = self.inspiration(att) if inspired else None
+        b = self.board
+        ah, dh = att.hex, dfn.hex
+        covered = b.covered(dh, ah)
+        tk, naval = b.tile_key, b._naval
+        bonus = (att.bonus_close if kind == "close" else att.bonus_ranged) + extra
+        distance = 1 if kind == "close" else b.distance(ah, dh)
+        key = (kind, att.type.id, tk.get(ah, ()), ah in naval, att.moved, att.lying_flat, ldr.id if ldr is not None else None,
+               dfn.type.id, tk.get(dh, ()), dh in naval, dfn.moved, dfn.lying_flat, dfn.leader.id if dfn.leader is not None else None,
+               covered, distance, bonus)
+        got = self._setups.get(key)
+        if got is not None:
+            return got
         fa = self.fighter(att, ldr or False)
         fd = self.fighter(dfn)
-        covered = self.board.covered(dfn.hex, att.hex)
         if kind == "close":
-            return close_setup(fa, fd, covered=covered, inspired=ldr is not None, bonus_dice=att.bonus_close + extra)
-        return ranged_setup(fa, fd, self.board.distance(att.hex, dfn.hex), covered=covered, inspired=ldr is not None,
-                            bonus_dice=att.bonus_ranged + extra)
+            setup = close_setup(fa, fd, covered=covered, inspired=ldr is not None, bonus_dice=bonus)
+        else:
+            setup = ranged_setup(fa, fd, distance, covered=covered, inspired=ldr is not None, bonus_dice=bonus)
+        self._setups[key] = setup
+        return setup
 
     def leader_setup_for(self, att: Unit, le: Leader, kind: str, inspired: bool) -> Setup:
         """The :class:`~.combat.Setup` of ``att``'s roll at the lone leader ``le``."""
@@ -1791,6 +1887,12 @@ class GenpeiState:
             occ = self.at.get(h)
             if occ is not None and lost:
                 self._push(("hit", occ, lost), ("casualty", occ, self.units[occ].figures))
+
+
+#: Step name → its ``_s_<name>`` function; handler name (a node's ``[3]``) → its function. The
+#: main loop dispatches through these tables rather than ``getattr`` with a built name.
+_STEPS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_s_")}
+_HANDLERS = {k: v for k, v in vars(GenpeiState).items() if k.startswith("_h_")}
 
 
 @lru_cache(maxsize=1024)

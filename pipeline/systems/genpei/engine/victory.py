@@ -139,9 +139,9 @@ class TemporaryBanners:
                         n += 1
                         break
         if self.stronghold == side:
+            fortified = st.board.fortified  # hexes still carrying a Stockade tile
             for h in self.stockades:
                 uid = st.at.get(h)
-                if uid is not None and st.units[uid].side == side and any(
-                        t.movement.must_start_adjacent and t.destruction is not None for t in st.board.terrain(h)):
+                if uid is not None and st.units[uid].side == side and h in fortified:
                     n += 1
         return n

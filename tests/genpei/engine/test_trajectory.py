@@ -1,0 +1,81 @@
+"""Seeded games play exactly as the engine of main at aac3ab3 played them (before the speed work
+of issue 12 item 6): the speed work must not change a rule, a chance distribution or a policy
+choice. Each game is fingerprinted by every legal-action list offered to a player, every action
+and chance outcome applied, the winner and the turns; the expected fingerprints were recorded
+by running :func:`_fingerprint` on that commit."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from pipeline.play.protocol import sample_chance
+from pipeline.systems.genpei.engine.policies import POLICIES
+from pipeline.systems.genpei.engine.state import GenpeiState
+
+#: (scenario, policy, game) → (sha256 prefix of the game, steps, winner, player turns), from aac3ab3.
+EXPECTED = {
+    ('GP19', 'random', 0): ('211b71233b6de884', 338, None, 31),
+    ('GP19', 'random', 1): ('90c6630b2233e2d7', 279, None, 31),
+    ('GP19', 'random', 2): ('5eb45575b8ddf769', 309, None, 31),
+    ('GP19', 'greedy', 0): ('0cdc8aadca6cf46a', 391, 1, 30),
+    ('GP19', 'greedy', 1): ('89263ec9cad407bb', 350, 0, 27),
+    ('GP19', 'greedy', 2): ('8ee8800245e6a21f', 425, None, 31),
+    ('GP19', 'rollout', 0): ('deeae4eb6b57166c', 406, None, 31),
+    ('GP20', 'random', 0): ('acb40578612c9b5f', 308, None, 31),
+    ('GP20', 'random', 1): ('0c7fdf99ac42392a', 294, None, 31),
+    ('GP20', 'random', 2): ('00b36d131e54a9bc', 295, None, 31),
+    ('GP20', 'greedy', 0): ('4d92060b76688757', 237, 1, 14),
+    ('GP20', 'greedy', 1): ('f983cb9bbaaab3c3', 220, 1, 14),
+    ('GP20', 'greedy', 2): ('0828feba1b3ede16', 162, 0, 8),
+    ('GP20', 'rollout', 0): ('c84175458f9d3ce4', 159, 1, 10),
+}
+
+
+def _play(st: GenpeiState, policy, rng: random.Random, cap: int, h) -> int:
+    steps = 0
+    while not st.is_terminal() and st.turn_count() <= cap:
+        if st.is_chance_node():
+            a = sample_chance(st.chance_outcomes(), rng)
+        else:
+            h.update(repr(st.legal_actions()).encode())
+            a = policy(st, rng)
+        h.update(repr(a).encode())
+        st.apply_action(a)
+        steps += 1
+    return steps
+
+
+def _fingerprint(data, sc, policy: str, game: int) -> tuple[str, int, int | None, int]:
+    """One seeded game of ``sc`` (seed ``"7:<game>"``, cut off after 30 player turns)."""
+    rng = random.Random(f"7:{game}")
+    st = GenpeiState(data, sc)
+    h = hashlib.sha256()
+    steps = _play(st, POLICIES[policy], rng, 30, h)
+    return h.hexdigest()[:16], steps, st.winner(), st.turn_count()
+
+
+def _scenario(data, code):
+    return next(s.scenario for s in data.scenarios if s.scenario.code == code)
+
+
+def test_seeded_games_play_as_before_the_speed_work(data):
+    got = {}
+    for code, policy, game in EXPECTED:
+        got[(code, policy, game)] = _fingerprint(data, _scenario(data, code), policy, game)
+    assert got == EXPECTED
+
+
+def test_a_clone_plays_on_exactly_as_the_original(data):
+    """A state cloned mid-game (board, decks, units) and the original, driven by equal random
+    streams, play the same rest of the game; playing the clone leaves the original untouched."""
+    sc = _scenario(data, "GP19")
+    st = GenpeiState(data, sc)
+    rng = random.Random(11)
+    _play(st, POLICIES["greedy"], rng, 6, hashlib.sha256())
+    twin = st.clone()
+    h1, h2 = hashlib.sha256(), hashlib.sha256()
+    n2 = _play(twin, POLICIES["greedy"], random.Random(5), 30, h2)
+    n1 = _play(st, POLICIES["greedy"], random.Random(5), 30, h1)
+    assert n1 > 0
+    assert (h1.hexdigest(), n1, st.winner(), st.turn_count()) == (h2.hexdigest(), n2, twin.winner(), twin.turn_count())
