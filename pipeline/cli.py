@@ -173,7 +173,7 @@ def verify(
     if findings:
         err.print(f"{len(findings)} problem(s) in {count} scenario(s){incomplete}", markup=False)
         raise typer.Exit(1)
-    out.print(f"{count - len(notes)} scenario(s) legal{incomplete}" + (", Genpei scenarios playable" if play > 0 else ""), markup=False)
+    out.print(f"{count - len(notes)} scenario(s) legal{incomplete}" + (", Genpei scenarios playable" if play > 0 and system in (None, "genpei") else ""), markup=False)
 
 
 def _summarise_notes(lines: list[str], full: bool) -> list[str]:

@@ -148,6 +148,14 @@ def test_verify_play_refuses_a_negative_count(tmp_path):
     assert run.returncode == 2 and "--play -5 is not valid" in run.stderr
 
 
+def test_verify_play_claims_playability_only_for_what_it_judged(tmp_path):
+    # only the Genpei engine turns games into a playable verdict; a Sekigahara run lists its games
+    run = _gunbai("verify", "--data", str(_data(tmp_path, "sekigahara")), "--system", "sekigahara", "--play", "2")
+    assert run.returncode == 0, run.stderr
+    assert "sekigahara SEKI Sekigahara, 1600" in run.stdout and "2 games" in run.stdout
+    assert run.stdout.splitlines()[-1] == "1 scenario(s) legal"
+
+
 def test_no_progress_in_a_pipe(tmp_path):
     data = _data(tmp_path, "sekigahara")
     run = _gunbai("build", "--data", str(data), "--out", str(tmp_path / "out"))
