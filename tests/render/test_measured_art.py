@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import io
 import math
-import os
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from pipeline.measured import art
 from pipeline.measured.art import (
@@ -29,9 +28,8 @@ from pipeline.measured.art import (
     point_in_polygon,
 )
 from pipeline.render.drawing import _layout_text
-from pipeline.render.png import png_bytes
+from tests.golden_images import assert_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "source_data"
 
@@ -272,21 +270,9 @@ def _golden() -> dict[str, Image.Image]:
     }
 
 
-def _diff(a: Image.Image, b: Image.Image) -> float:
-    d = ImageChops.difference(a.convert("RGBA"), b.convert("RGBA"))
-    hist = d.histogram()
-    return sum(i * n for ch in range(4) for i, n in enumerate(hist[ch * 256:(ch + 1) * 256])) / (a.width * a.height * 4)
-
-
 def test_golden_images():
     images = _golden()
-    if os.environ.get("GUNBAI_REGEN_GOLDEN"):
-        for name, img in images.items():
-            (GOLDEN / name).write_bytes(png_bytes(img))
-    for name, img in images.items():
-        ref = Image.open(GOLDEN / name)
-        assert ref.size == img.size, name
-        assert _diff(img, ref) < 1.5, f"{name} differs from tests/render/golden/{name} (regenerate: see module doc)"
+    assert_golden(images)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ drawing engine, regenerate them and look at them before committing::
 from __future__ import annotations
 
 import io
-import os
 import shutil
 from pathlib import Path
 
@@ -17,13 +16,12 @@ import pytest
 from PIL import Image, ImageChops
 
 from pipeline.render.cache import RenderCache
-from pipeline.render.png import png_bytes
 from pipeline.render.sheets import PAPER, SheetItem, SheetSpec, mirrored, pack, printable_area
 from pipeline.render.templates import TemplateRenderer
 from pipeline.systems.genpei import art
 from pipeline.systems.genpei.art import TEMPLATES
+from tests.golden_images import assert_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -213,24 +211,9 @@ def _golden_images(data, layout):
     }
 
 
-def _diff(a: Image.Image, b: Image.Image) -> float:
-    """Mean absolute difference per channel, 0-255."""
-    d = ImageChops.difference(a.convert("RGBA"), b.convert("RGBA"))
-    hist = d.histogram()
-    total = sum(i * n for ch in range(4) for i, n in enumerate(hist[ch * 256:(ch + 1) * 256]))
-    return total / (a.width * a.height * 4)
-
-
 def test_golden_images(data, layout):
     images = _golden_images(data, layout)
-    if os.environ.get("GUNBAI_REGEN_GOLDEN"):
-        GOLDEN.mkdir(exist_ok=True)
-        for name, img in images.items():
-            (GOLDEN / name).write_bytes(png_bytes(img))
-    for name, img in images.items():
-        ref = Image.open(GOLDEN / name)
-        assert ref.size == img.size, name
-        assert _diff(img, ref) < 1.5, f"{name} differs from tests/render/golden/{name} (regenerate: see module doc)"
+    assert_golden(images)
 
 
 def test_palisade_tile_shows_ground_not_a_brown_slab(data, layout):

@@ -10,19 +10,10 @@ regenerate and look at them before committing::
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from PIL import Image
-
-from pipeline.render.png import png_bytes
 from pipeline.systems.ronin import art
 from pipeline.systems.ronin.load import load_roster
 from pipeline.systems.ronin.roster import check_roster
-
-from .test_terrain import _diff
-
-GOLDEN = Path(__file__).resolve().parents[1] / "render" / "golden"
+from tests.golden_images import assert_golden
 
 
 def _cells(card) -> list[list[str]]:
@@ -133,10 +124,4 @@ def test_golden_cards(data):
         "ronin_card_wounds.png": art.reference_jobs(data, 0.5)[art.card_image_name("reference", "3 wounds")].render(art.renderer()),
         "ronin_card_roster.png": art.roster_job(data, check_roster(data, data.rosters["bushi_sample_200"]), 0.5).render(art.renderer()),
     }
-    if os.environ.get("GUNBAI_REGEN_GOLDEN"):
-        for name, img in images.items():
-            (GOLDEN / name).write_bytes(png_bytes(img))
-    for name, img in images.items():
-        ref = Image.open(GOLDEN / name)
-        assert ref.size == img.size, name
-        assert _diff(img, ref) < 1.5, f"{name} differs from tests/render/golden/{name} (regenerate: see module doc)"
+    assert_golden(images)

@@ -10,24 +10,21 @@ regenerate and look at them before committing::
 
 from __future__ import annotations
 
-import os
 import zipfile
-from pathlib import Path
 
 import pytest
 from lxml import etree
-from PIL import Image, ImageChops
+from PIL import Image
 
 from pipeline.build import _systems
-from pipeline.render.png import png_bytes
 from pipeline.systems.ronin import art, module
 from pipeline.vassal.pieces import decode_add_piece
 from pipeline.vassal.save import read_save
+from tests.golden_images import assert_golden
 
 from .conftest import DATA
 from .test_module import _blank
 
-GOLDEN = Path(__file__).resolve().parents[1] / "render" / "golden"
 VM = "VASSAL.build.module."
 
 
@@ -147,21 +144,9 @@ def _golden(data) -> dict[str, Image.Image]:
     return out
 
 
-def _diff(a: Image.Image, b: Image.Image) -> float:
-    d = ImageChops.difference(a.convert("RGBA"), b.convert("RGBA"))
-    hist = d.histogram()
-    return sum(i * n for ch in range(4) for i, n in enumerate(hist[ch * 256:(ch + 1) * 256])) / (a.width * a.height * 4)
-
-
 def test_golden_terrain_images(data):
     images = _golden(data)
-    if os.environ.get("GUNBAI_REGEN_GOLDEN"):
-        for name, img in images.items():
-            (GOLDEN / name).write_bytes(png_bytes(img))
-    for name, img in images.items():
-        ref = Image.open(GOLDEN / name)
-        assert ref.size == img.size, name
-        assert _diff(img, ref) < 1.5, f"{name} differs from tests/render/golden/{name} (regenerate: see module doc)"
+    assert_golden(images)
 
 
 def test_a_round_piece_is_transparent_outside_its_circle(data):
