@@ -29,14 +29,8 @@ VM = "VASSAL.build.module."
 
 
 def _properties(piece) -> dict[str, str]:
-    """The Marker (``mark;``) properties of a piece (slot text or decoded)."""
-    if isinstance(piece, str):
-        piece = decode_add_piece(piece)
-    out = {}
-    for type_, state in piece.levels:
-        if type_.startswith("mark;"):
-            out.update(zip(type_[5:].split(","), state.split(","), strict=True))
-    return out
+    """The named values of a piece (slot text or decoded), as :meth:`DecodedPiece.properties`."""
+    return (decode_add_piece(piece) if isinstance(piece, str) else piece).properties()
 
 
 @pytest.fixture(scope="module")
