@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .sequence import decode, encode, split_nested
+from .sequence import decode, encode, split_levels, split_nested
 from .traits import KNOWN_TRAIT_IDS, BasicPiece, Trait, trait_id
 
 __all__ = [
@@ -350,6 +350,9 @@ def unnest_type(type_string: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _unnest_type(type_string: str) -> tuple[str, ...]:
+    fast = split_levels(type_string)
+    if fast is not None and len(fast) <= 10_000:
+        return tuple(fast)
     levels: list[str] = []
     for n_parts, first in split_nested(type_string):
         if n_parts == 1:
@@ -372,6 +375,9 @@ def unnest_state(state_string: str, n_levels: int) -> list[str]:
     Raises:
         PieceDecodeError: if the state has fewer or more levels than ``n_levels``.
     """
+    fast = split_levels(state_string)
+    if fast is not None and len(fast) == n_levels:
+        return fast
     levels: list[str] = []
     peel = split_nested(state_string)
     for n_parts, first in peel:

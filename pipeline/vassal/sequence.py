@@ -18,7 +18,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
-__all__ = ["decode", "encode", "encode_item", "split_nested"]
+__all__ = ["decode", "encode", "encode_item", "split_levels", "split_nested"]
 
 
 def _check_delim(delim: str) -> None:
@@ -92,6 +92,8 @@ def decode(text: str, delim: str) -> list[str]:
         raise TypeError(f"text must be str, got {type(text).__name__}")
     escaped = "\\" + delim
     if escaped not in text:
+        if "'" not in text:  # nothing to unquote either: the common case, split in C
+            return text.split(delim)
         return [_unquote(t) for t in text.split(delim)]
     tokens: list[str] = []
     acc: list[str] = []
@@ -157,3 +159,45 @@ def split_nested(text: str) -> Iterator[tuple[int, str]]:
         start, depth = cut + 1, depth + 1
         if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
             start, end = start + 1, end - 1
+
+
+def split_levels(text: str) -> list[str] | None:
+    """All levels of a TAB-nested string (a piece type or state, §3.2) in one pass, outermost
+    first, when it has the shape every nesting of levels without TABs of their own has; else None,
+    and :func:`split_nested` must peel it.
+
+    That shape: the TAB ending level ``d`` is preceded by exactly ``d`` backslashes (each of the
+    ``d`` encodings around it escaped it once) and there is no other TAB. Then peeling cannot
+    find a second separator at any depth, so every level splits in two and the last is the rest,
+    and the result equals what :func:`split_nested` yields level by level (the quotes that wrap
+    a level or a rest are dropped the same way): ``[first for _, first in split_nested(text)]``.
+    A string with ``n`` TABs gives ``n + 1`` levels; without a TAB, ``[text]``.
+
+    >>> split_levels("a\\t'\\\\\\tb;c'")
+    ['a', '', 'b;c']
+    >>> split_levels("a\\tb\\tc") is None  # two separators at depth 0: not a nesting
+    True
+    """
+    segments = text.split("\t")
+    last = len(segments) - 1
+    levels: list[str] = []
+    start, end, pos = 0, len(text), -1
+    for depth in range(last):
+        segment = segments[depth]
+        pos += len(segment) + 1  # the TAB that ends this level
+        if depth == 0:
+            if segment.endswith("\\"):
+                return None
+        else:
+            run = "\\" * depth
+            if not segment.endswith(run) or segment.endswith("\\" + run):
+                return None
+        token = text[start : pos - depth]
+        if len(token) > 1 and token[0] == "'" and token[-1] == "'":
+            token = token[1:-1]
+        levels.append(token)
+        start = pos + 1
+        if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
+            start, end = start + 1, end - 1
+    levels.append(text[start:end])
+    return levels

@@ -1,10 +1,10 @@
 """SequenceEncoder (vassal-format.md §3.1) vectors and round-trip properties."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.vassal.sequence import decode, encode
+from pipeline.vassal.sequence import decode, encode, split_levels, split_nested
 
 DELIMS = [";", "\t", "/", ",", "\x1b", ":", "|", "="]
 
@@ -77,3 +77,83 @@ def test_nested_round_trip(groups):
     inner = [encode(g, ";") for g in groups]
     outer = encode(inner, "\t")
     assert [decode(x, ";") for x in decode(outer, "\t")] == groups
+
+
+# --------------------------------------------------------------------------- nested levels
+
+
+def _peel_by_decode(text: str) -> list[str] | None:
+    """What ``Decorator`` does, level by level: ``decode(rest, TAB)`` until one token is left.
+    None when a level splits into more than two parts (not a nesting)."""
+    levels = []
+    rest = text
+    while True:
+        parts = decode(rest, "\t")
+        if len(parts) == 1:
+            # VASSAL hands the last rest on undecoded (BasicPiece.setState reads it whole)
+            return [*levels, rest]
+        if len(parts) != 2:
+            return None
+        levels.append(parts[0])
+        rest = parts[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "levels"),
+    [
+        # worked by hand: nest(["a", "", "b;c"]): the rest "\tb;c" starts with a backslash once
+        # escaped, so it is quoted
+        ("a\t'\\\tb;c'", ["a", "", "b;c"]),
+        ("x", ["x"]),
+        ("", [""]),
+        ("a\tb", ["a", "b"]),
+        # three levels, the TAB ending level d behind d backslashes
+        ("a\tb\\\tc", ["a", "b", "c"]),
+        # a level that is itself quoted ('q' is written ''q'') and an empty innermost level
+        ("''q''\t", ["'q'", ""]),
+        # a level holding an escaped TAB of its own (one more backslash than its depth)
+        ("a\\\tb\tc", None),
+        ("a\tb\tc", None),  # two separators at depth 0
+        ("a\\\tb", None),  # the first TAB is escaped: not the canonical shape
+    ],
+)
+def test_split_levels_vectors(text, levels):
+    assert split_levels(text) == levels
+    if levels is not None:
+        assert [first for _, first in split_nested(text)] == levels
+        assert _peel_by_decode(text) == levels
+
+
+NASTY = st.text(alphabet=st.sampled_from(list("ab;'\\\t")), max_size=14)
+
+
+@settings(max_examples=1000)
+@given(NASTY)
+def test_split_levels_agrees_with_peeling(text):
+    """On any string, the one-pass split either declines or gives what peeling gives."""
+    fast = split_levels(text)
+    peeled = list(split_nested(text))
+    if fast is not None:
+        assert all(n == 2 for n, _ in peeled[:-1]) and peeled[-1][0] == 1
+        assert [first for _, first in peeled] == fast
+        assert _peel_by_decode(text) == fast
+
+
+@given(st.lists(ITEM.filter(lambda s: "\t" not in s), min_size=1, max_size=12))
+def test_split_levels_of_any_nesting(levels):
+    """Every nesting of TAB-free levels (what VASSAL writes for pieces) takes the one-pass split
+    and comes back whole: backslashes, quotes, empty levels, deep nesting."""
+    text = levels[-1]
+    for level in reversed(levels[:-1]):
+        text = encode([level, text], "\t")
+    assert split_levels(text) == levels
+    assert _peel_by_decode(text) == levels
+
+
+def test_split_levels_deep():
+    levels = ["", "\\x", "'q'", "a;b\\;c"] * 10 + ["piece;;;i.png;n/\tnull;0;0;1;0".split("\t")[0]]
+    text = levels[-1]
+    for level in reversed(levels[:-1]):
+        text = encode([level, text], "\t")
+    assert split_levels(text) == levels
+    assert [first for _, first in split_nested(text)] == levels
