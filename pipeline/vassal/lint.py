@@ -48,6 +48,7 @@ from .refs import (
 )
 from .save import DecodedSave, decode_save_text, deobfuscate
 from .sequence import decode, encode
+from .traits import KNOWN_TRAIT_IDS, trait_id
 
 __all__ = [
     "MODULE_CHECKS",
@@ -233,70 +234,118 @@ def _piece_findings(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
 
 def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] | None,
                     sides: list[str] | None, read: str) -> Iterator[tuple[str, str]]:
-    rotate_names: set[str] = set()
-    for tid in p.unknown_trait_ids:
-        yield (f"unknown trait id {tid!r}: VASSAL 3.7 turns it into an empty Marker (§7.3)"), ERROR
+    """``(message, severity)`` for one piece: its unknown trait ids, then the prototypes it uses
+    that do not exist, then each level's findings outermost first (:func:`_level_check`, whose
+    result is shared by every piece with the same level)."""
+    checks = [_level_check(type_, state) for type_, state in p.levels]
+    for check in checks[:-1]:
+        if check.unknown is not None:
+            yield (f"unknown trait id {check.unknown!r}: VASSAL 3.7 turns it into an empty "
+                   "Marker (§7.3)"), ERROR
     if prototypes is not None:
-        for name in p.prototype_names:
-            if name not in prototypes:
-                yield (f"prototype {name!r} does not exist (VASSAL silently ignores it, §2.7)"), ERROR
-    for type_, state in p.levels:
-        if type_.endswith("\\") or state.endswith("\\"):
-            yield ("a trait field ends with a backslash (§3.1)"), ERROR
-        if type_.startswith("emb2;"):
-            fields = decode(type_[5:], ";")
-            # VASSAL reads missing trailing fields as defaults and converts version 0 (§3.5)
-            if len(fields) > 15:
-                images = decode(fields[15], ",")
-                names = decode(fields[16], ",") if len(fields) > 16 else []
-                if len(images) < len(names):
-                    yield ("emb2; has more level names than images (§8 item 14)"), ERROR
-                first = decode(state, ";")[0]
-                try:
-                    value = int(first)
-                except ValueError:
-                    yield (f"Layer state {state!r} does not start with a level number: VASSAL "
-                           "reads -1, the layer shows inactive (Embellishment.mySetState)"), ERROR
-                else:
-                    if abs(value) > len(images):
-                        yield (f"Layer state {value} beyond its {len(images)} images: VASSAL "
-                               f"shows level {len(images)} instead (Embellishment.mySetState "
-                               "clamps it)"), ERROR
-        elif type_.startswith("rotate;"):
-            fields = decode(type_[7:], ";")
-            first = fields[0]
-            if not first.isdigit() or int(first) < 1:
-                yield (f"rotate; facings {first!r} is not an int >= 1 (§3.5)"), ERROR
-                continue
-            facings = int(first)
-            name = _rotate_name(fields)
+        for check in checks:
+            if check.prototype is not None and check.prototype not in prototypes:
+                yield (f"prototype {check.prototype!r} does not exist (VASSAL silently ignores "
+                       "it, §2.7)"), ERROR
+    rotate_names: set[str] = set()
+    for check in checks:
+        yield from check.head
+        name = check.rotate_name
+        if name is not None:
             if name and name in rotate_names:
                 yield (f"two Rotate traits named {name!r} on one piece: the outer one answers "
                        f"{name}_Facing and {name}_Degrees for both, the inner one cannot be "
-                       "read or set by name (FreeRotator.getProperty)"), (ERROR if _reads(read, name) else WARNING)
+                       "read or set by name (FreeRotator.getProperty)"), (
+                           ERROR if _reads(read, name) else WARNING)
             rotate_names.add(name)
+        yield from check.tail
+        if check.restrict_sides is not None and sides is not None:
+            for side in check.restrict_sides:
+                if side and side not in sides:
+                    yield (f"restrict; side {side!r} is not a PlayerRoster side (§8 item 12)"), ERROR
+
+
+@dataclass(frozen=True)
+class _LevelCheck:
+    """What one level ``(type, state)`` of a piece contributes to its findings, independent of
+    the rest of the piece and of the module: ``unknown`` trait id (None when VASSAL knows it),
+    ``prototype`` name it uses, ``head`` messages, a Rotate trait's ``rotate_name`` (None for
+    another trait or a Rotate with bad facings: its duplicates are found across levels),
+    ``tail`` messages after the duplicate check, and a Restricted Access trait's sides."""
+
+    unknown: str | None
+    prototype: str | None
+    head: tuple[tuple[str, str], ...]
+    rotate_name: str | None
+    tail: tuple[tuple[str, str], ...]
+    restrict_sides: tuple[str, ...] | None
+
+
+@lru_cache(maxsize=16384)
+def _level_check(type_: str, state: str) -> _LevelCheck:
+    """The checks of one piece level (§3.5, §8 items 13-14), cached: the same levels recur in
+    hundreds of pieces even when whole pieces differ."""
+    tid = trait_id(type_)
+    unknown = None if tid in KNOWN_TRAIT_IDS else tid
+    prototype = decode(type_[len("prototype;"):], ";")[0] if tid == "prototype;" else None
+    head: list[tuple[str, str]] = []
+    tail: list[tuple[str, str]] = []
+    rotate_name: str | None = None
+    restrict_sides: tuple[str, ...] | None = None
+    if type_.endswith("\\") or state.endswith("\\"):
+        head.append(("a trait field ends with a backslash (§3.1)", ERROR))
+    if type_.startswith("emb2;"):
+        fields = decode(type_[5:], ";")
+        # VASSAL reads missing trailing fields as defaults and converts version 0 (§3.5)
+        if len(fields) > 15:
+            images = decode(fields[15], ",")
+            names = decode(fields[16], ",") if len(fields) > 16 else []
+            if len(images) < len(names):
+                head.append(("emb2; has more level names than images (§8 item 14)", ERROR))
+            first = decode(state, ";")[0]
+            try:
+                value = int(first)
+            except ValueError:
+                head.append((f"Layer state {state!r} does not start with a level number: VASSAL "
+                             "reads -1, the layer shows inactive (Embellishment.mySetState)",
+                             ERROR))
+            else:
+                if abs(value) > len(images):
+                    head.append((f"Layer state {value} beyond its {len(images)} images: VASSAL "
+                                 f"shows level {len(images)} instead (Embellishment.mySetState "
+                                 "clamps it)", ERROR))
+    elif type_.startswith("rotate;"):
+        fields = decode(type_[7:], ";")
+        first = fields[0]
+        if not first.isdigit() or int(first) < 1:
+            head.append((f"rotate; facings {first!r} is not an int >= 1 (§3.5)", ERROR))
+        else:
+            facings = int(first)
+            rotate_name = _rotate_name(fields)
             if facings > 1 and state.strip():
                 try:
                     index = int(state)
                 except ValueError:
-                    yield (f"Rotate {name!r} state {state!r} is not a facing index (§3.5)"), ERROR
-                    continue
-                if index < 0:
-                    yield (f"Rotate {name!r} facing index {index} is negative: VASSAL throws "
-                           "ArrayIndexOutOfBounds drawing the piece (FreeRotator.getAngle)"), ERROR
-                elif index >= facings:
-                    yield (f"Rotate {name!r} facing index {index} on a {facings}-facing trait: "
-                           f"VASSAL shows facing {facings - 1} instead (FreeRotator.mySetState "
-                           "clamps it)"), ERROR
-        elif type_.startswith("mark;"):
-            keys = decode(type_[5:], ",")
-            values = decode(state, ",")
-            if len(keys) != len(values):
-                yield (f"mark; has {len(keys)} keys but {len(values)} values (§8 item 14)"), ERROR
-        elif type_.startswith("restrict;") and sides is not None:
-            for side in decode(decode(type_[9:], ";")[0], ","):
-                if side and side not in sides:
-                    yield (f"restrict; side {side!r} is not a PlayerRoster side (§8 item 12)"), ERROR
+                    tail.append((f"Rotate {rotate_name!r} state {state!r} is not a facing index "
+                                 "(§3.5)", ERROR))
+                else:
+                    if index < 0:
+                        tail.append((f"Rotate {rotate_name!r} facing index {index} is negative: "
+                                     "VASSAL throws ArrayIndexOutOfBounds drawing the piece "
+                                     "(FreeRotator.getAngle)", ERROR))
+                    elif index >= facings:
+                        tail.append((f"Rotate {rotate_name!r} facing index {index} on a "
+                                     f"{facings}-facing trait: VASSAL shows facing {facings - 1} "
+                                     "instead (FreeRotator.mySetState clamps it)", ERROR))
+    elif type_.startswith("mark;"):
+        keys = decode(type_[5:], ",")
+        values = decode(state, ",")
+        if len(keys) != len(values):
+            head.append((f"mark; has {len(keys)} keys but {len(values)} values (§8 item 14)",
+                         ERROR))
+    elif type_.startswith("restrict;"):
+        restrict_sides = tuple(decode(decode(type_[9:], ";")[0], ","))
+    return _LevelCheck(unknown, prototype, tuple(head), rotate_name, tuple(tail), restrict_sides)
 
 
 @lru_cache(maxsize=256)

@@ -12,6 +12,7 @@ b'!VCSKaac8cfcdc3c4f5d9cbdccfb1cfc4cef5d9cbdccf'
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -79,7 +80,10 @@ def deobfuscate(data: bytes, entry: str = "savedGame") -> str:
             key = int(head.decode("ascii"), 16)
             if len(head) != 2 or len(body) % 2:
                 raise ValueError
-            raw = bytes.fromhex(body.decode("ascii"))
+            try:  # hex digits only, the common case: no copy of the body into a str
+                raw = binascii.unhexlify(body)
+            except binascii.Error:  # fromhex also skips ASCII whitespace between pairs
+                raw = bytes.fromhex(body.decode("ascii"))
         except (ValueError, UnicodeDecodeError):
             raise VassalFormatError("bad !VCSK obfuscation (key or hex body)", entry) from None
         plain = raw.translate(bytes(b ^ key for b in range(256)))

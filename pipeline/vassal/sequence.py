@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 __all__ = ["decode", "encode", "encode_item", "split_levels", "split_nested"]
 
@@ -92,24 +93,21 @@ def decode(text: str, delim: str) -> list[str]:
         raise TypeError(f"text must be str, got {type(text).__name__}")
     escaped = "\\" + delim
     if escaped not in text:
-        if "'" not in text:  # nothing to unquote either: the common case, split in C
-            return text.split(delim)
-        return [_unquote(t) for t in text.split(delim)]
-    tokens: list[str] = []
-    acc: list[str] = []
-    previous = ""
-    for raw in text.split(delim):
-        if acc and previous.endswith("\\"):
-            # the delimiter before ``raw`` was escaped: drop the backslash, keep the delimiter
-            acc[-1] = acc[-1][:-1]
-            acc.append(delim)
-        elif acc:
-            tokens.append(_unquote("".join(acc)))
-            acc = []
-        acc.append(raw)
-        previous = raw
-    tokens.append(_unquote("".join(acc)))
-    return tokens
+        tokens = text.split(delim)
+    else:
+        # a delimiter is a separator unless the character before it is a backslash (backslashes
+        # are never doubled, so a run of them escapes just the same); each escape loses its
+        # backslash
+        tokens = [t.replace(escaped, delim) for t in _separator(delim).split(text)]
+    if "'" not in text:  # nothing to unquote: the common case
+        return tokens
+    return [_unquote(t) for t in tokens]
+
+
+@lru_cache(maxsize=16)
+def _separator(delim: str) -> re.Pattern[str]:
+    """The unescaped ``delim``: not preceded by a backslash."""
+    return re.compile(r"(?<!\\)" + re.escape(delim))
 
 
 _TAB_RUN = re.compile(r"\\*\t")

@@ -157,3 +157,43 @@ def test_split_levels_deep():
         text = encode([level, text], "\t")
     assert split_levels(text) == levels
     assert [first for _, first in split_nested(text)] == levels
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        # worked by hand from Decoder.nextToken: a delimiter right after a backslash is escaped
+        # (the backslash goes), whatever precedes that backslash
+        ("a\\\\;;b\\;", ["a\\;", "b;"]),
+        ("\\;\\;", [";;"]),
+        ("a\\;", ["a;"]),
+        (";\\;;", ["", ";", ""]),
+        ("'x\\;y';'z'", ["x;y", "z"]),
+        ("\\\\", ["\\\\"]),
+    ],
+)
+def test_decode_escaped_vectors(text, tokens):
+    assert decode(text, ";") == tokens
+
+
+def _decode_token_by_token(text: str, delim: str) -> list[str]:
+    """``Decoder.nextToken`` step by step, character by character (the reference)."""
+    tokens, acc, i = [], [], 0
+    while i < len(text):
+        c = text[i]
+        if c == delim and i and text[i - 1] == "\\":
+            acc[-1] = delim
+        elif c == delim:
+            tokens.append("".join(acc))
+            acc = []
+        else:
+            acc.append(c)
+        i += 1
+    tokens.append("".join(acc))
+    return [t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t for t in tokens]
+
+
+@settings(max_examples=1000)
+@given(st.text(alphabet=st.sampled_from(list(";\\'a")), max_size=16))
+def test_decode_matches_character_reference(text):
+    assert decode(text, ";") == _decode_token_by_token(text, ";")
