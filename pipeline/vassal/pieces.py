@@ -483,7 +483,7 @@ def decode_add_piece(text: str) -> DecodedPiece:
     piece_id, type_string, state_string = parts
     if not piece_id:
         raise PieceDecodeError("piece id is empty")
-    types = unnest_type(type_string)
+    types = _unnest_type(type_string)
     inner = trait_id(types[-1])
     if inner not in ("piece;", "stack", "deck;"):
         raise PieceDecodeError(
@@ -494,7 +494,18 @@ def decode_add_piece(text: str) -> DecodedPiece:
             raise PieceDecodeError("a stack cannot have traits")
         return DecodedPiece(piece_id, ((type_string, state_string),), stack=_decode_stack(
             state_string))
+    levels, basic = _decode_levels(type_string, state_string)
+    return DecodedPiece(piece_id, levels, basic=basic)
+
+
+@lru_cache(maxsize=8192)
+def _decode_levels(type_string: str, state_string: str
+                   ) -> tuple[tuple[tuple[str, str], ...], BasicState | None]:
+    """The levels of a piece that is no stack and its BasicPiece state (see
+    :func:`decode_add_piece`), cached: a module's setups place the same piece in the same state
+    many times under different ids (a third of almoravid's 3 515 piece states are distinct)."""
+    types = _unnest_type(type_string)
     states = unnest_state(state_string, len(types))
     levels = tuple(zip(types, states, strict=True))
-    basic = _decode_basic(types[-1], states[-1]) if inner == "piece;" else None
-    return DecodedPiece(piece_id, levels, basic=basic)
+    basic = _decode_basic(types[-1], states[-1]) if trait_id(types[-1]) == "piece;" else None
+    return levels, basic

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
 __all__ = ["decode", "encode", "encode_item", "split_levels", "split_nested"]
 
@@ -96,18 +95,26 @@ def decode(text: str, delim: str) -> list[str]:
         tokens = text.split(delim)
     else:
         # a delimiter is a separator unless the character before it is a backslash (backslashes
-        # are never doubled, so a run of them escapes just the same); each escape loses its
-        # backslash
-        tokens = [t.replace(escaped, delim) for t in _separator(delim).split(text)]
+        # are never doubled, so a run of them escapes just the same) and each escape loses its
+        # backslash: the escapes are set aside as a character the text lacks, then split
+        mark = _absent_char(text)
+        tokens = [t.replace(mark, delim) if mark in t else t
+                  for t in text.replace(escaped, mark).split(delim)]
     if "'" not in text:  # nothing to unquote: the common case
         return tokens
     return [_unquote(t) for t in tokens]
 
 
-@lru_cache(maxsize=16)
-def _separator(delim: str) -> re.Pattern[str]:
-    """The unescaped ``delim``: not preceded by a backslash."""
-    return re.compile(r"(?<!\\)" + re.escape(delim))
+_MARKS = tuple(chr(code) for code in (*range(1, 32), *range(0xE000, 0xF900)))
+
+
+def _absent_char(text: str) -> str:
+    """A character that does not occur in ``text`` (a control character, else a private-use
+    one: a text holding all of them would need 6 400 distinct characters)."""
+    for c in _MARKS:
+        if c not in text:
+            return c
+    raise ValueError("text uses every candidate marker character")  # pragma: no cover
 
 
 _TAB_RUN = re.compile(r"\\*\t")
