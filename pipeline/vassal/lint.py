@@ -1010,23 +1010,22 @@ def check_classes(ctx: ModuleContext) -> None:
             continue
         if ptag is not None and ptag == VM + "ExtensionElement":
             ptag = None  # its one child goes to the target, checked by check_extension
-        path = element_path(el)
-        known = is_known_class(tag)
+        known = is_known_class(tag)  # the element's path is worked out only for a finding
         if not known and el is not ctx.root:
             if tag.startswith("VASSAL."):
-                ctx.add(ERROR, bf, path, f"class {tag} does not exist in VASSAL 3.7: "
+                ctx.add(ERROR, bf, element_path(el), f"class {tag} does not exist in VASSAL 3.7: "
                         "'failed to load class', the component is dropped (§7.2, §8 item 5)")
             else:
                 cls_entry = tag.replace(".", "/") + ".class"
                 in_base = ctx.base is not None and ctx.base.archive is not None and (
                     cls_entry in ctx.base.archive)
                 if ctx.bare or (arc is not None and cls_entry in arc) or in_base:
-                    ctx.add(WARNING, bf, path, f"custom class {tag} (module code, §8 item 5)")
+                    ctx.add(WARNING, bf, element_path(el), f"custom class {tag} (module code, §8 item 5)")
                 elif ctx.kind == "extension" and ctx.base is None:
-                    ctx.add(WARNING, bf, path, f"custom class {tag}: not in the extension, so it "
+                    ctx.add(WARNING, bf, element_path(el), f"custom class {tag}: not in the extension, so it "
                             "must come from the base module (lint with --base to check)")
                 else:
-                    ctx.add(ERROR, bf, path, f"custom class {tag} but the archive has no "
+                    ctx.add(ERROR, bf, element_path(el), f"custom class {tag} but the archive has no "
                             f"{cls_entry}: 'failed to load class' (§7.2)")
             continue
         if ptag is not None and is_known_class(ptag) and ptag != root_tag or (
@@ -1036,11 +1035,11 @@ def check_classes(ctx: ModuleContext) -> None:
             if ok is False:
                 where = "the module root: the module does not open" if ptag == root_tag else (
                     "its ancestor is dropped with a bug dialog")
-                ctx.add(ERROR, bf, path, f"{short_tag(tag)} is not allowed under "
+                ctx.add(ERROR, bf, element_path(el), f"{short_tag(tag)} is not allowed under "
                         f"{short_tag(ptag)}: {where} (§2.1, §8 item 6)")
         if has_rules(tag):  # how VASSAL 3.7.26 really parses each attribute
             for severity, message in check_attributes(tag, el.attrib, is_root=el is ctx.root):
-                ctx.add(severity, bf, path, message)
+                ctx.add(severity, bf, element_path(el), message)
             continue
         for attr, value in el.attrib.items():
             kind = attribute_type(tag, attr)
@@ -1050,7 +1049,7 @@ def check_classes(ctx: ModuleContext) -> None:
             if problem is None:
                 continue
             severity = ERROR if kind in ("int", "double", "color") else WARNING
-            ctx.add(severity, bf, path, f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
+            ctx.add(severity, bf, element_path(el), f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
 
 
 #: Key-stroke fields (0-based, after the trait id) of the traits of §3.5.

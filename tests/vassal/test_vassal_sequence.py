@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.vassal.commands import split_commands, split_commands_by_level
 from pipeline.vassal.sequence import decode, encode, split_levels, split_nested
 
 DELIMS = [";", "\t", "/", ",", "\x1b", ":", "|", "="]
@@ -197,3 +198,58 @@ def _decode_token_by_token(text: str, delim: str) -> list[str]:
 @given(st.text(alphabet=st.sampled_from(list(";\\'a")), max_size=16))
 def test_decode_matches_character_reference(text):
     assert decode(text, ";") == _decode_token_by_token(text, ";")
+
+
+# --------------------------------------------------------------------------- command lists
+
+
+@pytest.mark.parametrize(
+    ("text", "commands"),
+    [
+        # worked by hand: a flat list; empty commands dropped
+        ("begin_save\x1b\x1b+/1/stack/m;0;0\x1bend_save", ["begin_save", "+/1/stack/m;0;0",
+                                                          "end_save"]),
+        # a nested list: encode(["a", encode(["b", "c"], ESC)], ESC) = "a\x1bb\\\x1bc"
+        ("a\x1bb\\\x1bc", ["a", "b", "c"]),
+        # the nested list starts with an empty command, so it starts with a backslash once
+        # escaped and is quoted: encode(["a", encode(["", "b"], ESC)], ESC)
+        ("a\x1b'\\\x1bb'", ["a", "b"]),
+        # two levels deep, and a quoted command inside
+        ("x\x1by\\\x1b''q''\\\\\x1bz", ["x", "y", "'q'", "z"]),
+        ("", []),
+        ("'a'", ["a"]),
+    ],
+)
+def test_split_commands_vectors(text, commands):
+    assert split_commands(text) == commands
+    assert split_commands_by_level(text) == commands
+
+
+@settings(max_examples=1000)
+@given(st.text(alphabet=st.sampled_from(list("ab'\\\x1b")), max_size=16))
+def test_split_commands_agrees_with_level_by_level(text):
+    assert split_commands(text) == split_commands_by_level(text)
+
+
+COMMAND = st.text(alphabet=st.sampled_from(list("ab;/'\\\t")), min_size=1, max_size=8).filter(
+    lambda s: not s.endswith("\\"))
+# a nested list of one command holds no ESC and reads as that command, once unquoted: VASSAL
+# nests two or more
+NESTED = st.recursive(COMMAND, lambda inner: st.lists(inner, min_size=2, max_size=4),
+                      max_leaves=12)
+
+
+def _encode_nested(tree) -> str:
+    return tree if isinstance(tree, str) else encode([_encode_nested(t) for t in tree], "\x1b")
+
+
+def _leaves(tree) -> list[str]:
+    return [tree] if isinstance(tree, str) else [x for t in tree for x in _leaves(t)]
+
+
+@given(st.lists(NESTED, min_size=1, max_size=5))
+def test_split_commands_flattens_any_nesting(trees):
+    """Nested command lists as VASSAL writes them (Command.append nests, the encoder escapes
+    each level) flatten to their commands in order."""
+    text = encode([_encode_nested(t) for t in trees], "\x1b")
+    assert split_commands(text) == [x for t in trees for x in _leaves(t)]
