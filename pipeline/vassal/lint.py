@@ -1339,7 +1339,8 @@ def check_save_pieces(ctx: SaveContext) -> None:
     memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
     for p in [*save.pieces, *save.stacks]:
         path = f"command[{save.command_index(p)}]"
-        if p.kind == "piece":
+        kind = "stack" if p.stack is not None else p.kind
+        if kind == "piece":
             basic_type, basic_state = p.levels[-1]
             key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
             found = memo.get(key)

@@ -168,15 +168,15 @@ def split_nested(text: str) -> Iterator[tuple[int, str]]:
 
 def split_levels(text: str) -> list[str] | None:
     """All levels of a TAB-nested string (a piece type or state, §3.2) in one pass, outermost
-    first, when it has the shape every nesting of levels without TABs of their own has; else None,
-    and :func:`split_nested` must peel it.
+    first; None when some level would split into more than two parts (not a nested encoding:
+    :func:`split_nested` tells how).
 
-    That shape: the TAB ending level ``d`` is preceded by exactly ``d`` backslashes (each of the
-    ``d`` encodings around it escaped it once) and there is no other TAB. Then peeling cannot
-    find a second separator at any depth, so every level splits in two and the last is the rest,
-    and the result equals what :func:`split_nested` yields level by level (the quotes that wrap
-    a level or a rest are dropped the same way): ``[first for _, first in split_nested(text)]``.
-    A string with ``n`` TABs gives ``n + 1`` levels; without a TAB, ``[text]``.
+    Every ``decode(rest, TAB)`` drops one backslash before each TAB, so a TAB behind ``b``
+    backslashes separates at nesting depth ``b``: read left to right, the TAB behind exactly
+    ``depth`` backslashes ends the current level, one behind more belongs to the level (it
+    keeps ``b - depth - 1`` of them), one behind fewer is a second separator at an outer depth.
+    Quotes wrapping a level or a rest are dropped as peeling drops them, so the result equals
+    ``[first for _, first in split_nested(text)]``. Without a TAB: ``[text]``.
 
     >>> split_levels("a\\t'\\\\\\tb;c'")
     ['a', '', 'b;c']
@@ -184,25 +184,27 @@ def split_levels(text: str) -> list[str] | None:
     True
     """
     segments = text.split("\t")
-    last = len(segments) - 1
     levels: list[str] = []
-    start, end, pos = 0, len(text), -1
-    for depth in range(last):
-        segment = segments[depth]
-        pos += len(segment) + 1  # the TAB that ends this level
-        if depth == 0:
-            if segment.endswith("\\"):
-                return None
+    start, end, pos, depth = 0, len(text), -1, 0
+    inner = False  # the current level holds TABs of its own
+    for segment in segments[:-1]:
+        pos += len(segment) + 1  # this TAB
+        run = "\\" * depth
+        if segment.endswith(run) and not segment.endswith("\\" + run):
+            token = text[start : pos - depth]
+            if inner:
+                token = _strip_runs(token, depth + 1)
+                inner = False
+            if len(token) > 1 and token[0] == "'" and token[-1] == "'":
+                token = token[1:-1]
+            levels.append(token)
+            start, depth = pos + 1, depth + 1
+            if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
+                start, end = start + 1, end - 1
+        elif segment.endswith("\\" + run):
+            inner = True
         else:
-            run = "\\" * depth
-            if not segment.endswith(run) or segment.endswith("\\" + run):
-                return None
-        token = text[start : pos - depth]
-        if len(token) > 1 and token[0] == "'" and token[-1] == "'":
-            token = token[1:-1]
-        levels.append(token)
-        start = pos + 1
-        if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
-            start, end = start + 1, end - 1
-    levels.append(text[start:end])
+            return None
+    token = text[start:end]
+    levels.append(_strip_runs(token, depth) if inner else token)
     return levels

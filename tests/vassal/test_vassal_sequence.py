@@ -112,10 +112,15 @@ def _peel_by_decode(text: str) -> list[str] | None:
         ("a\tb\\\tc", ["a", "b", "c"]),
         # a level that is itself quoted ('q' is written ''q'') and an empty innermost level
         ("''q''\t", ["'q'", ""]),
-        # a level holding an escaped TAB of its own (one more backslash than its depth)
-        ("a\\\tb\tc", None),
+        # a level holding an escaped TAB of its own (one more backslash than its depth): it
+        # keeps the TAB, without the backslash
+        ("a\\\tb\tc", ["a\tb", "c"]),
+        # one level: VASSAL hands the whole string on undecoded
+        ("a\\\tb", ["a\\\tb"]),
+        # level 1 holds a TAB behind 2 backslashes (depth 1 + 1), the innermost one behind 3
+        ("x\ty\\\\\tz\\\tw\\\\\\\tv", ["x", "y\tz", "w\\\tv"]),
         ("a\tb\tc", None),  # two separators at depth 0
-        ("a\\\tb", None),  # the first TAB is escaped: not the canonical shape
+        ("a\tb\\\tc\td", None),  # a TAB at depth 0 after level 1 began
     ],
 )
 def test_split_levels_vectors(text, levels):
@@ -134,6 +139,7 @@ def test_split_levels_agrees_with_peeling(text):
     """On any string, the one-pass split either declines or gives what peeling gives."""
     fast = split_levels(text)
     peeled = list(split_nested(text))
+    assert (fast is None) == any(n > 2 for n, _ in peeled)
     if fast is not None:
         assert all(n == 2 for n, _ in peeled[:-1]) and peeled[-1][0] == 1
         assert [first for _, first in peeled] == fast
