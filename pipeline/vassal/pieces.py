@@ -461,6 +461,22 @@ def _decode_stack(state: str) -> StackState:
     return StackState(map_name, x, y, tuple(rest), layer)
 
 
+def _split_add_piece(text: str) -> list[str]:
+    """``decode(text[2:], "/")`` of an AddPiece command, copying the long type once: when the
+    id holds no backslash or quote, the last ``/`` is unescaped and every ``/`` between the
+    first and the last is escaped (what VASSAL writes), the three parts are cut out directly
+    (the state, after the last ``/``, holds none); anything else is decoded in full."""
+    first, last = text.find("/", 2), text.rfind("/")
+    if 2 < first < last and text[last - 1] != "\\":
+        piece_id = text[2:first]
+        type_string = text[first + 1 : last]
+        if ("\\" not in piece_id and "'" not in piece_id
+                and type_string.count("/") == type_string.count("\\/")):
+            parts = [piece_id, type_string.replace("\\/", "/"), text[last + 1 :]]
+            return [p[1:-1] if len(p) > 1 and p[0] == "'" and p[-1] == "'" else p for p in parts]
+    return decode(text[2:], "/")
+
+
 def decode_add_piece(text: str) -> DecodedPiece:
     """Decode an AddPiece command / PieceSlot text ``+/<id>/<type>/<state>`` (§3.3).
 
@@ -475,7 +491,7 @@ def decode_add_piece(text: str) -> DecodedPiece:
     """
     if not text.startswith("+/"):
         raise PieceDecodeError(f"piece text must start with '+/': {text[:40]!r}")
-    parts = decode(text[2:], "/")
+    parts = _split_add_piece(text)
     if len(parts) != 3:
         raise PieceDecodeError(
             f"piece text decodes into {len(parts)} '/'-tokens, expected 3 (id, type, state)"

@@ -184,6 +184,18 @@ def split_levels(text: str) -> list[str] | None:
     True
     """
     segments = text.split("\t")
+    if "'" not in text:
+        # no quotes to drop: when every level's TAB sits behind exactly its depth of
+        # backslashes (what VASSAL writes), the levels are the segments without those runs
+        for depth in range(1, len(segments) - 1):
+            segment = segments[depth]
+            if segment[-depth:] != "\\" * depth or segment[-depth - 1 : -depth] == "\\":
+                break
+            segments[depth] = segment[:-depth]
+        else:
+            if not segments[0].endswith("\\") or len(segments) == 1:
+                return segments
+        segments = text.split("\t")
     levels: list[str] = []
     start, end, pos, depth = 0, len(text), -1, 0
     inner = False  # the current level holds TABs of its own

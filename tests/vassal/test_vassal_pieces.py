@@ -1,7 +1,7 @@
 """Traits and piece strings (§3.2-3.5), including the §3.3 worked example."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.vassal.pieces import (
@@ -204,3 +204,13 @@ def test_nest_unnest(outer, inner):
 def test_basic_piece_rejects_tab():
     with pytest.raises(ValueError, match="TAB"):
         BasicPiece("a.png", "a\tb")
+
+
+@settings(max_examples=1000)
+@given(st.text(alphabet=st.sampled_from(list("ab/;'\\\t")), max_size=16))
+def test_add_piece_split_agrees_with_decode(body):
+    """The direct cut of ``+/id/type/state`` is ``decode(body, "/")`` on any body."""
+    from pipeline.vassal.pieces import _split_add_piece
+    from pipeline.vassal.sequence import decode
+
+    assert _split_add_piece("+/" + body) == decode(body, "/")
