@@ -152,6 +152,10 @@ class ModuleContext(_Collector):
     base: ModuleContext | None = None
     #: entry names as Java reads them (:class:`~.refs.ArchiveNames`), set by check_entries
     names: ArchiveNames | None = None
+    #: findings of each distinct save piece (its levels above the BasicPiece and the
+    #: BasicPiece type), shared by every setup checked against this module
+    piece_findings: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = field(
+        default_factory=dict)
     _read_text: str | None = None
 
     _has_code: bool | None = None
@@ -1334,9 +1338,11 @@ def check_save_pieces(ctx: SaveContext) -> None:
                         "does not have: VASSAL ignores it")
     parked = 0
     repeated: dict[tuple[str, str], list[str]] = {}
-    # pieces of one kind repeat hundreds of times in a save: their findings depend only on
-    # their levels above the BasicPiece (and its type), so each distinct piece is checked once
-    memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
+    # pieces of one kind repeat hundreds of times in a save and across a module's setups:
+    # their findings depend only on their levels above the BasicPiece (and its type) and on
+    # the module, so each distinct piece is checked once per module
+    memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = (
+        mod.piece_findings if mod is not None else {})
     for p in [*save.pieces, *save.stacks]:
         path = f"command[{save.command_index(p)}]"
         kind = "stack" if p.stack is not None else p.kind

@@ -469,12 +469,27 @@ def _split_add_piece(text: str) -> list[str]:
     first, last = text.find("/", 2), text.rfind("/")
     if 2 < first < last and text[last - 1] != "\\":
         piece_id = text[2:first]
-        type_string = text[first + 1 : last]
-        if ("\\" not in piece_id and "'" not in piece_id
-                and type_string.count("/") == type_string.count("\\/")):
-            parts = [piece_id, type_string.replace("\\/", "/"), text[last + 1 :]]
-            return [p[1:-1] if len(p) > 1 and p[0] == "'" and p[-1] == "'" else p for p in parts]
+        type_string = _type_token(text[first + 1 : last])
+        if type_string is not None and "\\" not in piece_id and "'" not in piece_id:
+            state = text[last + 1 :]
+            if len(state) > 1 and state[0] == "'" and state[-1] == "'":
+                state = state[1:-1]
+            return [piece_id, type_string, state]
     return decode(text[2:], "/")
+
+
+@lru_cache(maxsize=4096)
+def _type_token(raw: str) -> str | None:
+    """The type token of an AddPiece command as ``decode(…, "/")`` gives it (escaped ``/``
+    restored, wrapping quotes dropped), or None when ``raw`` holds an unescaped ``/``. Cached:
+    a save repeats a few hundred types thousands of times, and the cached token is one string
+    whose hash is worked out once."""
+    if raw.count("/") != raw.count("\\/"):
+        return None
+    token = raw.replace("\\/", "/")
+    if len(token) > 1 and token[0] == "'" and token[-1] == "'":
+        return token[1:-1]
+    return token
 
 
 def decode_add_piece(text: str) -> DecodedPiece:
