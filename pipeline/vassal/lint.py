@@ -629,18 +629,17 @@ def check_pieces(ctx: ModuleContext) -> None:
         else:
             first_def[name] = element_path(el)
         ctx.prototypes[name] = None
-    for el in ctx.iter(*_PIECE_TEXT_TAGS):
-        path = element_path(el)
+    for el in ctx.iter(*_PIECE_TEXT_TAGS):  # element paths only for findings
         text = (el.text or "").strip()
         try:
             p = decode_add_piece(text)
         except PieceDecodeError as exc:
-            ctx.add(ERROR, ctx.buildfile_entry, path, f"piece text does not decode: {exc}")
+            ctx.add(ERROR, ctx.buildfile_entry, element_path(el), f"piece text does not decode: {exc}")
             continue
         if p.id != "null":
-            ctx.add(WARNING, ctx.buildfile_entry, path, f"piece id is {p.id!r}, expected null (§3.3)")
+            ctx.add(WARNING, ctx.buildfile_entry, element_path(el), f"piece id is {p.id!r}, expected null (§3.3)")
         if p.kind != "piece":
-            ctx.add(ERROR, ctx.buildfile_entry, path, f"innermost type is a {p.kind}, not piece;")
+            ctx.add(ERROR, ctx.buildfile_entry, element_path(el), f"innermost type is a {p.kind}, not piece;")
             continue
         ctx.pieces.append((el, p))
         if el.tag == VM + "PrototypeDefinition":
@@ -651,7 +650,7 @@ def check_pieces(ctx: ModuleContext) -> None:
         else:
             known, sides = ctx.prototypes, ctx.sides
         for severity, message in _piece_findings(p, known, sides, ctx.read_text, ctx.has_code):
-            ctx.add(severity, ctx.buildfile_entry, path, message)
+            ctx.add(severity, ctx.buildfile_entry, element_path(el), message)
     # prototype cycles
     graph = {n: (p.prototype_names if p else []) for n, p in ctx.prototypes.items()}
     for start, refs in graph.items():
