@@ -36,7 +36,7 @@ from lxml import etree
 from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
 from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import element_path, image_info, image_size, short_tag
+from .read import element_label, image_info, image_size, short_tag
 from .refs import (
     ArchiveNames,
     case_hint,
@@ -152,6 +152,8 @@ class ModuleContext(_Collector):
     base: ModuleContext | None = None
     #: entry names as Java reads them (:class:`~.refs.ArchiveNames`), set by check_entries
     names: ArchiveNames | None = None
+    #: element paths worked out so far (see :meth:`path`)
+    _paths: dict[etree._Element, str] = field(default_factory=dict)
     #: findings of each distinct save piece (its levels above the BasicPiece and the
     #: BasicPiece type), shared by every setup checked against this module
     piece_findings: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = field(
@@ -168,6 +170,20 @@ class ModuleContext(_Collector):
             own = self.names is not None and any(n.endswith(".class") for n in self.names.names)
             self._has_code = own or (self.base is not None and self.base.has_code)
         return self._has_code
+
+    def path(self, el: etree._Element) -> str:
+        """:func:`~.read.element_path` of a buildFile element, each ancestor's path worked out
+        once for the whole lint (the buildFile's elements are kept alive by its tree)."""
+        todo: list[etree._Element] = []
+        node: etree._Element | None = el
+        while node is not None and node not in self._paths:
+            todo.append(node)
+            node = node.getparent()
+        prefix = self._paths[node] + "/" if node is not None else ""
+        for node in reversed(todo):
+            prefix = self._paths[node] = prefix + element_label(node)
+            prefix += "/"
+        return self._paths[el]
 
     @property
     def read_text(self) -> str:
@@ -528,13 +544,13 @@ def check_structure(ctx: ModuleContext) -> None:
                 f"side {side!r} is listed {ctx.sides.count(side)} times: players cannot tell "
                 "the seats apart")
     for el in ctx.iter(*_MAP_TAGS):
-        path = element_path(el)
+        path = ctx.path(el)
         name = el.get("mapName", "")
         if not name:
             ctx.add(ERROR, ctx.buildfile_entry, path, "map has no mapName (§2.3)")
         elif name in ctx.maps:
             ctx.add(ERROR, ctx.buildfile_entry, path,
-                    f"duplicate mapName {name!r}: also {element_path(ctx.maps[name].element)}; "
+                    f"duplicate mapName {name!r}: also {ctx.path(ctx.maps[name].element)}; "
                     "saves find only one of them (§7.3)")
         present = {c.tag for c in el if isinstance(c.tag, str)}
         missing = [short_tag(tag) for tag in REQUIRED_MAP_CHILDREN if tag not in present]
@@ -547,10 +563,10 @@ def check_structure(ctx: ModuleContext) -> None:
             for b in picker.findall(VM + "map.boardPicker.Board"):
                 bname = b.get("name", "")
                 if not bname:
-                    ctx.add(WARNING, ctx.buildfile_entry, element_path(b),
+                    ctx.add(WARNING, ctx.buildfile_entry, ctx.path(b),
                             "board has no name: 'One of the boards … has no name' (§7.3)")
                 elif bname in boards:
-                    ctx.add(ERROR, ctx.buildfile_entry, element_path(b),
+                    ctx.add(ERROR, ctx.buildfile_entry, ctx.path(b),
                             f"duplicate board {bname!r} in map {name!r}: 'More than one board "
                             "named …', saves pick only the first (§7.3)")
                 boards[bname] = _board_size(arc, b)
@@ -558,7 +574,7 @@ def check_structure(ctx: ModuleContext) -> None:
                 try:
                     setup = _parse_setup(s.text or "")
                 except ValueError as exc:
-                    ctx.add(ERROR, ctx.buildfile_entry, element_path(s), f"bad <setup>: {exc}")
+                    ctx.add(ERROR, ctx.buildfile_entry, ctx.path(s), f"bad <setup>: {exc}")
         if not boards:
             ctx.add(ERROR, ctx.buildfile_entry, path, "map has no board (§2.4)")
         if name and name not in ctx.maps:
@@ -568,7 +584,7 @@ def check_structure(ctx: ModuleContext) -> None:
                       VM + "map.boardPicker.board.mapgrid.SquareGridNumbering"):
         for attr, allowed in (("first", "HV"), ("hType", "NA"), ("vType", "NA")):
             if n.get(attr, "") not in tuple(allowed):
-                ctx.add(ERROR, ctx.buildfile_entry, element_path(n),
+                ctx.add(ERROR, ctx.buildfile_entry, ctx.path(n),
                         f"{attr}={n.get(attr)!r} must be one of {tuple(allowed)}: an empty or "
                         "wrong value stops the module loading (§7.1)")
     for g in ctx.iter(VM + "map.boardPicker.board.HexGrid", VM + "map.boardPicker.board.SquareGrid"):
@@ -579,7 +595,7 @@ def check_structure(ctx: ModuleContext) -> None:
                 except ValueError:
                     continue  # reported by the attribute-type check
                 if attr in ("dx", "dy") and not (math.isfinite(value) and value > 0):
-                    ctx.add(ERROR, ctx.buildfile_entry, element_path(g),
+                    ctx.add(ERROR, ctx.buildfile_entry, ctx.path(g),
                             f"{attr}={g.get(attr)!r}: the grid spacing must be a positive number of "
                             "pixels (VASSAL divides by it to find a hex)")
 
@@ -623,23 +639,23 @@ def check_pieces(ctx: ModuleContext) -> None:
     for el in ctx.iter(VM + "PrototypeDefinition"):
         name = el.get("name", "")
         if name in ctx.prototypes:
-            ctx.add(ERROR, ctx.buildfile_entry, element_path(el),
+            ctx.add(ERROR, ctx.buildfile_entry, ctx.path(el),
                     f"duplicate prototype {name!r}: also {first_def[name]}; pieces get only one "
                     "of them (§7.3)")
         else:
-            first_def[name] = element_path(el)
+            first_def[name] = ctx.path(el)
         ctx.prototypes[name] = None
     for el in ctx.iter(*_PIECE_TEXT_TAGS):  # element paths only for findings
         text = (el.text or "").strip()
         try:
             p = decode_add_piece(text)
         except PieceDecodeError as exc:
-            ctx.add(ERROR, ctx.buildfile_entry, element_path(el), f"piece text does not decode: {exc}")
+            ctx.add(ERROR, ctx.buildfile_entry, ctx.path(el), f"piece text does not decode: {exc}")
             continue
         if p.id != "null":
-            ctx.add(WARNING, ctx.buildfile_entry, element_path(el), f"piece id is {p.id!r}, expected null (§3.3)")
+            ctx.add(WARNING, ctx.buildfile_entry, ctx.path(el), f"piece id is {p.id!r}, expected null (§3.3)")
         if p.kind != "piece":
-            ctx.add(ERROR, ctx.buildfile_entry, element_path(el), f"innermost type is a {p.kind}, not piece;")
+            ctx.add(ERROR, ctx.buildfile_entry, ctx.path(el), f"innermost type is a {p.kind}, not piece;")
             continue
         ctx.pieces.append((el, p))
         if el.tag == VM + "PrototypeDefinition":
@@ -650,7 +666,7 @@ def check_pieces(ctx: ModuleContext) -> None:
         else:
             known, sides = ctx.prototypes, ctx.sides
         for severity, message in _piece_findings(p, known, sides, ctx.read_text, ctx.has_code):
-            ctx.add(severity, ctx.buildfile_entry, element_path(el), message)
+            ctx.add(severity, ctx.buildfile_entry, ctx.path(el), message)
     # prototype cycles
     graph = {n: (p.prototype_names if p else []) for n, p in ctx.prototypes.items()}
     for start, refs in graph.items():
@@ -722,7 +738,7 @@ def check_gpids(ctx: ModuleContext) -> None:
 
     decoded = {id(el): p for el, p in ctx.pieces}
     for el in ctx.iter(*_SLOT_TAGS):
-        path = element_path(el)
+        path = ctx.path(el)
         gpid = el.get("gpid", "")
         seen(path, gpid, short_tag(str(el.tag)))
         p = decoded.get(id(el))
@@ -738,7 +754,7 @@ def check_gpids(ctx: ModuleContext) -> None:
                 gpid = fields[9] if len(fields) > 9 else ""
                 what = "PlaceMarker" if kind == "placemark" else "Replace"
                 name = fields[0] if fields and fields[0] else "(unnamed)"
-                seen(element_path(el), gpid, f"{what} trait {name!r}")
+                seen(ctx.path(el), gpid, f"{what} trait {name!r}")
 
 
 #: Tiler heap (MiB) above which VASSAL cannot tile an image on an 8 GiB machine (error) or on a
@@ -761,19 +777,19 @@ def _buildfile_image_refs(ctx: ModuleContext) -> Iterator[tuple[str, str, str]]:
     for el in ctx.iter():
         tag = str(el.tag)
         if tag == VM + "map.boardPicker.Board" and el.get("image"):
-            yield element_path(el), el.get("image", ""), "board image"
+            yield ctx.path(el), el.get("image", ""), "board image"
         elif tag == VM + "SpecialDieFace" and el.get("icon"):
-            yield element_path(el), el.get("icon", ""), "die face icon"
+            yield ctx.path(el), el.get("icon", ""), "die face icon"
         elif tag in ("VASSAL.build.widget.Chart", VM + "documentation.AboutScreen") and el.get(
             "fileName"
         ):
-            yield element_path(el), el.get("fileName", ""), "chart image"
+            yield ctx.path(el), el.get("fileName", ""), "chart image"
         if tag == VM + "SpecialDieFace":
             continue
         for attr in _ICON_ATTRS:
             value = el.get(attr, "")
             if value:
-                yield element_path(el), value, f"{attr} image"
+                yield ctx.path(el), value, f"{attr} image"
 
 
 def _piece_image_refs(p: DecodedPiece) -> Iterator[tuple[str, str]]:
@@ -828,7 +844,7 @@ def check_images(ctx: ModuleContext) -> None:
         check(bf, path, image, what)
     for el, p in ctx.pieces:
         for image, what in _piece_image_refs(p):
-            check(bf, element_path(el), image, what)
+            check(bf, ctx.path(el), image, what)
     for entry, chart in _html_pages(ctx):
         try:
             data = arc.read(entry)
@@ -952,10 +968,10 @@ def check_files(ctx: ModuleContext) -> None:
               and el.get("useFile") == "true"):
             path = el.get("file") or ""
             if not path:
-                ctx.add(ERROR, ctx.buildfile_entry, element_path(el), "setup has no file")
+                ctx.add(ERROR, ctx.buildfile_entry, ctx.path(el), "setup has no file")
                 continue
         if path and path not in arc:
-            ctx.add(ERROR, ctx.buildfile_entry, element_path(el),
+            ctx.add(ERROR, ctx.buildfile_entry, ctx.path(el),
                     f"file {path!r} does not exist in the archive (§2.9-2.10)")
 
 
@@ -1016,19 +1032,19 @@ def check_classes(ctx: ModuleContext) -> None:
         known = is_known_class(tag)  # the element's path is worked out only for a finding
         if not known and el is not ctx.root:
             if tag.startswith("VASSAL."):
-                ctx.add(ERROR, bf, element_path(el), f"class {tag} does not exist in VASSAL 3.7: "
+                ctx.add(ERROR, bf, ctx.path(el), f"class {tag} does not exist in VASSAL 3.7: "
                         "'failed to load class', the component is dropped (§7.2, §8 item 5)")
             else:
                 cls_entry = tag.replace(".", "/") + ".class"
                 in_base = ctx.base is not None and ctx.base.archive is not None and (
                     cls_entry in ctx.base.archive)
                 if ctx.bare or (arc is not None and cls_entry in arc) or in_base:
-                    ctx.add(WARNING, bf, element_path(el), f"custom class {tag} (module code, §8 item 5)")
+                    ctx.add(WARNING, bf, ctx.path(el), f"custom class {tag} (module code, §8 item 5)")
                 elif ctx.kind == "extension" and ctx.base is None:
-                    ctx.add(WARNING, bf, element_path(el), f"custom class {tag}: not in the extension, so it "
+                    ctx.add(WARNING, bf, ctx.path(el), f"custom class {tag}: not in the extension, so it "
                             "must come from the base module (lint with --base to check)")
                 else:
-                    ctx.add(ERROR, bf, element_path(el), f"custom class {tag} but the archive has no "
+                    ctx.add(ERROR, bf, ctx.path(el), f"custom class {tag} but the archive has no "
                             f"{cls_entry}: 'failed to load class' (§7.2)")
             continue
         if ptag is not None and is_known_class(ptag) and ptag != root_tag or (
@@ -1038,11 +1054,11 @@ def check_classes(ctx: ModuleContext) -> None:
             if ok is False:
                 where = "the module root: the module does not open" if ptag == root_tag else (
                     "its ancestor is dropped with a bug dialog")
-                ctx.add(ERROR, bf, element_path(el), f"{short_tag(tag)} is not allowed under "
+                ctx.add(ERROR, bf, ctx.path(el), f"{short_tag(tag)} is not allowed under "
                         f"{short_tag(ptag)}: {where} (§2.1, §8 item 6)")
         if has_rules(tag):  # how VASSAL 3.7.26 really parses each attribute
             for severity, message in check_attributes(tag, el.attrib, is_root=el is ctx.root):
-                ctx.add(severity, bf, element_path(el), message)
+                ctx.add(severity, bf, ctx.path(el), message)
             continue
         for attr, value in el.attrib.items():
             kind = attribute_type(tag, attr)
@@ -1052,7 +1068,7 @@ def check_classes(ctx: ModuleContext) -> None:
             if problem is None:
                 continue
             severity = ERROR if kind in ("int", "double", "color") else WARNING
-            ctx.add(severity, bf, element_path(el), f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
+            ctx.add(severity, bf, ctx.path(el), f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
 
 
 #: Key-stroke fields (0-based, after the trait id) of the traits of §3.5.
@@ -1112,11 +1128,11 @@ def check_trait_details(ctx: ModuleContext) -> None:
     bf = ctx.buildfile_entry
     for el, p in ctx.pieces:
         for severity, message in _trait_detail_findings(p):
-            ctx.add(severity, bf, element_path(el), message)
+            ctx.add(severity, bf, ctx.path(el), message)
     for el in ctx.iter(VM + "GlobalKeyCommand", VM + "map.MassKeyCommand",
                        VM + "map.DeckGlobalKeyCommand", VM + "StartupGlobalKeyCommand"):
         for problem in gkc_target_problems(el.get("target", "")):
-            ctx.add(ERROR, bf, element_path(el), f"target: {problem} (§8 item 14)")
+            ctx.add(ERROR, bf, ctx.path(el), f"target: {problem} (§8 item 14)")
 
 
 def _target_segments(target: str) -> list[tuple[str, str | None]]:
@@ -1210,7 +1226,7 @@ def check_extension(ctx: ModuleContext) -> None:
     for child in root:
         if not isinstance(child.tag, str):
             continue
-        path = element_path(child)
+        path = ctx.path(child)
         if child.tag != VM + "ExtensionElement":
             ctx.add(ERROR, bf, path, "a bare child of ModuleExtension is added to the extension "
                     "itself and usually fails; wrap it in an ExtensionElement (§5)")
@@ -1231,7 +1247,7 @@ def check_extension(ctx: ModuleContext) -> None:
                 from .components import child_allowed
 
                 if child_allowed(str(parent.tag), str(kids[0].tag)) is False:
-                    ctx.add(ERROR, bf, element_path(kids[0]),
+                    ctx.add(ERROR, bf, ctx.path(kids[0]),
                             f"{short_tag(str(kids[0].tag))} is not allowed under target "
                             f"{short_tag(str(parent.tag))} (§5, §8 item 6)")
 

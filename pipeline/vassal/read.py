@@ -221,19 +221,24 @@ def short_tag(tag: str) -> str:
     return tag
 
 
+def element_label(el: etree._Element) -> str:
+    """One step of :func:`element_path`: the short tag with the element's name attribute, e.g.
+    ``PieceSlot[Inf]``."""
+    label = short_tag(str(el.tag))
+    for attr in NAME_ATTRS:
+        value = el.get(attr)
+        if value:
+            return f"{label}[{value}]"
+    return label
+
+
 def element_path(el: etree._Element) -> str:
     """A readable path to ``el``: short tags with their name attribute, e.g.
     ``GameModule/PieceWindow[Pieces]/ListWidget[All]/PieceSlot[Inf]``."""
     parts = []
     node: etree._Element | None = el
     while node is not None:
-        label = short_tag(str(node.tag))
-        for attr in NAME_ATTRS:
-            value = node.get(attr)
-            if value:
-                label += f"[{value}]"
-                break
-        parts.append(label)
+        parts.append(element_label(node))
         node = node.getparent()
     return "/".join(reversed(parts))
 
