@@ -16,9 +16,9 @@ ratio of games per CPU second, so that both are measured under the same load.
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (paired runs, games per CPU second, 6a0662b → now: GP19 random 86 → 89, greedy 35 → 31;
-GP20 random 84 → 101, greedy 56 → 59; not 3×). On a shared machine compare CPU
-seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
+figures (medians of paired runs, games per CPU second, 6a0662b → now: GP19 random 93 → 127,
+greedy 37 → 38; GP20 random 88 → 131, greedy 57 → 76; ±20% from run to run; not 3×). On a
+shared machine compare CPU seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
 from __future__ import annotations

@@ -81,9 +81,13 @@ def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: i
 
 
 def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
-    """Best attack value ``u`` would have standing on ``h`` (after moving there)."""
-    key = ("best", u.uid, h, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
-    got = cache.get(key)
+    """Best attack value ``u`` would have standing on ``h`` (after moving there), cached per
+    turn by the unit's properties that change it and the hex."""
+    key = ("best", u.uid, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
+    per_hex = cache.get(key)
+    if per_hex is None:
+        per_hex = cache[key] = {}
+    got = per_hex.get(h)
     if got is not None:
         return got
     b = state.board
@@ -96,7 +100,8 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     enemy_at = cache.get(ek)
     if enemy_at is None:
         enemy_at = cache[ek] = {o.hex: o for o in state.units.values() if o.side != side}
-    for n in b.adjacent_set[h].intersection(enemy_at):  # the enemies next to h, by a set operation
+        cache[ek + ("set",)] = frozenset(enemy_at)
+    for n in b.adjacent_set[h] & cache[ek + ("set",)]:  # the enemies next to h, by a set operation
         adjacent = True
         v = _value(state, "close", u, h, enemy_at[n], moved, 1)
         if v > best:
@@ -117,13 +122,14 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
         if enemies is None:
             # enemies neither move nor lose figures while this cache lives (card to move)
             enemies = cache[("enemy_units", side)] = {o.hex: o for o in state.units.values() if o.side != side}
-        for oh in b.within(h, r).intersection(enemies):  # a set operation, not a loop over every enemy
+            cache[("enemy_units", side, "set")] = frozenset(enemies)
+        for oh in b.within(h, r) & cache[("enemy_units", side, "set")]:  # a set operation, not a loop over every enemy
             d = row[oh]
             if d >= lo:
                 v = _value(state, "ranged", u, h, enemies[oh], moved, d)
                 if v > best:
                     best = v
-    cache[key] = best
+    per_hex[h] = best
     return best
 
 
@@ -150,11 +156,17 @@ def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
     me = state.player
     info = state.decks.info[card]
     eff = info.effect
-    edge = state.sides[me].edge
-    mine = [u for u in state.units.values() if u.side == me]
+    if eff == "first_strike":
+        return -5.0  # kept for the opponent's turn
+    # the own units: the same for every card of one decision (none is lost or gained meanwhile)
+    mk = ("mine", me, len(state.units), state.log.get("turncoat_defected", 0))
+    mine = cache.get(mk)
+    if mine is None:
+        mine = cache[mk] = [u for u in state.units.values() if u.side == me]
     naval = state.board.is_naval
     if eff == "section":
-        pool = [u for u in mine if info.section in state.board.sections(u.hex, edge)]
+        section, secs = info.section, state.board.sections_at[state.sides[me].edge]
+        pool = [u for u in mine if section in secs[u.hex]]
         n = len(state.sides[me].hand) if info.orders == "hand" else int(info.orders)  # type: ignore[arg-type]
         bonus = 0.0
     elif eff == "cavalry_charge":
@@ -165,8 +177,6 @@ def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
         pool, n, bonus = [u for u in mine if naval(u.hex)], 4, 0.1
     elif eff == "shogun":
         pool, n, bonus = mine, max(1, round(0.6 * len(state.sides[me].hand))), 0.15
-    elif eff == "first_strike":
-        return -5.0  # kept for the opponent's turn
     else:
         pool, n, bonus = mine, 1, 0.0
     threats = sorted((_unit_threat(state, u, cache) for u in pool), reverse=True)[:n]
@@ -303,10 +313,45 @@ def greedy_policy(state: GenpeiState, rng: random.Random):
         cache = pc[1]
     else:
         cache = {}
+    if state.phase == "move" and state.node is None and acts[0][1] < LEADER_BASE:
+        return _best_move(state, acts, cache, rng)
     best = None
     best_v = -1e9
     for a in acts:
         v = _score(state, a, cache) + rng.random() * 1e-6
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
+    """The greedy choice among the moves ``("move", uid, hex)`` of one unit: the same scores,
+    in the same order, with the same tie-breaking draws as :func:`_score` gives them, with what
+    depends on the unit alone looked up once instead of once per destination."""
+    u = state.units[acts[0][1]]
+    side = u.side
+    b = state.board
+    entry_roll = b._entry_roll
+    lat = state.lat
+    tb = state.temporary
+    stockades = tb.stockades if tb.stronghold == side else ()
+    here = u.hex
+    marsh = None
+    rand = rng.random
+    best = None
+    best_v = -1e9
+    for a in acts:
+        h = a[2]
+        v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, side, h, cache)
+        if h != here and h in entry_roll:
+            if marsh is None:
+                marsh = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
+            v -= OWN_LOSS * marsh
+        if h in lat:
+            v += 0.5  # joins a lone leader
+        if h in stockades:
+            v += 1.0
+        v = v + rand() * 1e-6
         if v > best_v:
             best, best_v = a, v
     return best
