@@ -16,7 +16,6 @@ Outputs (under ``build/<system>/print/``)::
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -159,7 +158,9 @@ def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
 def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
     """Every image the scenario sheet at ``px_per_mm`` is made of: the sheet itself (``sheet``)
     and the table and units of its map (:func:`map_jobs`); drawn without supersampling at print
-    resolution (:func:`pipeline.render.sheets.print_supersample`)."""
+    resolution (:func:`pipeline.render.sheets.print_supersample`). The ``sheet`` is drawn
+    straight into the composed sheet (:func:`_sheet_parts`), never cached as a PNG of its own
+    (used once; its PNG would cost more than its drawing): pre-draw lists leave it out."""
     ctx = sheet_context(sheet)
     ss = sheets.print_supersample(px_per_mm)
     jobs, _ppi = map_jobs(sheet, round(ctx["map"]["w"] * px_per_mm), ss)
@@ -177,7 +178,7 @@ def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> 
     key = digest("measured-scenario-sheet", {n: cache.key(j) for n, j in sorted(jobs.items())}, [(u.x, u.y, u.facing) for u in sheet.units])
 
     def image() -> Image.Image:
-        base = Image.open(io.BytesIO(cache.png(f"scenario_{sheet.id}_base", jobs["sheet"]))).convert("RGBA")
+        base = jobs["sheet"].render(cache.renderer)  # drawn here, not cached: see sheet_jobs
         base.alpha_composite(map_picture(sheet, map_w, cache, ss), (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
         return base
 
@@ -200,7 +201,7 @@ def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, n
 def sheet_pngs(named: dict[str, ScenarioSheet], cache: RenderCache) -> dict[str, bytes]:
     """The sheets of ``named`` (image name → sheet) as PNG for VASSAL's chart window: every image
     they are made of drawn at once on every core, then each sheet composed in its own process."""
-    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in sheet_jobs(s, SHEET_PNG_PX_PER_MM).items()})
+    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in sheet_jobs(s, SHEET_PNG_PX_PER_MM).items() if k != "sheet"})
     return fork_map({n: partial(scenario_png, s, SHEET_PNG_PX_PER_MM, cache) for n, s in named.items()})
 
 
@@ -235,7 +236,7 @@ def print_files(ps: PrintSet, cache: RenderCache, opts: PrintOptions) -> dict[st
     all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
     for s in ps.scenarios:
         makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}")
-        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
+        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items() if n != "sheet"}
     return sheets.print_files(cache, all_jobs, makers)
 
 
