@@ -168,6 +168,12 @@ def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
     return {**sheets.supersampled({"sheet": base}, ss), **jobs}
 
 
+def cached_sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
+    """The jobs of :func:`sheet_jobs` that go through the render cache (drawn at once on every
+    core before the sheets are composed): the table and units of the map, not the ``sheet``."""
+    return {n: j for n, j in sheet_jobs(sheet, px_per_mm).items() if n != "sheet"}
+
+
 def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> tuple[str, Callable[[], Image.Image]]:
     """The content key of the scenario sheet at ``px_per_mm`` and a function composing it."""
     ctx = sheet_context(sheet)
@@ -201,7 +207,7 @@ def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, n
 def sheet_pngs(named: dict[str, ScenarioSheet], cache: RenderCache) -> dict[str, bytes]:
     """The sheets of ``named`` (image name → sheet) as PNG for VASSAL's chart window: every image
     they are made of drawn at once on every core, then each sheet composed in its own process."""
-    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in sheet_jobs(s, SHEET_PNG_PX_PER_MM).items() if k != "sheet"})
+    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in cached_sheet_jobs(s, SHEET_PNG_PX_PER_MM).items()})
     return fork_map({n: partial(scenario_png, s, SHEET_PNG_PX_PER_MM, cache) for n, s in named.items()})
 
 
@@ -236,7 +242,7 @@ def print_files(ps: PrintSet, cache: RenderCache, opts: PrintOptions) -> dict[st
     all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
     for s in ps.scenarios:
         makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}")
-        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items() if n != "sheet"}
+        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in cached_sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
     return sheets.print_files(cache, all_jobs, makers)
 
 

@@ -297,6 +297,27 @@ def test_scenario_sheet_png_and_pdf(genpei, tmp_path):
     assert pdf.startswith(b"%PDF") and b"NotoSansCJK" in pdf
 
 
+def test_scenario_sheet_picture_is_drawn_into_the_sheet_not_cached(genpei, tmp_path):
+    """The sheet picture (8.7 Mpx at 300 DPI, used once) is drawn straight into the composed
+    sheet: no PNG of it in the render cache, only the map's board and pieces; outside the map
+    box the composed sheet has exactly the picture's pixels."""
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    cache = art.render_cache(tmp_path / "cache")
+    loaded = data.scenarios[0]
+    jobs = printing.scenario_sheet_jobs(data, layout, loaded, 2.0)
+    composed = Image.open(io.BytesIO(printing.scenario_sheet(data, layout, loaded, 2.0, cache))).convert("RGBA")
+    cached = {p.stem for p in (tmp_path / "cache").glob("*.png")}
+    assert cache.key(jobs["sheet"]) not in cached
+    assert set(printing.map_image_jobs(data, layout, loaded, 2.0)) == set(jobs) - {"sheet"}
+    assert {cache.key(j) for n, j in jobs.items() if n != "sheet"} <= cached
+    picture = jobs["sheet"].render(cache.renderer)
+    top = round(printing.scenario_context(data, layout, loaded)["map"]["y"] * 2.0)
+    assert top > 10
+    assert ImageChops.difference(composed.crop((0, 0, composed.width, top)), picture.crop((0, 0, picture.width, top))).getbbox() is None
+
+
 def test_counter_pdf_has_fronts_and_backs_and_cjk_font(genpei, tmp_path):
     from pipeline.systems.genpei import printing
 
