@@ -30,7 +30,7 @@ from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card
 from pipeline.render.parallel import fork_map
 from pipeline.render.png import png_bytes
-from pipeline.render.sheets import PrintOptions, SheetItem, decode_pngs, digest
+from pipeline.render.sheets import PrintOptions, SheetItem, digest
 
 MM_PER_INCH = 25.4
 #: Printed card size (poker card), mm.
@@ -133,7 +133,7 @@ def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache, supersa
     """The scenario's table ``width_px`` wide with every unit drawn at the same scale, turned to
     its facing and centred on its place, as in the VASSAL setup."""
     jobs, ppi = map_jobs(sheet, width_px, supersample)
-    imgs = decode_pngs(cache.render_all(jobs))
+    imgs = sheets.decode_pngs_shared(cache.render_all(jobs))  # read only: the table is copied
     canvas = imgs["table"].copy()
     for i, u in enumerate(sheet.units):
         im = imgs[f"u{i}"]

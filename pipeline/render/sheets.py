@@ -416,6 +416,26 @@ def decode_pngs(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
     return {n: Image.open(io.BytesIO(b)).convert("RGBA") for n, b in pngs.items()}
 
 
+_decoded: dict[bytes, Image.Image] = {}
+#: Most decoded images :func:`decode_pngs_shared` keeps (a 300 DPI board is 13 MB decoded).
+DECODED_MEMO = 64
+
+
+def decode_pngs_shared(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
+    """As :func:`decode_pngs`, but an image decoded before in this process (the same PNG bytes)
+    is the same object: the board and counters every scenario map of a process repeats are
+    decoded once. The images are shared: callers must not change them (copy first)."""
+    out = {}
+    for n, b in pngs.items():
+        img = _decoded.get(b)
+        if img is None:
+            if len(_decoded) >= DECODED_MEMO:
+                _decoded.clear()
+            img = _decoded[b] = Image.open(io.BytesIO(b)).convert("RGBA")
+        out[n] = img
+    return out
+
+
 def counter_pages(items: list[SheetItem], spec: SheetSpec, title: str) -> tuple[list[Page], list[Page]]:
     """Front pages and mirrored back pages of ``items``, titled ``<title>: front i/n`` and
     ``<title>: back i/n (print duplex, flip on long edge)``."""

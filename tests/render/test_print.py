@@ -334,3 +334,17 @@ def test_counter_pdf_has_fronts_and_backs_and_cjk_font(genpei, tmp_path):
     pdf = printing.counters_pdf(data, layout, cache, "letter", opts)
     assert pdf.startswith(b"%PDF") and b"NotoSansCJK" in pdf
     assert b"/Count " + str(2 * len(fronts)).encode() in pdf
+
+
+def test_decode_pngs_shared_decodes_each_png_once_with_the_same_pixels():
+    from pipeline.render import sheets
+    from pipeline.render.png import png_bytes
+
+    a = png_bytes(Image.new("RGBA", (7, 5), (10, 20, 30, 128)))
+    b = png_bytes(Image.new("RGB", (3, 4), (200, 100, 0)))
+    first = sheets.decode_pngs_shared({"a": a, "b": b})
+    again = sheets.decode_pngs_shared({"board": a})
+    assert again["board"] is first["a"]  # the same PNG bytes: decoded once
+    plain = sheets.decode_pngs({"a": a, "b": b})
+    for n in ("a", "b"):
+        assert first[n].mode == "RGBA" and first[n].tobytes() == plain[n].tobytes()

@@ -43,7 +43,6 @@ from pipeline.render.sheets import (
     PrintOptions,
     SheetItem,
     SheetSpec,
-    decode_pngs,
     digest,
     duplex,
     print_supersample,
@@ -138,7 +137,7 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -
 
 
 _digest = digest
-_decode = decode_pngs
+_decode = sheets.decode_pngs_shared  # read only: scenario_map copies the board before drawing on it
 
 #: Title of the counter sheet pages.
 COUNTERS_TITLE = f"Genpei {SYSTEM_NAME_JA} counters"
