@@ -206,7 +206,7 @@ def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, n
 
 def sheet_pngs(named: dict[str, ScenarioSheet], cache: RenderCache) -> dict[str, bytes]:
     """The sheets of ``named`` (image name → sheet) as PNG for VASSAL's chart window: every image
-    they are made of drawn at once on every core, then each sheet composed in its own process."""
+    they are made of drawn at once on every core, then the sheets composed on every core."""
     cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in cached_sheet_jobs(s, SHEET_PNG_PX_PER_MM).items()})
     return fork_map({n: partial(scenario_png, s, SHEET_PNG_PX_PER_MM, cache) for n, s in named.items()})
 

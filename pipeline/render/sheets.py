@@ -539,7 +539,7 @@ def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text:
     :class:`~pipeline.render.cache.RenderJob`) is drawn first, at once on every core, into the
     render ``cache``; the PDF font subsets with the characters of ``text`` are cut once; then each
     file's maker (a callable returning its bytes, reading its images back from the cache) runs in
-    its own process (:func:`pipeline.render.parallel.fork_map`), with progress.
+    one of the forked processes, one per core (:func:`pipeline.render.parallel.fork_map`), with progress.
 
     Returns:
         File name → bytes, in the order of ``makers``.

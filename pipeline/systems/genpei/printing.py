@@ -415,7 +415,7 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
 
 def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str, bytes]:
     """Every scenario sheet PNG for the chart window, by image name: their images drawn at once
-    on every core, then each sheet composed in its own process."""
+    on every core, then the sheets composed on every core."""
     cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, SCENARIO_PNG_PX_PER_MM).items()})
     return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios})
 
