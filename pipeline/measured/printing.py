@@ -16,7 +16,6 @@ Outputs (under ``build/<system>/print/``)::
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -31,7 +30,7 @@ from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card
 from pipeline.render.parallel import fork_map
 from pipeline.render.png import png_bytes
-from pipeline.render.sheets import PrintOptions, SheetItem, decode_pngs, digest
+from pipeline.render.sheets import PrintOptions, SheetItem, digest
 
 MM_PER_INCH = 25.4
 #: Printed card size (poker card), mm.
@@ -134,7 +133,7 @@ def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache, supersa
     """The scenario's table ``width_px`` wide with every unit drawn at the same scale, turned to
     its facing and centred on its place, as in the VASSAL setup."""
     jobs, ppi = map_jobs(sheet, width_px, supersample)
-    imgs = decode_pngs(cache.render_all(jobs))
+    imgs = sheets.decode_pngs_shared(cache.render_all(jobs))  # read only: the table is copied
     canvas = imgs["table"].copy()
     for i, u in enumerate(sheet.units):
         im = imgs[f"u{i}"]
@@ -159,12 +158,20 @@ def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
 def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
     """Every image the scenario sheet at ``px_per_mm`` is made of: the sheet itself (``sheet``)
     and the table and units of its map (:func:`map_jobs`); drawn without supersampling at print
-    resolution (:func:`pipeline.render.sheets.print_supersample`)."""
+    resolution (:func:`pipeline.render.sheets.print_supersample`). The ``sheet`` is drawn
+    straight into the composed sheet (:func:`_sheet_parts`), never cached as a PNG of its own
+    (used once; its PNG would cost more than its drawing): pre-draw lists leave it out."""
     ctx = sheet_context(sheet)
     ss = sheets.print_supersample(px_per_mm)
     jobs, _ppi = map_jobs(sheet, round(ctx["map"]["w"] * px_per_mm), ss)
     base = RenderJob("measured/scenario_sheet.yaml.j2", ctx, size=(round(SHEET_MM[0] * px_per_mm), round(SHEET_MM[1] * px_per_mm)))
     return {**sheets.supersampled({"sheet": base}, ss), **jobs}
+
+
+def cached_sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
+    """The jobs of :func:`sheet_jobs` that go through the render cache (drawn at once on every
+    core before the sheets are composed): the table and units of the map, not the ``sheet``."""
+    return {n: j for n, j in sheet_jobs(sheet, px_per_mm).items() if n != "sheet"}
 
 
 def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> tuple[str, Callable[[], Image.Image]]:
@@ -177,7 +184,7 @@ def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> 
     key = digest("measured-scenario-sheet", {n: cache.key(j) for n, j in sorted(jobs.items())}, [(u.x, u.y, u.facing) for u in sheet.units])
 
     def image() -> Image.Image:
-        base = Image.open(io.BytesIO(cache.png(f"scenario_{sheet.id}_base", jobs["sheet"]))).convert("RGBA")
+        base = jobs["sheet"].render(cache.renderer)  # drawn here, not cached: see sheet_jobs
         base.alpha_composite(map_picture(sheet, map_w, cache, ss), (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
         return base
 
@@ -199,8 +206,8 @@ def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, n
 
 def sheet_pngs(named: dict[str, ScenarioSheet], cache: RenderCache) -> dict[str, bytes]:
     """The sheets of ``named`` (image name → sheet) as PNG for VASSAL's chart window: every image
-    they are made of drawn at once on every core, then each sheet composed in its own process."""
-    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in sheet_jobs(s, SHEET_PNG_PX_PER_MM).items()})
+    they are made of drawn at once on every core, then the sheets composed on every core."""
+    cache.render_all({f"{n}/{k}": j for n, s in named.items() for k, j in cached_sheet_jobs(s, SHEET_PNG_PX_PER_MM).items()})
     return fork_map({n: partial(scenario_png, s, SHEET_PNG_PX_PER_MM, cache) for n, s in named.items()})
 
 
@@ -235,7 +242,7 @@ def print_files(ps: PrintSet, cache: RenderCache, opts: PrintOptions) -> dict[st
     all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
     for s in ps.scenarios:
         makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}")
-        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
+        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in cached_sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
     return sheets.print_files(cache, all_jobs, makers)
 
 

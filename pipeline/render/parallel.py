@@ -25,7 +25,7 @@ import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 #: Environment variable that sets the number of drawing processes (default: the usable cores).
 JOBS_ENV = "GUNBAI_JOBS"
@@ -193,21 +193,23 @@ def _weight(task: DrawTask) -> float:
 
 
 def fork_map(makers: dict[str, Callable[[], bytes]], on_done: Callable[[int, int], None] | None = None) -> dict[str, bytes]:
-    """Run each maker (any callable returning bytes: a PDF assembly, a composed sheet) in a
-    forked child process, :func:`workers` at a time, and return their results by name in the
-    order given.
+    """Run the makers (any callables returning bytes: a PDF assembly, a composed sheet) in
+    :func:`workers` forked child processes and return their results by name in the order given.
 
-    Closures need no pickling (the child is a copy of this process). A child draws images
-    itself (it cannot use the drawing pool), so draw what the makers need first
-    (:meth:`~pipeline.render.cache.RenderCache.render_all`, on every core) and let them read it
-    back from the render cache. With one worker, or where ``fork`` does not exist, the makers
-    run here one after the other.
+    Each child is forked once and runs maker after maker as the parent hands them out (the next
+    one to whichever child finishes first), so what a child loads on its first maker (fonts,
+    the PDF library, a board picture) serves its later ones, and forking the parent (hundreds of
+    MB) happens once per core instead of once per file. Closures need no pickling (the child is
+    a copy of this process). A child draws images itself (it cannot use the drawing pool), so
+    draw what the makers need first (:meth:`~pipeline.render.cache.RenderCache.render_all`, on
+    every core) and let them read it back from the render cache. With one worker, or where
+    ``fork`` does not exist, the makers run here one after the other.
 
     Raises:
-        Exception: the exception of the first failing maker (in the order given), re-raised.
+        Exception: the exception of the first failing maker (in the order given), re-raised;
+            RuntimeError when a child ends without a result (killed).
     """
     import pickle
-    import tempfile
 
     names = list(makers)
     n = workers()
@@ -221,57 +223,86 @@ def fork_map(makers: dict[str, Callable[[], bytes]], on_done: Callable[[int, int
     from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork")
+    tasks = [makers[name] for name in names]
     results: dict[str, bytes] = {}
     errors: dict[str, BaseException] = {}
-    running: dict[int, tuple[str, Path, multiprocessing.process.BaseProcess]] = {}
-    todo = list(names)
-    with tempfile.TemporaryDirectory(prefix="gunbai-fork-") as tmp:
-        try:
-            while todo or running:
-                while todo and len(running) < n:
-                    name = todo.pop(0)
-                    path = Path(tmp) / f"{len(todo)}.out"
-                    proc = ctx.Process(target=_child, args=(makers[name], path), daemon=True)
-                    proc.start()
-                    running[proc.sentinel] = (name, path, proc)
-                for sentinel in wait(list(running)):
-                    name, path, proc = running.pop(sentinel)  # type: ignore[call-overload]
+    todo = list(range(len(names)))
+    busy: dict[Any, tuple[int, multiprocessing.process.BaseProcess]] = {}  # parent end -> (task, child)
+    children = []
+    try:
+        for _ in range(min(n, len(names))):
+            parent_end, child_end = ctx.Pipe()
+            proc = ctx.Process(target=_serve, args=(tasks, child_end), daemon=True)
+            proc.start()
+            child_end.close()
+            children.append((parent_end, proc))
+            i = todo.pop(0)
+            parent_end.send(i)
+            busy[parent_end] = (i, proc)
+        while busy:
+            for conn in wait(list(busy)):
+                i, proc = busy.pop(conn)  # type: ignore[call-overload]
+                try:
+                    ok, value = pickle.loads(conn.recv_bytes())
+                except (OSError, EOFError, pickle.UnpicklingError):
                     proc.join()
-                    try:
-                        ok, value = pickle.loads(path.read_bytes())
-                    except (OSError, EOFError, pickle.UnpicklingError):
-                        ok, value = False, RuntimeError(f"{name}: the process making it ended without a result (exit code {proc.exitcode})")
-                    if ok:
-                        results[name] = value
-                    else:
-                        errors[name] = value
-                    if on_done:
-                        on_done(len(results) + len(errors), len(names))
-        except BaseException:
-            for _name, _path, proc in running.values():
+                    ok, value = False, RuntimeError(f"{names[i]}: the process making it ended without a result (exit code {proc.exitcode})")
+                    todo.clear()  # the child is gone: stop handing out work
+                if ok:
+                    results[names[i]] = value
+                else:
+                    errors[names[i]] = value
+                if on_done:
+                    on_done(len(results) + len(errors), len(names))
+                if todo and proc.is_alive():
+                    nxt = todo.pop(0)
+                    conn.send(nxt)  # type: ignore[union-attr]
+                    busy[conn] = (nxt, proc)
+        for conn, _proc in children:
+            try:
+                conn.send(None)  # no more work: the child exits
+            except OSError:
+                pass
+            conn.close()
+        for _conn, proc in children:
+            proc.join()
+    except BaseException:
+        for _conn, proc in children:
+            if proc.is_alive():
                 proc.terminate()
-            for _name, _path, proc in running.values():
-                proc.join()
-            raise
+        for _conn, proc in children:
+            proc.join()
+        raise
     for name in names:
         if name in errors:
             raise errors[name]
+    if len(results) != len(names):  # a child died: the makers it never got have no result
+        missing = next(name for name in names if name not in results)
+        raise RuntimeError(f"{missing}: not made (a process making the files ended early)")
     return {name: results[name] for name in names}
 
 
-def _child(make: Callable[[], bytes], path: Path) -> None:
-    """In a forked child: make the bytes and write ``(ok, value)`` pickled to ``path``."""
+def _serve(tasks: list[Callable[[], bytes]], conn: Any) -> None:
+    """In a forked child: make ``tasks[i]`` for every index ``i`` received on ``conn`` and send
+    back ``(ok, value)`` pickled, until ``None`` (or the parent's end closing) says stop."""
     import pickle
 
     _in_child()
-    try:
-        payload = pickle.dumps((True, make()))
-    except Exception as exc:  # handed to the parent, which re-raises it
+    while True:
         try:
-            payload = pickle.dumps((False, exc))
-        except Exception:  # an exception that does not pickle
-            payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
-    path.write_bytes(payload)
+            i = conn.recv()
+        except EOFError:
+            return
+        if i is None:
+            return
+        try:
+            payload = pickle.dumps((True, tasks[i]()))
+        except Exception as exc:  # handed to the parent, which re-raises it
+            try:
+                payload = pickle.dumps((False, exc))
+            except Exception:  # an exception that does not pickle
+                payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        conn.send_bytes(payload)
 
 
 def _in_child() -> None:

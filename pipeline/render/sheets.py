@@ -416,6 +416,26 @@ def decode_pngs(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
     return {n: Image.open(io.BytesIO(b)).convert("RGBA") for n, b in pngs.items()}
 
 
+_decoded: dict[bytes, Image.Image] = {}
+#: Most decoded images :func:`decode_pngs_shared` keeps (a 300 DPI board is 13 MB decoded).
+DECODED_MEMO = 64
+
+
+def decode_pngs_shared(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
+    """As :func:`decode_pngs`, but an image decoded before in this process (the same PNG bytes)
+    is the same object: the board and counters every scenario map of a process repeats are
+    decoded once. The images are shared: callers must not change them (copy first)."""
+    out = {}
+    for n, b in pngs.items():
+        img = _decoded.get(b)
+        if img is None:
+            if len(_decoded) >= DECODED_MEMO:
+                _decoded.clear()
+            img = _decoded[b] = Image.open(io.BytesIO(b)).convert("RGBA")
+        out[n] = img
+    return out
+
+
 def counter_pages(items: list[SheetItem], spec: SheetSpec, title: str) -> tuple[list[Page], list[Page]]:
     """Front pages and mirrored back pages of ``items``, titled ``<title>: front i/n`` and
     ``<title>: back i/n (print duplex, flip on long edge)``."""
@@ -519,7 +539,7 @@ def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text:
     :class:`~pipeline.render.cache.RenderJob`) is drawn first, at once on every core, into the
     render ``cache``; the PDF font subsets with the characters of ``text`` are cut once; then each
     file's maker (a callable returning its bytes, reading its images back from the cache) runs in
-    its own process (:func:`pipeline.render.parallel.fork_map`), with progress.
+    one of the forked processes, one per core (:func:`pipeline.render.parallel.fork_map`), with progress.
 
     Returns:
         File name → bytes, in the order of ``makers``.

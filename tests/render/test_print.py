@@ -297,6 +297,27 @@ def test_scenario_sheet_png_and_pdf(genpei, tmp_path):
     assert pdf.startswith(b"%PDF") and b"NotoSansCJK" in pdf
 
 
+def test_scenario_sheet_picture_is_drawn_into_the_sheet_not_cached(genpei, tmp_path):
+    """The sheet picture (8.7 Mpx at 300 DPI, used once) is drawn straight into the composed
+    sheet: no PNG of it in the render cache, only the map's board and pieces; outside the map
+    box the composed sheet has exactly the picture's pixels."""
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    cache = art.render_cache(tmp_path / "cache")
+    loaded = data.scenarios[0]
+    jobs = printing.scenario_sheet_jobs(data, layout, loaded, 2.0)
+    composed = Image.open(io.BytesIO(printing.scenario_sheet(data, layout, loaded, 2.0, cache))).convert("RGBA")
+    cached = {p.stem for p in (tmp_path / "cache").glob("*.png")}
+    assert cache.key(jobs["sheet"]) not in cached
+    assert set(printing.map_image_jobs(data, layout, loaded, 2.0)) == set(jobs) - {"sheet"}
+    assert {cache.key(j) for n, j in jobs.items() if n != "sheet"} <= cached
+    picture = jobs["sheet"].render(cache.renderer)
+    top = round(printing.scenario_context(data, layout, loaded)["map"]["y"] * 2.0)
+    assert top > 10
+    assert ImageChops.difference(composed.crop((0, 0, composed.width, top)), picture.crop((0, 0, picture.width, top))).getbbox() is None
+
+
 def test_counter_pdf_has_fronts_and_backs_and_cjk_font(genpei, tmp_path):
     from pipeline.systems.genpei import printing
 
@@ -313,3 +334,17 @@ def test_counter_pdf_has_fronts_and_backs_and_cjk_font(genpei, tmp_path):
     pdf = printing.counters_pdf(data, layout, cache, "letter", opts)
     assert pdf.startswith(b"%PDF") and b"NotoSansCJK" in pdf
     assert b"/Count " + str(2 * len(fronts)).encode() in pdf
+
+
+def test_decode_pngs_shared_decodes_each_png_once_with_the_same_pixels():
+    from pipeline.render import sheets
+    from pipeline.render.png import png_bytes
+
+    a = png_bytes(Image.new("RGBA", (7, 5), (10, 20, 30, 128)))
+    b = png_bytes(Image.new("RGB", (3, 4), (200, 100, 0)))
+    first = sheets.decode_pngs_shared({"a": a, "b": b})
+    again = sheets.decode_pngs_shared({"board": a})
+    assert again["board"] is first["a"]  # the same PNG bytes: decoded once
+    plain = sheets.decode_pngs({"a": a, "b": b})
+    for n in ("a", "b"):
+        assert first[n].mode == "RGBA" and first[n].tobytes() == plain[n].tobytes()

@@ -29,7 +29,6 @@ every piece of :func:`pipeline.systems.genpei.module.placements` pasted on its h
 
 from __future__ import annotations
 
-import io
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -44,7 +43,6 @@ from pipeline.render.sheets import (
     PrintOptions,
     SheetItem,
     SheetSpec,
-    decode_pngs,
     digest,
     duplex,
     print_supersample,
@@ -139,7 +137,7 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -
 
 
 _digest = digest
-_decode = decode_pngs
+_decode = sheets.decode_pngs_shared  # read only: scenario_map copies the board before drawing on it
 
 #: Title of the counter sheet pages.
 COUNTERS_TITLE = f"Genpei {SYSTEM_NAME_JA} counters"
@@ -351,12 +349,21 @@ def _not_public(canvas: Image.Image) -> None:
 
 def scenario_sheet_jobs(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> dict[str, RenderJob]:
     """Every image the scenario sheet at ``px_per_mm`` is made of: the sheet itself (``sheet``)
-    and the board and pieces of its map (by image name)."""
+    and the board and pieces of its map (by image name). The ``sheet`` is drawn straight into
+    the composed sheet (:func:`_sheet_parts`), never cached as a PNG of its own: it is used once,
+    and at 300 DPI (8.7 Mpx) encoding and decoding its PNG cost 5 times its drawing; the pre-draw
+    lists use :func:`map_image_jobs`."""
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
     ss = print_supersample(px_per_mm)
     jobs, _pieces, _ = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), ss)
     return {**supersampled({"sheet": RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))}, ss), **jobs}
+
+
+def map_image_jobs(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> dict[str, RenderJob]:
+    """The jobs of :func:`scenario_sheet_jobs` that go through the render cache: the board and
+    pieces of the map (shared by scenarios and drawn at once on every core), not the sheet."""
+    return {n: j for n, j in scenario_sheet_jobs(data, layout, loaded, px_per_mm).items() if n != "sheet"}
 
 
 def _sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache):
@@ -371,7 +378,7 @@ def _sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, ca
                   loaded.scenario.map)
 
     def image() -> Image.Image:
-        sheet = Image.open(io.BytesIO(cache.png(f"scenario_{loaded.scenario.id}_base", job))).convert("RGBA")
+        sheet = job.render(cache.renderer)  # drawn here, not cached: see scenario_sheet_jobs
         picture = scenario_map(data, layout, loaded, map_w, cache, ss)
         sheet.alpha_composite(picture, (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)))
         return sheet
@@ -408,8 +415,8 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
 
 def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str, bytes]:
     """Every scenario sheet PNG for the chart window, by image name: their images drawn at once
-    on every core, then each sheet composed in its own process."""
-    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in scenario_sheet_jobs(data, layout, s, SCENARIO_PNG_PX_PER_MM).items()})
+    on every core, then the sheets composed on every core."""
+    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, SCENARIO_PNG_PX_PER_MM).items()})
     return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios})
 
 
@@ -420,7 +427,7 @@ def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> d
     unit_jobs, charts = card_sheet_jobs(data, opts.spec("a4"))
     jobs.update({f"cards/{n}": j for n, j in {**unit_jobs, **charts}.items()})
     for s in data.scenarios:
-        jobs.update({f"scenario_{s.scenario.id}/{n}": j for n, j in scenario_sheet_jobs(data, layout, s, opts.dpi / 25.4).items()})
+        jobs.update({f"scenario_{s.scenario.id}/{n}": j for n, j in map_image_jobs(data, layout, s, opts.dpi / 25.4).items()})
     return jobs
 
 

@@ -24,8 +24,8 @@ from pipeline.measured.printing import (
     MM_PER_INCH,
     Placement,
     ScenarioSheet,
+    cached_sheet_jobs,
     scenario_pdf,
-    sheet_jobs,
     sheet_pngs,
 )
 from pipeline.render import sheets
@@ -166,7 +166,7 @@ def print_files(data: RoninData, cache: RenderCache, opts: PrintOptions = DEFAUL
     for lg in data.games:
         s = game_sheet(data, lg)
         makers[f"game_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"game_{s.id}.pdf", f"{s.code}: {s.name}")
-        all_jobs |= {f"game_{s.id}/{n}": j for n, j in sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
+        all_jobs |= {f"game_{s.id}/{n}": j for n, j in cached_sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
     return sheets.print_files(cache, all_jobs, makers)
 
 
