@@ -10,6 +10,7 @@ list (equally valid, §4.3) and reads both flat and nested lists.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import AnyStr
 
 from .sequence import decode, encode
 
@@ -82,10 +83,15 @@ def join_commands(commands: Sequence[str]) -> str:
     return encode(commands, ESC)
 
 
-def split_commands(text: str) -> list[str]:
+def split_commands(text: AnyStr) -> list[AnyStr]:
     """Split a save's plaintext into commands, flattening nested lists the way
     ``GameModule.decode`` does (a command that itself contains an unescaped ESC after
     decoding is a nested list, §4.3); empty commands are dropped.
+
+    ``text`` is the plaintext as ``str`` or as its UTF-8 ``bytes`` (the commands come back of
+    the same type): ESC, backslash and quote are ASCII, and no byte of a multi-byte UTF-8
+    character is ASCII, so the bytes split exactly where the characters do, and a save's long
+    non-ASCII text is never turned into a ``str`` only to be split.
 
     Equal to decoding level by level (:func:`split_commands_by_level`), in one pass over the
     ESCs instead of one pass over the whole text per nesting level: an ESC behind ``b``
@@ -93,36 +99,41 @@ def split_commands(text: str) -> list[str]:
     backslashes), the commands between separators lose the quotes that wrap them, and the
     text between two ESCs is copied once.
     """
+    if isinstance(text, bytes):
+        esc, back, quote = b"\x1b", 0x5C, 0x27  # bytes index to ints
+    else:
+        esc, back, quote = ESC, "\\", "'"
     escs: list[int] = []
     runs: list[int] = []
-    at = text.find(ESC)
+    at = text.find(esc)
     while at >= 0:
         b = 0
-        while b < at and text[at - 1 - b] == "\\":
+        while b < at and text[at - 1 - b] == back:
             b += 1
         escs.append(at)
         runs.append(b)
-        at = text.find(ESC, at + 1)
-    out: list[str] = []
-    _flatten(text, escs, runs, 0, len(text), 0, 0, len(escs), out)
+        at = text.find(esc, at + 1)
+    out: list[AnyStr] = []
+    _flatten(text, quote, escs, runs, 0, len(text), 0, 0, len(escs), out)
     return out
 
 
-def _flatten(text: str, escs: list[int], runs: list[int], start: int, end: int, depth: int,
-             lo: int, hi: int, out: list[str]) -> None:
+def _flatten(text: AnyStr, quote: str | int, escs: list[int], runs: list[int], start: int,
+             end: int, depth: int, lo: int, hi: int, out: list[AnyStr]) -> None:
     """Append the non-empty commands of ``text[start:end]`` at nesting ``depth``, whose ESCs
-    are ``escs[lo:hi]`` (positions) behind ``runs[lo:hi]`` backslashes."""
+    are ``escs[lo:hi]`` (positions) behind ``runs[lo:hi]`` backslashes; ``quote`` is ``'`` as
+    an item of ``text`` (a character, or its code for bytes)."""
     s, first = start, lo
     for i in range(lo, hi + 1):
         if i < hi and runs[i] > depth:
             continue  # escaped at this depth: part of a nested list
         e = escs[i] - runs[i] if i < hi else end
         t_lo, t_hi = first, i
-        if e - s > 1 and text[s] == "'" and text[e - 1] == "'":
+        if e - s > 1 and text[s] == quote and text[e - 1] == quote:
             s, e = s + 1, e - 1
             # the quotes are no ESCs, so the token's ESCs stay escs[first:i]
         if t_hi > t_lo:
-            _flatten(text, escs, runs, s, e, depth + 1, t_lo, t_hi, out)
+            _flatten(text, quote, escs, runs, s, e, depth + 1, t_lo, t_hi, out)
         elif e > s:
             out.append(text[s:e])
         if i < hi:

@@ -20,7 +20,7 @@ from .archive import VassalFormatError, open_archive
 from .grids import HexGrid, SquareGrid
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
 from .read import grid_from_element, image_size
-from .save import decode_save_text, deobfuscate
+from .save import read_saved_game
 from .sequence import decode
 
 __all__ = ["describe_trait", "inspect_bytes", "inspect_path"]
@@ -195,7 +195,7 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
 
     def placed(f: str) -> Iterator[str]:
         with open_archive(arc.read(f)) as inner:
-            save = decode_save_text(deobfuscate(inner.read("savedGame")))
+            save = read_saved_game(inner.read("savedGame"))
         for p in save.pieces:
             where = f"({p.x}, {p.y})"
             info = grids.get(p.map_name or "")
@@ -224,7 +224,7 @@ def inspect_bytes(data: bytes, title: str = "") -> list[str]:
     with open_archive(data) as arc:
         entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
         if entry not in arc and "savedGame" in arc:
-            save = decode_save_text(deobfuscate(arc.read("savedGame")))
+            save = read_saved_game(arc.read("savedGame"))
             return [f"Save with {len(save.pieces)} pieces ({title})"] + [
                 f"  {p.name} on {p.map_name} at ({p.x}, {p.y})" for p in save.pieces]
         return list(_lines(arc.read_xml(entry), arc, title))

@@ -33,6 +33,7 @@ __all__ = [
     "add_piece_command",
     "check_piece_id",
     "decode_add_piece",
+    "decode_add_piece_bytes",
     "nest",
     "stack_command",
     "unnest_state",
@@ -224,6 +225,10 @@ class DecodedPiece:
     @property
     def kind(self) -> str:
         """``"piece"``, ``"stack"`` or ``"deck"``."""
+        if self.stack is not None:
+            return "stack"
+        if self.basic is not None:
+            return "piece"
         inner = trait_id(self.levels[-1][0])
         return {"piece;": "piece", "stack": "stack", "deck;": "deck"}[inner]
 
@@ -478,18 +483,31 @@ def _split_add_piece(text: str) -> list[str]:
     return decode(text[2:], "/")
 
 
-@lru_cache(maxsize=4096)
-def _type_token(raw: str) -> str | None:
+def _type_token_of(raw: str) -> str | None:
     """The type token of an AddPiece command as ``decode(…, "/")`` gives it (escaped ``/``
-    restored, wrapping quotes dropped), or None when ``raw`` holds an unescaped ``/``. Cached:
-    a save repeats a few hundred types thousands of times, and the cached token is one string
-    whose hash is worked out once."""
+    restored, wrapping quotes dropped), or None when ``raw`` holds an unescaped ``/``."""
     if raw.count("/") != raw.count("\\/"):
         return None
     token = raw.replace("\\/", "/")
     if len(token) > 1 and token[0] == "'" and token[-1] == "'":
         return token[1:-1]
     return token
+
+
+#: :func:`_type_token_of`, cached: a save repeats a few hundred types thousands of times, and
+#: the cached token is one string whose hash is worked out once.
+_type_token = lru_cache(maxsize=4096)(_type_token_of)
+
+
+@lru_cache(maxsize=4096)
+def _type_token_bytes(raw: bytes) -> str | None:
+    """:func:`_type_token_of` of the UTF-8 bytes of a raw type token, cached by the bytes: the
+    long type of a repeated piece is decoded to ``str`` once per lint, not once per command.
+
+    Raises:
+        UnicodeDecodeError: ``raw`` is not UTF-8.
+    """
+    return _type_token_of(raw.decode("utf-8"))
 
 
 def decode_add_piece(text: str) -> DecodedPiece:
@@ -511,9 +529,68 @@ def decode_add_piece(text: str) -> DecodedPiece:
         raise PieceDecodeError(
             f"piece text decodes into {len(parts)} '/'-tokens, expected 3 (id, type, state)"
         )
-    piece_id, type_string, state_string = parts
+    return _decode_parts(*parts)
+
+
+def decode_add_piece_bytes(text: bytes) -> DecodedPiece:
+    """:func:`decode_add_piece` of an AddPiece command given as its UTF-8 bytes (a command of
+    a save's plaintext, :func:`~.commands.split_commands` of bytes), with the same result and
+    errors. When VASSAL wrote it (see :func:`_split_add_piece`) the id, type and state are cut
+    out of the bytes (``/``, backslash and quote are ASCII, so they fall where the characters
+    do); the long type is decoded once per distinct type (:func:`_type_token_bytes`) and the
+    piece once per distinct type and state (:func:`_piece_body_bytes`: a module's setups
+    place the same piece, and the same empty stack, at the same spot many times under other
+    ids), so a repeated command costs its id and two dictionary look-ups. Anything else is
+    decoded whole and read by :func:`decode_add_piece`.
+
+    Raises:
+        PieceDecodeError: as :func:`decode_add_piece`.
+        UnicodeDecodeError: the bytes are not UTF-8.
+    """
+    first, last = text.find(b"/", 2), text.rfind(b"/")
+    if text.startswith(b"+/") and 2 < first < last and text[last - 1] != 0x5C:
+        raw_id = text[2:first]
+        if b"\\" not in raw_id and b"'" not in raw_id:
+            type_string = _type_token_bytes(text[first + 1 : last])
+            if type_string is not None:
+                levels, basic, stack = _piece_body_bytes(type_string, text[last + 1 :])
+                return DecodedPiece(raw_id.decode("utf-8"), levels, basic, stack)
+    return decode_add_piece(text.decode("utf-8"))
+
+
+_Body = tuple[tuple[tuple[str, str], ...], BasicState | None, StackState | None]
+
+
+def _decode_parts(piece_id: str, type_string: str, state_string: str) -> DecodedPiece:
+    """The piece of an AddPiece command cut into id, type and state (see
+    :func:`decode_add_piece`, whose errors it raises)."""
     if not piece_id:
         raise PieceDecodeError("piece id is empty")
+    return DecodedPiece(piece_id, *_piece_body(type_string, state_string))
+
+
+@lru_cache(maxsize=8192)
+def _piece_body_bytes(type_string: str, state: bytes) -> _Body:
+    """:func:`_piece_body` of a type and the UTF-8 bytes of an AddPiece state token (wrapping
+    quotes still on), cached (errors are not cached: they are raised again).
+
+    Raises:
+        PieceDecodeError: as :func:`_piece_body`.
+        UnicodeDecodeError: ``state`` is not UTF-8.
+    """
+    state_string = state.decode("utf-8")
+    if len(state_string) > 1 and state_string[0] == "'" and state_string[-1] == "'":
+        state_string = state_string[1:-1]
+    return _piece_body(type_string, state_string)
+
+
+def _piece_body(type_string: str, state_string: str) -> _Body:
+    """The levels, BasicPiece state and stack state of a piece from its type and state strings
+    (:class:`DecodedPiece` without its id).
+
+    Raises:
+        PieceDecodeError: as :func:`decode_add_piece` (all but the id and ``/`` checks).
+    """
     types = _unnest_type(type_string)
     inner = trait_id(types[-1])
     if inner not in ("piece;", "stack", "deck;"):
@@ -523,10 +600,9 @@ def decode_add_piece(text: str) -> DecodedPiece:
     if inner == "stack":
         if len(types) != 1:
             raise PieceDecodeError("a stack cannot have traits")
-        return DecodedPiece(piece_id, ((type_string, state_string),), stack=_decode_stack(
-            state_string))
+        return ((type_string, state_string),), None, _decode_stack(state_string)
     levels, basic = _decode_levels(type_string, state_string)
-    return DecodedPiece(piece_id, levels, basic=basic)
+    return levels, basic, None
 
 
 @lru_cache(maxsize=8192)

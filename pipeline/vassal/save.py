@@ -33,7 +33,7 @@ from .pieces import (
     PieceDecodeError,
     PieceDefinition,
     check_piece_id,
-    decode_add_piece,
+    decode_add_piece_bytes,
     stack_command,
 )
 from .sequence import decode
@@ -44,11 +44,14 @@ __all__ = [
     "PlacedPiece",
     "SaveGame",
     "SetupPiece",
+    "decode_save_plain",
     "decode_save_text",
     "deobfuscate",
+    "deobfuscate_bytes",
     "locate_pieces",
     "obfuscate",
     "read_save",
+    "read_saved_game",
 ]
 
 MAGIC = b"!VCSK"
@@ -74,21 +77,38 @@ def deobfuscate(data: bytes, entry: str = "savedGame") -> str:
     Raises:
         VassalFormatError: bad key or hex body (odd length, non-hex), or invalid UTF-8.
     """
-    if data.startswith(MAGIC):
-        head, body = data[5:7], data[7:]
-        try:
-            key = int(head.decode("ascii"), 16)
-            if len(head) != 2 or len(body) % 2:
-                raise ValueError
-            try:  # hex digits only, the common case: no copy of the body into a str
-                raw = binascii.unhexlify(body)
-            except binascii.Error:  # fromhex also skips ASCII whitespace between pairs
-                raw = bytes.fromhex(body.decode("ascii"))
-        except (ValueError, UnicodeDecodeError):
-            raise VassalFormatError("bad !VCSK obfuscation (key or hex body)", entry) from None
-        plain = raw.translate(bytes(b ^ key for b in range(256)))
-    else:
-        plain = data
+    return _utf8_text(deobfuscate_bytes(data, entry), entry)
+
+
+def deobfuscate_bytes(data: bytes, entry: str = "savedGame") -> bytes:
+    """:func:`deobfuscate` without the last step: the plaintext as its UTF-8 bytes, not yet
+    checked to be UTF-8 (:func:`read_saved_game` checks it piece by piece as it decodes).
+
+    Raises:
+        VassalFormatError: bad key or hex body (odd length, non-hex).
+    """
+    if not data.startswith(MAGIC):
+        return data
+    head, body = data[5:7], memoryview(data)[7:]
+    try:
+        key = int(head.decode("ascii"), 16)
+        if len(head) != 2 or len(body) % 2:
+            raise ValueError
+        try:  # hex digits only, the common case: no copy of the body into a str
+            raw = binascii.unhexlify(body)
+        except binascii.Error:  # fromhex also skips ASCII whitespace between pairs
+            raw = bytes.fromhex(bytes(body).decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        raise VassalFormatError("bad !VCSK obfuscation (key or hex body)", entry) from None
+    return raw.translate(bytes(b ^ key for b in range(256)))
+
+
+def _utf8_text(plain: bytes, entry: str) -> str:
+    """``plain`` decoded as UTF-8.
+
+    Raises:
+        VassalFormatError: invalid UTF-8 (the message names the byte position).
+    """
     try:
         return plain.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -228,13 +248,15 @@ class DecodedSave:
     """A read save or log. ``problems`` lists ``(command_index, severity, message)`` for what
     would stop VASSAL loading it or make it load wrongly (index -1: the whole stream).
 
+    ``plain`` is the plaintext as UTF-8 bytes and ``raw_commands`` its commands as bytes
+    (:attr:`text` and :attr:`commands` are them as ``str``, decoded when asked for).
     ``pieces``/``stacks`` are the AddPiece commands (with ``index_of`` giving each one's command
     index), ``changes`` the ChangePiece/MovePiece/RemovePiece commands, ``log`` the number of
     ``LOG``/``UNDO`` entries after ``end_save`` (a ``.vlog``), ``parked`` the stacks and pieces
     whose map is ``null``."""
 
-    text: str
-    commands: list[str]
+    plain: bytes
+    raw_commands: list[bytes]
     pieces: list[DecodedPiece] = field(default_factory=list)
     stacks: list[DecodedPiece] = field(default_factory=list)
     changes: list[PieceChange] = field(default_factory=list)
@@ -246,6 +268,16 @@ class DecodedSave:
     module_name: str | None = None
     module_version: str | None = None
     vassal_version: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The plaintext (§4.3)."""
+        return self.plain.decode("utf-8")
+
+    @property
+    def commands(self) -> list[str]:
+        """The top-level commands (nested lists flattened, empty ones dropped, §4.3)."""
+        return [c.decode("utf-8") for c in self.raw_commands]
 
     def piece(self, piece_id: str) -> DecodedPiece:
         for p in self.pieces:
@@ -281,9 +313,41 @@ def _int_token(text: str) -> int | None:
 
 def decode_save_text(text: str) -> DecodedSave:
     """Split and decode a save's or log's plaintext (§4.3-4.4), recording problems instead of
-    raising. Every command is decoded: AddPiece (``+/``), ChangePiece (``D/``), MovePiece
-    (``M/``), RemovePiece (``-/``), board commands, and the ``LOG``/``UNDO`` entries of a
-    ``.vlog`` after ``end_save`` (each ``LOG`` entry's command is decoded the same way).
+    raising: :func:`decode_save_plain` of its UTF-8 bytes.
+
+    Raises:
+        UnicodeEncodeError: ``text`` holds a lone surrogate (no save text can).
+    """
+    return decode_save_plain(text.encode("utf-8"))
+
+
+def read_saved_game(data: bytes, entry: str = "savedGame") -> DecodedSave:
+    """A ``savedGame`` entry deobfuscated (§4.2) and decoded (:func:`decode_save_plain`),
+    without turning the whole plaintext into a ``str``: a save of 4 million characters, a few
+    of them outside Latin-1, would take 16 MB as a ``str`` and most of it is repeated piece
+    types, each decoded once.
+
+    Raises:
+        VassalFormatError: as :func:`deobfuscate` (bad obfuscation, or invalid UTF-8, with the
+            same message: every byte of the plaintext is decoded by some step of the decoding,
+            and the first failure is reported as decoding the whole text reports it).
+    """
+    plain = deobfuscate_bytes(data, entry)
+    try:
+        return decode_save_plain(plain)
+    except UnicodeDecodeError:
+        _utf8_text(plain, entry)  # raises, naming the first bad byte of the whole text
+        raise  # pragma: no cover - the whole text decoded where a part of it did not
+
+
+def decode_save_plain(plain: bytes) -> DecodedSave:
+    """Split and decode a save's or log's plaintext given as UTF-8 bytes (§4.3-4.4), recording
+    problems instead of raising. Every command is decoded: AddPiece (``+/``), ChangePiece
+    (``D/``), MovePiece (``M/``), RemovePiece (``-/``), board commands, and the ``LOG``/``UNDO``
+    entries of a ``.vlog`` after ``end_save`` (each ``LOG`` entry's command is decoded the same
+    way). Commands are split as bytes (:func:`~.commands.split_commands`) and AddPiece commands
+    decoded from them (:func:`~.pieces.decode_add_piece_bytes`); every other command is decoded
+    to ``str`` whole, so every byte is read as UTF-8 by some step.
 
     Problems (severity, as VASSAL 3.7.26 reacts): missing ``begin_save``/``end_save`` (error:
     "Load … cancelled"), trailing whitespace (error), undecodable pieces and moves (error: the
@@ -291,16 +355,20 @@ def decode_save_text(text: str) -> DecodedSave:
     (warning: dropped silently), a stack listing an id added nowhere or later (warning:
     ``Stack.setState`` skips it), a piece listed in two stacks (warning: the later stack takes
     it). The ``null;0;0`` of an empty off-map stack is read as VASSAL writes it (map, x, y), not
-    as two piece ids."""
-    commands = split_commands(text)
-    save = DecodedSave(text, commands)
-    if text != text.rstrip():
+    as two piece ids.
+
+    Raises:
+        UnicodeDecodeError: ``plain`` is not UTF-8.
+    """
+    commands = split_commands(plain)
+    save = DecodedSave(plain, commands)
+    if _last_char(plain).isspace():
         save.problems.append((-1, ERROR, "save text ends with whitespace: VASSAL drops "
                               "'end_save' (§4.3)"))
-    if not commands or commands[0] != BEGIN_SAVE:
+    if not commands or commands[0] != _BEGIN:
         save.problems.append((0, ERROR, "save does not start with begin_save"))
     try:
-        end = commands.index(END_SAVE)
+        end = commands.index(_END)
     except ValueError:
         end = -1
         save.problems.append((len(commands) - 1, ERROR,
@@ -309,14 +377,16 @@ def decode_save_text(text: str) -> DecodedSave:
     stacked: dict[str, int] = {}
     pending: list[tuple[int, DecodedPiece]] = []
     for i, cmd in enumerate(commands):
-        if cmd in (BEGIN_SAVE, END_SAVE):
+        if cmd == _BEGIN or cmd == _END:
             continue
         if end >= 0 and i > end:
-            if cmd.startswith(("LOG\t", "UNDO\t")):
+            if cmd.startswith((b"LOG\t", b"UNDO\t")):
                 save.log += 1
-                if cmd.startswith("LOG\t"):
+                if cmd.startswith(b"LOG\t"):
                     for inner in split_commands(cmd[4:]):
                         _decode_command(save, i, inner, added, stacked, pending)
+                else:
+                    cmd.decode("utf-8")  # read as VASSAL reads it: the whole text is UTF-8
                 continue
         _decode_command(save, i, cmd, added, stacked, pending)
     for i, stack in pending:
@@ -332,11 +402,28 @@ def decode_save_text(text: str) -> DecodedSave:
     return save
 
 
-def _decode_command(save: DecodedSave, i: int, cmd: str, added: dict[str, int],
+_BEGIN = BEGIN_SAVE.encode("ascii")
+_END = END_SAVE.encode("ascii")
+
+
+def _last_char(plain: bytes) -> str:
+    """The last character of UTF-8 bytes (``""`` when empty): its lead byte is the last one
+    that is not a continuation byte (``10xxxxxx``).
+
+    Raises:
+        UnicodeDecodeError: the last character is not UTF-8.
+    """
+    start = len(plain) - 1
+    while start > 0 and len(plain) - start < 4 and plain[start] & 0xC0 == 0x80:
+        start -= 1
+    return plain[max(start, 0):].decode("utf-8")
+
+
+def _decode_command(save: DecodedSave, i: int, raw: bytes, added: dict[str, int],
                     stacked: dict[str, int], pending: list[tuple[int, DecodedPiece]]) -> None:
-    if cmd.startswith("+/"):
+    if raw.startswith(b"+/"):
         try:
-            piece = decode_add_piece(cmd)
+            piece = decode_add_piece_bytes(raw)
         except PieceDecodeError as exc:
             save.problems.append((i, ERROR, f"AddPiece does not decode: {exc}"))
             return
@@ -345,8 +432,7 @@ def _decode_command(save: DecodedSave, i: int, cmd: str, added: dict[str, int],
                                   f"command[{added[piece.id]}]; the later one replaces it"))
         added[piece.id] = i
         save.index_of[id(piece)] = i
-        if piece.kind == "stack":
-            assert piece.stack is not None
+        if piece.stack is not None:
             for pid in piece.stack.piece_ids:
                 if pid in stacked and pid in added:
                     save.problems.append((i, WARNING, f"piece {pid!r} is listed in stack "
@@ -358,6 +444,7 @@ def _decode_command(save: DecodedSave, i: int, cmd: str, added: dict[str, int],
         else:
             save.pieces.append(piece)
         return
+    cmd = raw.decode("utf-8")
     if cmd.startswith(("D/", "M/", "-/")):
         change = _decode_change(cmd, i)
         if isinstance(change, str):
@@ -415,7 +502,7 @@ def read_save(data: bytes) -> DecodedSave:
     with open_archive(data) as arc:
         if "savedGame" not in arc:
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
-        save = decode_save_text(deobfuscate(arc.read("savedGame")))
+        save = read_saved_game(arc.read("savedGame"))
         for entry in ("savedata", "moduledata"):
             if entry not in arc:
                 save.problems.append((-1, NOTE, f"save has no {entry} entry (§4.1)"))

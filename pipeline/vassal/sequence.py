@@ -184,25 +184,21 @@ def split_levels(text: str) -> list[str] | None:
     True
     """
     segments = text.split("\t")
-    if "'" not in text:
-        # no quotes to drop: when every level's TAB sits behind exactly its depth of
-        # backslashes (what VASSAL writes), the levels are the segments without those runs
-        for depth in range(1, len(segments) - 1):
-            segment = segments[depth]
-            if segment[-depth:] != "\\" * depth or segment[-depth - 1 : -depth] == "\\":
-                break
-            segments[depth] = segment[:-depth]
-        else:
-            if not segments[0].endswith("\\") or len(segments) == 1:
-                return segments
-        segments = text.split("\t")
-    levels: list[str] = []
+    last = segments.pop()
+    # the backslashes behind each TAB: the trailing run of the segment before it
+    runs = [len(segment) - len(segment.rstrip("\\")) for segment in segments]
+    if "'" not in text and runs == list(range(len(runs))):
+        # no quotes to drop and every level's TAB behind exactly its depth of backslashes
+        # (what VASSAL writes): the levels are the segments without those runs
+        levels = [segment[: len(segment) - depth] for depth, segment in enumerate(segments)]
+        levels.append(last)
+        return levels
+    levels = []
     start, end, pos, depth = 0, len(text), -1, 0
     inner = False  # the current level holds TABs of its own
-    for segment in segments[:-1]:
+    for segment, run in zip(segments, runs, strict=True):
         pos += len(segment) + 1  # this TAB
-        run = "\\" * depth
-        if segment.endswith(run) and not segment.endswith("\\" + run):
+        if run == depth:
             token = text[start : pos - depth]
             if inner:
                 token = _strip_runs(token, depth + 1)
@@ -213,7 +209,7 @@ def split_levels(text: str) -> list[str] | None:
             start, depth = pos + 1, depth + 1
             if end - start > 1 and text[start] == "'" and text[end - 1] == "'":
                 start, end = start + 1, end - 1
-        elif segment.endswith("\\" + run):
+        elif run > depth:
             inner = True
         else:
             return None
