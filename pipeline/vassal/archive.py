@@ -286,25 +286,21 @@ class Archive:
             raise VassalFormatError("entry not found", name)
         info = self.zf.getinfo(name)
         cap = min(self.limits.max_entry_size, info.file_size)
-        chunks = []
-        size = 0
         try:
             with self.zf.open(info) as fh:
-                while True:
-                    chunk = fh.read(min(1 << 20, cap + 1 - size))
-                    if not chunk:
-                        break
-                    size += len(chunk)
-                    if size > cap:
-                        raise VassalFormatError(
-                            "entry inflates beyond its declared size or the size limit", name)
-                    chunks.append(chunk)
+                # one read of at most cap + 1 bytes: zlib inflates no more than that (its
+                # max_length), and an entry that reaches cap + 1 is refused; one call, so a
+                # large save is not inflated in chunks and joined again
+                data = fh.read(cap + 1)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
             raise VassalFormatError(f"entry cannot be read: {exc}", name) from None
+        size = len(data)
+        if size > cap:
+            raise VassalFormatError(
+                "entry inflates beyond its declared size or the size limit", name)
         self._total_read += size
         if self._total_read > self.limits.max_total_size:
             raise VassalFormatError("archive exceeds the total size limit", name)
-        data = b"".join(chunks)
         self._cache[name] = data
         return data
 

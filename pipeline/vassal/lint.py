@@ -1358,9 +1358,12 @@ def check_save_pieces(ctx: SaveContext) -> None:
     # the module, so each distinct piece is checked once per module
     memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = (
         mod.piece_findings if mod is not None else {})
+    index_of = save.index_of
+    maps, gpids, maps_known = known.maps, known.gpids, known.maps_known
     for p in [*save.pieces, *save.stacks]:
-        path = f"command[{save.command_index(p)}]"
-        kind = "stack" if p.stack is not None else p.kind
+        # the command index goes into a finding's path, worked out only for a finding
+        stack, basic = p.stack, p.basic
+        kind = "stack" if stack is not None else "piece" if basic is not None else p.kind
         if kind == "piece":
             basic_type, basic_state = p.levels[-1]
             key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
@@ -1368,26 +1371,38 @@ def check_save_pieces(ctx: SaveContext) -> None:
             if found is None:
                 found = memo[key] = list(_piece_findings(p, known.prototypes, known.sides,
                                                          known.read, known.code))
-            for severity, message in found:
-                repeated.setdefault((severity, message), []).append(path)
-        if not known.maps_known or p.map_name in (None, "null"):
+            if found:
+                path = f"command[{index_of.get(id(p), -1)}]"
+                for severity, message in found:
+                    repeated.setdefault((severity, message), []).append(path)
+        if not maps_known:
             continue
-        if p.map_name not in known.maps:
-            ctx.add(ERROR, entry, path, f"{p.kind} {p.id} stands on map {p.map_name!r}, which "
-                    "the module does not have: 'Map not found', the piece is not placed (§4.4)")
+        if stack is not None:
+            map_name, x, y = stack.map_name, stack.x, stack.y
+        elif basic is not None:
+            map_name, x, y = basic.map_name, basic.x, basic.y
+        else:
+            continue  # a deck: no map of its own
+        if map_name == "null":
             continue
-        size = bounds.get(p.map_name)
-        if p.x is not None and p.y is not None and (p.x < 0 or p.y < 0):
+        if map_name not in maps:
+            ctx.add(ERROR, entry, f"command[{index_of.get(id(p), -1)}]", f"{kind} {p.id} "
+                    f"stands on map {map_name!r}, which the module does not have: 'Map not "
+                    "found', the piece is not placed (§4.4)")
+            continue
+        if x < 0 or y < 0:
             parked += 1
-        elif size is not None and p.x is not None and p.y is not None:
-            w, h = size
-            if p.x >= w or p.y >= h:
-                ctx.add(WARNING, entry, path,
-                        f"{p.kind} {p.id} at ({p.x}, {p.y}) is beyond the right or bottom edge "
-                        f"of map {p.map_name!r} (0..{w - 1}, 0..{h - 1}): the player never sees it")
-        if p.kind == "piece" and p.gpid and known.gpids and p.gpid not in known.gpids:
-            ctx.add(WARNING, entry, path, f"piece {p.id} has gpid {p.gpid!r}, which matches no "
-                    "PieceSlot: 'Refresh Counters' cannot update it (§4.4)")
+        else:
+            size = bounds.get(map_name)
+            if size is not None and (x >= size[0] or y >= size[1]):
+                w, h = size
+                ctx.add(WARNING, entry, f"command[{index_of.get(id(p), -1)}]",
+                        f"{kind} {p.id} at ({x}, {y}) is beyond the right or bottom edge "
+                        f"of map {map_name!r} (0..{w - 1}, 0..{h - 1}): the player never sees it")
+        if basic is not None and gpids and basic.gpid and basic.gpid not in gpids:
+            ctx.add(WARNING, entry, f"command[{index_of.get(id(p), -1)}]", f"piece {p.id} has "
+                    f"gpid {basic.gpid!r}, which matches no PieceSlot: 'Refresh Counters' "
+                    "cannot update it (§4.4)")
     for (severity, message), paths in repeated.items():
         more = f" (and {len(paths) - 1} more pieces of this save)" if len(paths) > 1 else ""
         ctx.add(severity, entry, paths[0], message + more)

@@ -418,11 +418,21 @@ def _parse_int(text: str, what: str) -> int:
         raise PieceDecodeError(f"{what} is not an integer: {text!r}") from None
 
 
-def _decode_basic(type_string: str, state: str) -> BasicState:
+@lru_cache(maxsize=4096)
+def _basic_type(type_string: str) -> tuple[str, str, str, str]:
+    """Clone key, delete key, image and name of a BasicPiece type ``piece;…`` (§3.5), cached.
+
+    Raises:
+        PieceDecodeError: not 4 fields.
+    """
     fields = decode(type_string[len("piece;") :], ";")
     if len(fields) != 4:
         raise PieceDecodeError(f"BasicPiece type has {len(fields)} fields, expected 4 (§3.5)")
-    clone_key, delete_key, image, name = fields
+    return fields[0], fields[1], fields[2], fields[3]
+
+
+def _decode_basic(type_string: str, state: str) -> BasicState:
+    clone_key, delete_key, image, name = _basic_type(type_string)
     tokens = decode(state, ";")
     if len(tokens) < 3:
         raise PieceDecodeError(
@@ -553,7 +563,7 @@ def decode_add_piece_bytes(text: bytes) -> DecodedPiece:
         if b"\\" not in raw_id and b"'" not in raw_id:
             type_string = _type_token_bytes(text[first + 1 : last])
             if type_string is not None:
-                levels, basic, stack = _piece_body_bytes(type_string, text[last + 1 :])
+                levels, basic, stack = _piece_body_of(type_string, text[last + 1 :])
                 return DecodedPiece(raw_id.decode("utf-8"), levels, basic, stack)
     return decode_add_piece(text.decode("utf-8"))
 
@@ -567,6 +577,61 @@ def _decode_parts(piece_id: str, type_string: str, state_string: str) -> Decoded
     if not piece_id:
         raise PieceDecodeError("piece id is empty")
     return DecodedPiece(piece_id, *_piece_body(type_string, state_string))
+
+
+def _piece_body_of(type_string: str, state: bytes) -> _Body:
+    """:func:`_piece_body_bytes` of a type and the UTF-8 bytes of an AddPiece state token, the
+    trait states decoded once per distinct type and trait states: pieces of one kind differ in
+    their BasicPiece state (``map;x;y;gpid;…``, after the state's last TAB) far more often than
+    in their traits' states, so the state is cut there and :func:`_state_head` cached by the
+    part before. The cut is taken only when the part after holds no backslash and no quote:
+    then splitting the whole state gives the head's levels with that part appended to the last
+    one (no TAB, backslash or quote there to change how the rest splits). Anything else, and
+    any error, goes through :func:`_piece_body_bytes` (same result, same messages).
+
+    Raises:
+        PieceDecodeError: as :func:`_piece_body`.
+        UnicodeDecodeError: ``state`` is not UTF-8.
+    """
+    cut = state.rfind(b"\t") + 1
+    if cut:
+        tail = state[cut:]
+        if b"\\" not in tail and b"'" not in tail:
+            head = _state_head(type_string, state[:cut])
+            if head is not None:
+                levels, basic_type, last = head
+                last += tail.decode("utf-8")
+                try:
+                    basic = _decode_basic(basic_type, last)
+                except PieceDecodeError:
+                    pass  # reported by the whole decode below, word for word
+                else:
+                    return (*levels, (basic_type, last)), basic, None
+    return _piece_body_bytes(type_string, state)
+
+
+@lru_cache(maxsize=8192)
+def _state_head(type_string: str, head: bytes
+                ) -> tuple[tuple[tuple[str, str], ...], str, str] | None:
+    """For a piece whose innermost type is ``piece;``: its levels above the BasicPiece, the
+    BasicPiece type, and what the last level's state starts with, from the UTF-8 bytes of its
+    state up to and including the last TAB (see :func:`_piece_body_of`); None when the type is
+    another or the state does not split into one level per type level (the whole decode then
+    tells why).
+
+    Raises:
+        UnicodeDecodeError: ``head`` is not UTF-8.
+    """
+    try:
+        types = _unnest_type(type_string)
+    except PieceDecodeError:
+        return None
+    if trait_id(types[-1]) != "piece;":
+        return None
+    states = split_levels(head.decode("utf-8"))
+    if states is None or len(states) != len(types):
+        return None
+    return tuple(zip(types[:-1], states[:-1], strict=True)), types[-1], states[-1]
 
 
 @lru_cache(maxsize=8192)
