@@ -270,9 +270,14 @@ class Archive:
     names: list[str]
     _total_read: int = 0
     _cache: dict[str, bytes] = field(default_factory=dict)
+    #: ``names`` as a set: a module holds thousands of entries and lint asks for each one
+    _name_set: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._name_set = frozenset(self.names)
 
     def __contains__(self, name: object) -> bool:
-        return name in self.names
+        return name in self._name_set
 
     def read(self, name: str) -> bytes:
         """The content of entry ``name``, read with a size cap (never trusting the header).
@@ -282,7 +287,7 @@ class Archive:
         """
         if name in self._cache:
             return self._cache[name]
-        if name not in self.names:
+        if name not in self._name_set:
             raise VassalFormatError("entry not found", name)
         info = self.zf.getinfo(name)
         cap = min(self.limits.max_entry_size, info.file_size)
@@ -313,7 +318,7 @@ class Archive:
         """
         if name in self._cache:
             return self._cache[name][:size]
-        if name not in self.names:
+        if name not in self._name_set:
             raise VassalFormatError("entry not found", name)
         try:
             with self.zf.open(self.zf.getinfo(name)) as fh:

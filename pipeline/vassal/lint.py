@@ -36,7 +36,7 @@ from lxml import etree
 from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
 from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import element_label, image_info, image_size, short_tag
+from .read import element_label, image_info, image_size, parse_svg, short_tag, svg_root_size
 from .refs import (
     ArchiveNames,
     case_hint,
@@ -44,7 +44,7 @@ from .refs import (
     html_image_refs,
     join_relative,
     resolve_image,
-    svg_refs,
+    svg_root_refs,
 )
 from .save import DecodedSave, read_saved_game
 from .sequence import decode, encode
@@ -159,6 +159,9 @@ class ModuleContext(_Collector):
     piece_findings: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = field(
         default_factory=dict)
     _read_text: str | None = None
+    #: SVG entries of at most 64 KiB (all that :func:`_check_image_bytes` reads of them) →
+    #: their :func:`~.read.svg_size`, found when their references were checked (parsed once)
+    svg_sizes: dict[str, tuple[int, int] | None] = field(default_factory=dict)
 
     _has_code: bool | None = None
 
@@ -900,7 +903,11 @@ def _check_svg(ctx: ModuleContext, entry: str, names: ArchiveNames, used: dict[s
     except VassalFormatError:
         return
     severity = ERROR if entry in used else WARNING
-    for href in svg_refs(data):
+    root = parse_svg(data)
+    if len(data) <= _IMAGE_HEAD:  # svg_size of it, as _check_image_bytes would work it out
+        ctx.svg_sizes[entry] = svg_root_size(root) if root is not None and data.lstrip(
+            b"\xef\xbb\xbf \t\r\n").startswith(b"<") else None
+    for href in (svg_root_refs(root) if root is not None else ()):
         kind = classify_url(href)
         if kind in ("fragment", "data"):
             continue
@@ -920,13 +927,18 @@ def _check_svg(ctx: ModuleContext, entry: str, names: ArchiveNames, used: dict[s
                 used.setdefault(target, f"SVG {entry}")
 
 
+#: how much of an image :func:`_check_image_bytes` reads first (bytes)
+_IMAGE_HEAD = 1 << 16
+
+
 def _check_image_bytes(ctx: ModuleContext, entry: str, user: str | None) -> None:
     """Garbage bytes and images too large for VASSAL's tiler (see :func:`check_images`)."""
     assert ctx.archive is not None
     try:
-        data = ctx.archive.read_head(entry, 1 << 16)
-        info = image_info(data)
-        if info is None and not data.startswith(b"\x89PNG") and len(data) == 1 << 16:
+        data = ctx.archive.read_head(entry, _IMAGE_HEAD)
+        known = ctx.svg_sizes
+        info = image_info(data, (lambda _: known[entry]) if entry in known else None)
+        if info is None and not data.startswith(b"\x89PNG") and len(data) == _IMAGE_HEAD:
             info = image_info(ctx.archive.read(entry))
     except VassalFormatError as exc:
         ctx.add(ERROR, entry, "", exc.message)

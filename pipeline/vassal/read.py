@@ -18,7 +18,7 @@ import math
 import re
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -42,6 +42,7 @@ __all__ = [
     "read_module",
     "read_module_root",
     "short_tag",
+    "svg_root_size",
     "svg_size",
 ]
 
@@ -62,10 +63,12 @@ class ImageInfo:
     height: int
 
 
-def image_info(data: bytes) -> ImageInfo | None:
+def image_info(data: bytes, svg_size_of: Callable[[bytes], tuple[int, int] | None] | None = None
+               ) -> ImageInfo | None:
     """The format and pixel size of image bytes, or None when they are no image Java's ImageIO
     or VASSAL's SVG renderer can read (garbage, truncated header, a PNG whose IHDR CRC is
-    wrong, an SVG whose root is not ``<svg>``). Only headers are read."""
+    wrong, an SVG whose root is not ``<svg>``). Only headers are read. ``svg_size_of`` stands in
+    for :func:`svg_size` (a caller that has parsed the SVG already gives its result)."""
     head = data[:8]
     if head == b"\x89PNG\r\n\x1a\n":
         if len(data) < 33 or data[8:16] != b"\x00\x00\x00\x0dIHDR":
@@ -90,7 +93,7 @@ def image_info(data: bytes) -> ImageInfo | None:
     if size is not None:
         fmt = "gif" if data[:3] == b"GIF" else "jpeg"
         return ImageInfo(fmt, *size) if size[0] and size[1] else None
-    svg = svg_size(data)
+    svg = (svg_size_of or svg_size)(data)
     if svg is not None:
         return ImageInfo("svg", *svg)
     return None
@@ -144,6 +147,12 @@ def svg_size(data: bytes) -> tuple[int, int] | None:
     root = parse_svg(data)
     if root is None:
         return None
+    return svg_root_size(root)
+
+
+def svg_root_size(root: etree._Element) -> tuple[int, int] | None:
+    """:func:`svg_size` of an SVG document already parsed by :func:`parse_svg` (None when its
+    root is not ``<svg>``)."""
     if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
         return None
 

@@ -37,7 +37,7 @@ from .read import parse_svg
 from .resources import VASSAL_RESOURCES
 
 __all__ = ["JAR", "ArchiveNames", "html_image_refs", "resolve_file", "resolve_image",
-           "svg_refs"]
+           "svg_refs", "svg_root_refs"]
 
 #: What :func:`resolve_file` returns for a name VASSAL's own jar provides.
 JAR = "<VASSAL jar>"
@@ -142,8 +142,14 @@ def svg_refs(data: bytes) -> list[str]:
     root = parse_svg(data)
     if root is None:
         return []
+    return svg_root_refs(root)
+
+
+def svg_root_refs(root: etree._Element) -> list[str]:
+    """:func:`svg_refs` of an SVG document already parsed by :func:`~.read.parse_svg`."""
+    # an attribute's local name is "href" when its Clark name {namespace}local ends so
     return [v for el in root.iter() if isinstance(el.tag, str)
-            for k, v in el.attrib.items() if etree.QName(k).localname == "href"]
+            for k, v in el.attrib.items() if k == "href" or k.endswith("}href")]
 
 
 def classify_url(ref: str) -> str:
