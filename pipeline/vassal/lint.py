@@ -46,7 +46,7 @@ from .refs import (
     resolve_image,
     svg_root_refs,
 )
-from .save import DecodedSave, read_saved_game
+from .save import DecodedSave, collector_paused, read_saved_game
 from .sequence import decode, encode
 from .traits import KNOWN_TRAIT_IDS, trait_id
 
@@ -1554,12 +1554,13 @@ def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: 
     """:func:`lint_archive`, also returning the module or extension context (None for a save).
     A save linted with ``base`` is checked against that module (maps, boards, gpids)."""
     findings: list[Finding] = []
-    if base is not None and base_ctx is None:
-        base_ctx = _module_context(base, [], as_base=True)
-    if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
-        _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
-        return findings, None
-    ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+    with collector_paused():  # lint builds its decoded pieces and findings without cycles
+        if base is not None and base_ctx is None:
+            base_ctx = _module_context(base, [], as_base=True)
+        if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+            _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
+            return findings, None
+        ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
     return findings, ctx
 
 

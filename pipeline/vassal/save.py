@@ -54,6 +54,7 @@ __all__ = [
     "obfuscate",
     "read_save",
     "read_saved_game",
+    "collector_paused",
 ]
 
 MAGIC = b"!VCSK"
@@ -336,7 +337,7 @@ def read_saved_game(data: bytes, entry: str = "savedGame") -> DecodedSave:
     """
     plain = deobfuscate_bytes(data, entry)
     try:
-        with _collector_paused():
+        with collector_paused():
             return decode_save_plain(plain)
     except UnicodeDecodeError:
         _utf8_text(plain, entry)  # raises, naming the first bad byte of the whole text
@@ -406,13 +407,15 @@ def decode_save_plain(plain: bytes) -> DecodedSave:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused for the block (and restored as it was).
 
     Decoding a save builds tens of thousands of small tuples and frozen dataclasses (levels,
     pieces, stacks) that hold no reference cycles and all live on: the collector, triggered
     every 700 new containers, would scan them again and again to free nothing (a tenth of the
-    CPU time of a large module's lint). Reference counting still frees everything at once."""
+    CPU time of a large module's lint). Reference counting still frees everything at once, and
+    whatever cycles there are are collected once the collector runs again. Nested pauses keep
+    it paused until the outermost ends."""
     enabled = gc.isenabled()
     gc.disable()
     try:
