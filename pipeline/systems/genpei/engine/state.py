@@ -318,8 +318,11 @@ class GenpeiState:
         return self.winner_ is None and self.node is not None and self.node[0] == "chance"
 
     def chance_outcomes(self) -> list[tuple[object, float]]:
-        assert self.is_chance_node()
-        return self.node[2]  # type: ignore[index]
+        """``[(outcome, probability)]`` of this chance node; ``ValueError`` at any other node."""
+        node = self.node
+        if node is None or node[0] != "chance" or self.winner_ is not None:
+            raise ValueError("not a chance node")
+        return node[2]
 
     def is_terminal(self) -> bool:
         return self.winner_ is not None
@@ -489,7 +492,8 @@ class GenpeiState:
     # ================================================================ main loop
     def _advance(self) -> None:
         """Run automatic steps until a decision or chance node with a choice (or the end)."""
-        self._check_victory()
+        if self._vdirty:
+            self._check_victory()
         steps = self.steps
         while self.winner_ is None:
             node = self.node
