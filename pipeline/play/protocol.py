@@ -9,10 +9,7 @@ Actions and outcomes are any hashable values the engine documents.
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
-from itertools import accumulate
-from operator import itemgetter
 from typing import Protocol, runtime_checkable
 
 
@@ -64,23 +61,11 @@ def random_policy(state: GameState, rng: random.Random) -> Hashable:
 
 
 def sample_chance(outcomes: Sequence[tuple[Hashable, float]], rng: random.Random) -> Hashable:
-    """One outcome drawn with its probability (one ``rng.random()`` per draw): the first outcome
-    whose running sum of probabilities (added in list order) exceeds the draw, else the last.
-
-    A long list (a deck, a roll of many dice) is summed by :func:`itertools.accumulate` and
-    searched by bisection: the same sums in the same order, so the same outcome as the loop."""
+    """One outcome drawn with its probability (one ``rng.random()`` per draw)."""
     x = rng.random()
-    if len(outcomes) > _LOOP_MAX:
-        sums = list(accumulate(map(itemgetter(1), outcomes)))
-        i = bisect_right(sums, x)
-        return outcomes[i if i < len(sums) else -1][0]
     acc = 0.0
     for o, p in outcomes:
         acc += p
         if x < acc:
             return o
     return outcomes[-1][0]
-
-
-#: Lists up to this long are walked in Python; longer ones summed and bisected in C.
-_LOOP_MAX = 6

@@ -81,41 +81,6 @@ def test_sample_chance_follows_the_probabilities():
     assert 0.22 < draws.count("a") / 4000 < 0.28
 
 
-def _sample_by_loop(outcomes, x):
-    """The outcome the running-sum walk picks for the draw ``x`` (sample_chance's definition)."""
-    acc = 0.0
-    for o, p in outcomes:
-        acc += p
-        if x < acc:
-            return o
-    return outcomes[-1][0]
-
-
-def test_sample_chance_of_a_long_list_picks_as_the_running_sum_walk():
-    """Long lists are bisected over accumulated sums: the same outcome as walking the list for
-    every draw, including draws on a boundary and past a total that rounds below 1."""
-    gen = random.Random(5)
-    for n in (2, 6, 7, 40, 200):
-        weights = [gen.random() for _ in range(n)]
-        outs = [(i, w / sum(weights)) for i, w in enumerate(weights)]
-        sums, acc = [], 0.0
-        for _, p in outs:
-            acc += p
-            sums.append(acc)
-        draws = [gen.random() for _ in range(300)] + sums + [0.0, 0.999999999999]
-        for x in draws:
-            class Fixed(random.Random):
-                def random(self, x=x):
-                    return x
-            assert sample_chance(outs, Fixed()) == _sample_by_loop(outs, x), (n, x)
-    tenths = [(k, 0.1) for k in "abcdefghij"]  # the sums end at 0.9999999999999999
-    for x in (0.95, 0.9999999999999999, 1 - 2**-53):
-        class Top(random.Random):
-            def random(self, x=x):
-                return x
-        assert sample_chance(tenths, Top()) == _sample_by_loop(tenths, x) == "j"
-
-
 def test_play_game_ends_or_is_cut_off():
     r = play_game(Race, random_policy, random.Random(1), turn_cap=1000)
     assert r.winner in (0, 1) and not r.cut_off
