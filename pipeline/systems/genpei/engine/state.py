@@ -262,10 +262,9 @@ class GenpeiState:
         self._setups: dict[tuple, Setup] = self.board.shared.setdefault("setups", {})
         self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
-        # the decks keep the card ids in draw order (sorted: :meth:`_draw_from` relies on it)
-        self.cmd_deck: dict[str, int] = {c: self.decks.command[c] for c, _ in self.decks.draw_order["command"]}
+        self.cmd_deck: dict[str, int] = dict(self.decks.command)
         self.cmd_discard: dict[str, int] = {}
-        self.dragon_deck: dict[str, int] = {c: self.decks.dragon[c] for c, _ in self.decks.draw_order["dragon"]}
+        self.dragon_deck: dict[str, int] = dict(self.decks.dragon)
         self.dragon_discard: dict[str, int] = {}
         self.temporary = victory.TemporaryBanners(self)
         self.notes.extend(self.temporary.notes)
@@ -558,9 +557,7 @@ class GenpeiState:
         order = self.decks.draw_order[which]
         if len(order) != len(deck):  # a card id the deck did not start with
             order = [(c, ("draw", c)) for c in sorted(deck)]
-            return [(o, n / total) for c, o in order if (n := deck[c])]
-        # the deck holds the ids of ``order`` in that order (set up so; ids are never removed)
-        return [(co[1], n / total) for co, n in zip(order, deck.values(), strict=True) if n]
+        return [(o, n / total) for c, o in order if (n := deck[c])]
 
     def _s_draw_cmd(self, side: int, n: int) -> None:
         outs = self._draw_from(self.cmd_deck, self.cmd_discard, "command")
@@ -1423,15 +1420,13 @@ class GenpeiState:
         h = u.hex
         row = b.dist[h]
         side = u.side
-        zone = b.within(h, r)  # the occupied hexes in range, by set operations; then in id order
-        at, units, has_los = self.at, self.units, self.has_los
-        out = sorted(uid for oh in zone & at.keys()
-                     if units[uid := at[oh]].side != side and row[oh] >= lo and has_los(h, oh))
-        lat = self.lat
-        if lat:
-            leaders = self.leaders
-            out += sorted(lid for lh in zone & lat.keys()
-                          if (le := leaders[lid := lat[lh]]).side != side and not le.detaching and row[lh] >= lo and has_los(h, lh))
+        out = []
+        for o in self.units.values():
+            if o.side != side and lo <= row[o.hex] <= r and self.has_los(h, o.hex):
+                out.append(o.uid)
+        for le in self.leaders.values():
+            if le.side != side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(h, le.hex):
+                out.append(le.lid)
         return out
 
     def has_los(self, a: Hex, b: Hex) -> bool:
