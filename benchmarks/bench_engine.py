@@ -19,9 +19,10 @@ work done in C, so a change that lowers it must still be timed.
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (medians of paired runs, games per CPU second, 6a0662b → now: GP19 random 93 → 127,
-greedy 37 → 38; GP20 random 88 → 131, greedy 57 → 76; ±20% from run to run; not 3×). On a
-shared machine compare CPU seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
+figures (medians of three paired runs on 2026-12-01 at load average 2.0-3.6, games per CPU
+second, 6a0662b → now: GP19 random 82 → 101, greedy 30 → 36; GP20 random 82 → 94, greedy 56 →
+69; each ratio varies by about ±15% from run to run; not 3×). On a shared machine compare CPU
+seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
 from __future__ import annotations
