@@ -12,13 +12,17 @@ main | tar -x -C DIR``) in a subprocess right after, interleaved per scenario, a
 ratio of games per CPU second, so that both are measured under the same load.
 ``--parallel N`` also plays N greedy games of each scenario on 2 worker processes (as
 ``gunbai verify --play N --workers 2`` does) and prints wall and CPU seconds.
+``--bytecodes N`` instead counts the Python bytecodes per game of N seeded random and greedy
+games (with ``--baseline``, of both checkouts): a measure no machine load moves, but blind to
+work done in C, so a change that lowers it must still be timed.
 
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (medians of paired runs, games per CPU second, 6a0662b → now: GP19 random 93 → 127,
-greedy 37 → 38; GP20 random 88 → 131, greedy 57 → 76; ±20% from run to run; not 3×). On a
-shared machine compare CPU seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
+figures (medians of three paired runs on 2026-12-01 at load average 2.0-3.6, games per CPU
+second, 6a0662b → now: GP19 random 82 → 101, greedy 30 → 36; GP20 random 82 → 94, greedy 56 →
+69; each ratio varies by about ±15% from run to run; not 3×). On a shared machine compare CPU
+seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
 from __future__ import annotations
@@ -71,6 +75,48 @@ def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None)
     return out
 
 
+def _bytecodes(data_dir: Path, games: int, only: str | None) -> list[dict]:
+    """Python bytecodes executed per game (random and greedy play of each scenario): ``games``
+    seeded games counted after ``games`` warm-up games (the scenario's caches filled, as in a
+    long run). Repeatable whatever the machine's load; C work (set operations, ``sorted``) counts
+    nothing, so fewer bytecodes is not always less time: time a change too."""
+    from pipeline.play import run_playability
+    from pipeline.systems.genpei.engine.playability import thresholds_for
+    from pipeline.systems.genpei.engine.policies import POLICIES
+    from pipeline.systems.genpei.engine.state import GenpeiState
+    from pipeline.systems.genpei.load import load
+
+    count = [0]
+
+    def local(frame, event, arg):
+        if event == "opcode":
+            count[0] += 1
+        return local
+
+    def tracer(frame, event, arg):
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        return local
+
+    data = load(data_dir)
+    out = []
+    for loaded in _playable(data):
+        sc = loaded.scenario
+        if only and sc.code != only:
+            continue
+        for name in ("random", "greedy"):
+            cap = thresholds_for(sc, name).turn_cap
+            run_playability(lambda sc=sc: GenpeiState(data, sc), POLICIES[name], games=games, seed=2, turn_cap=cap)
+            count[0] = 0
+            sys.settrace(tracer)
+            try:
+                run_playability(lambda sc=sc: GenpeiState(data, sc), POLICIES[name], games=games, seed=1, turn_cap=cap)
+            finally:
+                sys.settrace(None)
+            out.append({"scenario": sc.code, "policy": name, "bytecodes": count[0] / games})
+    return out
+
+
 def _print(rows: list[dict], tag: str = "") -> None:
     for r in rows:
         print(f"{tag}{r['scenario']} {r['policy']:7s} {r['games']:4d} games  wall {r['wall']:6.2f} s  cpu {r['cpu']:6.2f} s  "
@@ -108,11 +154,30 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=ROOT / "source_data" / "genpei")
     ap.add_argument("--baseline", type=Path, default=None, help="another gunbai checkout to measure under the same load")
     ap.add_argument("--parallel", type=int, default=0, help="also play N greedy games per scenario on 2 workers")
+    ap.add_argument("--bytecodes", type=int, default=0,
+                    help="instead count Python bytecodes per game over N seeded games (repeatable under any load)")
     ap.add_argument("--only", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.json:  # the subprocess of --baseline
-        print(json.dumps(_measure(args.data, args.games, args.turn_cap, args.only)))
+        if args.bytecodes:
+            print(json.dumps(_bytecodes(args.data, args.bytecodes, args.only)))
+        else:
+            print(json.dumps(_measure(args.data, args.games, args.turn_cap, args.only)))
+        return
+    if args.bytecodes:
+        mine = _bytecodes(args.data, args.bytecodes, None)
+        base: dict = {}
+        if args.baseline is not None:
+            env = dict(os.environ, PYTHONPATH=str(args.baseline))
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--bytecodes", str(args.bytecodes),
+                   "--data", str(args.baseline / "source_data" / "genpei")]
+            rows = json.loads(subprocess.run(cmd, env=env, cwd=args.baseline, capture_output=True, text=True, check=True).stdout)
+            base = {(r["scenario"], r["policy"]): r["bytecodes"] for r in rows}
+        for r in mine:
+            b = base.get((r["scenario"], r["policy"]))
+            vs = f"  baseline {b / 1000:7.1f}k  ratio {r['bytecodes'] / b:.3f}" if b else ""
+            print(f"{r['scenario']} {r['policy']:7s} {r['bytecodes'] / 1000:7.1f}k bytecodes per game{vs}")
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     if args.baseline is None:

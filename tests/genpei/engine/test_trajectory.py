@@ -79,3 +79,50 @@ def test_a_clone_plays_on_exactly_as_the_original(data):
     n1 = _play(st, POLICIES["greedy"], random.Random(5), 30, h1)
     assert n1 > 0
     assert (h1.hexdigest(), n1, st.winner(), st.turn_count()) == (h2.hexdigest(), n2, twin.winner(), twin.turn_count())
+
+
+#: (scenario, policy, game) → (sha256 prefix, steps, winner, player turns) of a game fingerprinted
+#: with every chance-outcome list too (:func:`_full_fingerprint`), recorded on main at ac6cbfb
+#: before the engine speed work of branch issue12t (which changed how draws and chance outcomes
+#: are worked out, not what they are).
+EXPECTED_WITH_CHANCE = {
+    ('GP19', 'random', 0): ('fc46b89b57e82794', 390, None, 41),
+    ('GP19', 'random', 1): ('16217639856377a0', 384, None, 41),
+    ('GP19', 'random', 2): ('44dde05292e67b48', 375, None, 41),
+    ('GP19', 'greedy', 0): ('ca59991796c29ec0', 460, 0, 35),
+    ('GP19', 'greedy', 1): ('f7631040f8bea432', 327, 1, 24),
+    ('GP19', 'greedy', 2): ('0174b776bcc44417', 321, 0, 23),
+    ('GP20', 'random', 0): ('febdf9ef64b66c5f', 426, None, 41),
+    ('GP20', 'random', 1): ('e9990258361f63af', 399, None, 41),
+    ('GP20', 'random', 2): ('e22416d66cf73135', 399, None, 41),
+    ('GP20', 'greedy', 0): ('f108365df6a86eca', 282, 0, 19),
+    ('GP20', 'greedy', 1): ('aa2e4d8b27228b0c', 307, 1, 22),
+    ('GP20', 'greedy', 2): ('a09d808ae4c73f33', 284, 1, 18),
+}
+
+
+def _full_fingerprint(data, sc, policy: str, game: int) -> tuple[str, int, int | None, int]:
+    """One game of ``sc`` seeded as ``verify --play`` seeds game ``game`` of seed 1, cut off after
+    40 player turns: every legal-action list, chance-outcome list (outcomes and probabilities),
+    action and outcome applied, and the cards played."""
+    rng = random.Random(f"1:{game}")
+    st = GenpeiState(data, sc)
+    h = hashlib.sha256()
+    steps = 0
+    while not st.is_terminal() and st.turn_count() <= 40:
+        if st.is_chance_node():
+            h.update(repr(st.chance_outcomes()).encode())
+            a = sample_chance(st.chance_outcomes(), rng)
+        else:
+            h.update(repr(st.legal_actions()).encode())
+            a = POLICIES[policy](st, rng)
+        h.update(repr(a).encode())
+        st.apply_action(a)
+        steps += 1
+    h.update(repr(st.play_stats()).encode())
+    return h.hexdigest()[:16], steps, st.winner(), st.turn_count()
+
+
+def test_seeded_games_and_their_chance_lists_play_as_before_the_engine_speed_work(data):
+    got = {k: _full_fingerprint(data, _scenario(data, k[0]), k[1], k[2]) for k in EXPECTED_WITH_CHANCE}
+    assert got == EXPECTED_WITH_CHANCE

@@ -83,13 +83,24 @@ def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: i
 def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     """Best attack value ``u`` would have standing on ``h`` (after moving there), cached per
     turn by the unit's properties that change it and the hex."""
+    per_hex = _best_table(u, cache)
+    got = per_hex.get(h)
+    if got is not None:
+        return got
+    return _best_from_uncached(state, u, h, cache, per_hex)
+
+
+def _best_table(u: Unit, cache: dict) -> dict:
+    """The hex → best attack value table of :func:`_best_from` for ``u`` as it is now."""
     key = ("best", u.uid, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
     per_hex = cache.get(key)
     if per_hex is None:
         per_hex = cache[key] = {}
-    got = per_hex.get(h)
-    if got is not None:
-        return got
+    return per_hex
+
+
+def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict) -> float:
+    """:func:`_best_from` worked out and stored in ``per_hex`` (:func:`_best_table`)."""
     b = state.board
     moved = h != u.start_hex
     best = 0.0
@@ -97,11 +108,12 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
     side = u.side
     # where the enemies stand now: the same until a unit is lost or defects (Turncoat)
     ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
-    enemy_at = cache.get(ek)
-    if enemy_at is None:
-        enemy_at = cache[ek] = {o.hex: o for o in state.units.values() if o.side != side}
-        cache[ek + ("set",)] = frozenset(enemy_at)
-    for n in b.adjacent_set[h] & cache[ek + ("set",)]:  # the enemies next to h, by a set operation
+    got = cache.get(ek)
+    if got is None:
+        enemy_at = {o.hex: o for o in state.units.values() if o.side != side}
+        got = cache[ek] = (enemy_at, frozenset(enemy_at))
+    enemy_at = got[0]
+    for n in b.adjacent_set[h] & got[1]:  # the enemies next to h, by a set operation
         adjacent = True
         v = _value(state, "close", u, h, enemy_at[n], moved, 1)
         if v > best:
@@ -118,12 +130,13 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
             r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
         row = b.dist[h]
         lo = st.min_range
-        enemies = cache.get(("enemy_units", side))
-        if enemies is None:
+        got = cache.get(("enemy_units", side))
+        if got is None:
             # enemies neither move nor lose figures while this cache lives (card to move)
-            enemies = cache[("enemy_units", side)] = {o.hex: o for o in state.units.values() if o.side != side}
-            cache[("enemy_units", side, "set")] = frozenset(enemies)
-        for oh in b.within(h, r) & cache[("enemy_units", side, "set")]:  # a set operation, not a loop over every enemy
+            enemies = {o.hex: o for o in state.units.values() if o.side != side}
+            got = cache[("enemy_units", side)] = (enemies, frozenset(enemies))
+        enemies = got[0]
+        for oh in b.within(h, r) & got[1]:  # a set operation, not a loop over every enemy
             d = row[oh]
             if d >= lo:
                 v = _value(state, "ranged", u, h, enemies[oh], moved, d)
@@ -134,13 +147,28 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
 
 
 def _nearest_enemy(state: GenpeiState, side: int, h, cache: dict) -> int:
-    key = ("near", side, h)
-    d = cache.get(key)
+    """Hexes from ``h`` to the nearest enemy unit of ``side`` (0 when none), cached for the
+    life of ``cache`` (the enemies as they stood when first asked)."""
+    near = _near_table(side, cache)
+    d = near.get(h)
     if d is None:
-        enemies = cache.get(("enemies", side))
-        if enemies is None:
-            enemies = cache[("enemies", side)] = [o.hex for o in state.units.values() if o.side != side]
-        d = cache[key] = min(map(state.board.dist[h].__getitem__, enemies), default=0)
+        d = _nearest_uncached(state, side, h, cache, near)
+    return d
+
+
+def _near_table(side: int, cache: dict) -> dict:
+    """The hex → nearest enemy distance table of :func:`_nearest_enemy` for ``side``."""
+    near = cache.get(("near", side))
+    if near is None:
+        near = cache[("near", side)] = {}
+    return near
+
+
+def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict) -> int:
+    enemies = cache.get(("enemies", side))
+    if enemies is None:
+        enemies = cache[("enemies", side)] = [o.hex for o in state.units.values() if o.side != side]
+    d = near[h] = min(map(state.board.dist[h].__getitem__, enemies), default=0)
     return d
 
 
@@ -340,9 +368,17 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     rand = rng.random
     best = None
     best_v = -1e9
+    per_hex = _best_table(u, cache)
+    near = _near_table(side, cache)
     for a in acts:
         h = a[2]
-        v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, side, h, cache)
+        attack = per_hex.get(h)
+        if attack is None:
+            attack = _best_from_uncached(state, u, h, cache, per_hex)
+        d = near.get(h)
+        if d is None:
+            d = _nearest_uncached(state, side, h, cache, near)
+        v = attack - APPROACH * d
         if h != here and h in entry_roll:
             if marsh is None:
                 marsh = marsh_entry_outcomes(state.data, u.type.standard)[0][1]

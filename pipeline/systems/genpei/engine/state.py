@@ -112,7 +112,8 @@ class Unit:
         self.reset()
 
     def reset(self) -> None:
-        """Clear the flags of a turn (the start hex becomes the current hex)."""
+        """Clear the flags of a turn (the start hex becomes the current hex; inlined in
+        ``GenpeiState._s_start_turn``: change both together)."""
         self.start_hex = self.hex
         self.moved = self.no_battle = self.took_ground = self.no_ranged = self.sea_any_wind = False
         self.bonus_close = self.bonus_ranged = 0
@@ -281,6 +282,13 @@ class GenpeiState:
         self.steps: deque[tuple] = deque()
         self.node: tuple | None = None
         self._legal: list | None = None
+        #: ((turn, tokens left, pieces ordered), the order-phase actions then), or ``None``.
+        self._order_acts: tuple[tuple[int, int, int], list] | None = None
+        #: Units whose turn flags (:meth:`Unit.reset`) or hex changed this turn: the ones the
+        #: next turn resets. Code that changes a unit's flags or hex adds it here.
+        self.touched: set[int] = set()
+        #: Units lying flat (they stand up at the start of their owner's next turn).
+        self.flat: set[int] = set()
         self._reach_cache: tuple | None = None
         self.dragon_played = [False, False]
         self.replacements = [0, 0]
@@ -309,8 +317,11 @@ class GenpeiState:
         return self.winner_ is None and self.node is not None and self.node[0] == "chance"
 
     def chance_outcomes(self) -> list[tuple[object, float]]:
-        assert self.is_chance_node()
-        return self.node[2]  # type: ignore[index]
+        """``[(outcome, probability)]`` of this chance node; ``ValueError`` at any other node."""
+        node = self.node
+        if node is None or node[0] != "chance" or self.winner_ is not None:
+            raise ValueError("not a chance node")
+        return node[2]
 
     def is_terminal(self) -> bool:
         return self.winner_ is not None
@@ -377,6 +388,8 @@ class GenpeiState:
         c.replacements = list(self.replacements)
         c.pick = list(self.pick)
         c.log = dict(self.log)
+        c.touched = set(self.touched)
+        c.flat = set(self.flat)
         c.notes = self.notes
         c._reach_cache = None
         if hasattr(self, "_policy_cache"):
@@ -478,7 +491,8 @@ class GenpeiState:
     # ================================================================ main loop
     def _advance(self) -> None:
         """Run automatic steps until a decision or chance node with a choice (or the end)."""
-        self._check_victory()
+        if self._vdirty:
+            self._check_victory()
         steps = self.steps
         while self.winner_ is None:
             node = self.node
@@ -626,10 +640,28 @@ class GenpeiState:
         self.turn += 1
         self.phase = "card"
         me = self.sides[self.player]
-        for u in self.units.values():
-            if u.side == self.player:
-                u.lying_flat = False  # stood up at the start of its owner's next turn
-            u.reset()
+        p = self.player
+        units = self.units
+        if self.flat:
+            flat = set()
+            for uid in self.flat:
+                u = units.get(uid)
+                if u is None:
+                    continue
+                if u.side == p:
+                    u.lying_flat = False  # stood up at the start of its owner's next turn
+                else:
+                    flat.add(uid)
+            self.flat = flat
+        # Unit.reset of the units whose turn flags or hex changed (the others are as reset)
+        for uid in self.touched:
+            u = units.get(uid)
+            if u is not None:
+                u.start_hex = u.hex
+                u.moved = u.no_battle = u.took_ground = u.no_ranged = u.sea_any_wind = False
+                u.bonus_close = u.bonus_ranged = 0
+                u.move_override = u.move_cap = None
+        self.touched = set()
         for le in self.leaders.values():
             le.start_hex = le.hex
             le.moved = False
@@ -719,16 +751,17 @@ class GenpeiState:
                 acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
             return acts
         if phase == "order":
-            if not self.tokens:
+            toks = self.tokens
+            if not toks:
                 return [END_ORDERS]
-            acts = [("order", pid) for pid in self._order_candidates()] or [END_ORDERS]
-            if self.card_effect == "section":  # a section card may detach a leader (1 order)
-                p, ordered, naval = self.player, self.ordered, self.board._naval
-                for u in self.units.values():
-                    if u.side != p or u.leader is None or u.uid in ordered or self._token_for(u) is None:
-                        continue
-                    if u.hex not in naval or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
-                        acts.append(("detach", u.uid))
+            kept = self._order_acts
+            if kept is not None and kept[0] == (self.turn, len(toks), len(self.ordered)):
+                return kept[1]  # the list before the last order, less the piece ordered (_apply_phase)
+            acts = self._order_actions()
+            # With every token alike (and not a naval group) an order changes no other piece's
+            # options: the next list is this one less the piece ordered (see _apply_phase).
+            uniform = toks.count(toks[0]) == len(toks) and toks[0][0] != "naval_group"
+            self._order_acts = ((self.turn, len(toks), len(self.ordered)), acts) if uniform else None
             return acts
         if phase == "move":
             pid = self.queue[0]
@@ -739,6 +772,19 @@ class GenpeiState:
             u = self.units[self.queue[0]]
             return self.battle_actions(u) + [("pass", u.uid)]
         return []
+
+    def _order_actions(self) -> list:
+        """The actions of the order phase (tokens left): order a candidate piece
+        (:meth:`_order_candidates`), or with a section card detach an attached leader."""
+        acts: list = [("order", pid) for pid in self._order_candidates()] or [END_ORDERS]
+        if self.card_effect == "section":  # a section card may detach a leader (1 order)
+            p, ordered, naval = self.player, self.ordered, self.board._naval
+            for u in self.units.values():
+                if u.side != p or u.leader is None or u.uid in ordered or self._token_for(u) is None:
+                    continue
+                if u.hex not in naval or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex):
+                    acts.append(("detach", u.uid))
+        return acts
 
     def _apply_phase(self, a) -> None:
         kind = a[0]
@@ -751,8 +797,19 @@ class GenpeiState:
             self.phase = "order"
             self._push(("turncoat", a[2]))
         elif kind == "order":
-            self._order(a[1])
+            kept = self._order_acts
+            pid = a[1]
+            fresh = (self.phase == "order" and kept is not None and kept[1][0] is not END_ORDERS
+                     and kept[0] == (self.turn, len(self.tokens), len(self.ordered)))
+            self._order(pid)
+            if fresh:
+                # nothing but the ordered piece changed: its order (and detach) leave the list
+                rest = [x for x in kept[1] if x[1] != pid] or [END_ORDERS]  # type: ignore[index]
+                self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest)
+            else:
+                self._order_acts = None
         elif kind == "detach":
+            self._order_acts = None  # a leader left his unit: deck-to-deck options may change
             self._detach(a[1])
         elif kind == "end_orders":
             self.phase = "move"
@@ -903,6 +960,7 @@ class GenpeiState:
         if pid >= LEADER_BASE:
             return
         u = self.units[pid]
+        self.touched.add(pid)
         eff = self.card_effect
         if eff == "cavalry_charge":
             u.no_ranged = True
@@ -1026,6 +1084,7 @@ class GenpeiState:
         del self.at[u.hex]
         u.hex = dest
         self.at[dest] = u.uid
+        self.touched.add(u.uid)
         if self.markers:
             self._tent_capture(u)
 
@@ -1051,7 +1110,7 @@ class GenpeiState:
             self._remove_leader(lid)
             u.leader = le.type
             self._count("leader_joined")
-        self._enter_hex(u, dest)
+        self._enter_hex(u, dest)  # marks u touched: moved, no_battle
         u.moved = True
         for m in self.markers:
             if m[0] in ("command_ship", "command_tent") and m[1] == old and u.type.id == "bodyguard":
@@ -1064,6 +1123,7 @@ class GenpeiState:
         if how in ("embark", "disembark"):
             u.no_battle = True
             u.lying_flat = True
+            self.flat.add(u.uid)
         elif how in ("land", "join"):
             limit = u.move_override if u.move_override is not None else u.stats.move
             if steps > limit:
@@ -1405,21 +1465,24 @@ class GenpeiState:
     def battle_actions(self, u: Unit) -> list:
         """The battles the ordered unit ``u`` may fight now (without the ``pass``)."""
         acts: list = []
-        insp = (False, True) if self.inspiration(u) is not None else (False,)
         card_forbids = self.card_effect is not None and self.card_effect in u.type.close_combat.not_when_ordered_by
         uid = u.uid
         close = self.close_targets(u)
+        ranged = self.ranged_targets(u, close)
+        walls = [] if card_forbids else self.destroyable(u)
+        if not (ranged or walls or (close and not card_forbids)):
+            return acts  # nothing to battle: no need to ask for inspiration
+        insp = (False, True) if self.inspiration(u) is not None else (False,)
         if not card_forbids:
             for o in close:
                 for i in insp:
                     acts.append(("battle", uid, o, "close", i))
-        for o in self.ranged_targets(u, close):
+        for o in ranged:
             for i in insp:
                 acts.append(("battle", uid, o, "ranged", i))
-        if not card_forbids:
-            for h in self.destroyable(u):
-                for i in insp:
-                    acts.append(("destroy", uid, h, i))
+        for h in walls:
+            for i in insp:
+                acts.append(("destroy", uid, h, i))
         return acts
 
     def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
