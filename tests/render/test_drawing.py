@@ -130,3 +130,48 @@ def test_text_shrinks_to_fit_and_wraps():
     lines, s = _layout_text(p, 1.0)
     assert len(lines) > 1
     assert all(font(s, True).getlength(line) <= 100 for line in lines)
+
+
+def _wrap_by_definition(text: str, size_px: int, bold: bool, max_width: float) -> list[str]:
+    """Line breaking as the rule states it, measuring every candidate line from scratch: add
+    tokens while the line (without trailing spaces) is no wider than ``max_width``; a word wider
+    than a line is cut after its longest prefix that fits (at least one character)."""
+    from pipeline.render.drawing import _TOKEN, text_length
+
+    lines: list[str] = []
+    for para in text.split("\n"):
+        cur = ""
+        for tok in _TOKEN.findall(para):
+            if not cur.strip() or text_length((cur + tok).rstrip(), size_px, bold) <= max_width:
+                cur += tok
+            else:
+                lines.append(cur.rstrip())
+                cur = tok.lstrip()
+            while len(cur.rstrip()) > 1:
+                n = max([1] + [k for k in range(1, len(cur) + 1) if text_length(cur[:k], size_px, bold) <= max_width])
+                if n >= len(cur.rstrip()):
+                    break
+                lines.append(cur[:n])
+                cur = cur[n:]
+        lines.append(cur.rstrip())
+    return lines
+
+
+def test_wrap_text_breaks_lines_as_measuring_each_line_from_scratch_would():
+    """The incremental widths of :func:`wrap_text` give the same lines as measuring every
+    candidate line again: names, hyphenated words, kanji runs, over-long words, newlines and
+    runs of spaces, at several sizes and widths."""
+    import random
+
+    from pipeline.render.drawing import text_length, wrap_text
+
+    rng = random.Random(14)
+    words = ["Ashigaru-gashira", "Taira", "no", "Kiyomori", "源平合戦", "僧兵", "—", "a", "Mounted Samurai Archers",
+             "Honour & Fortune", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "--", "   ", "\n", "鎌倉幕府の成立"]
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) for _ in range(60)]
+    for text in texts:
+        for size in (9, 14, 23):
+            for width in (30.0, 95.5, 240.0):
+                lines = wrap_text(text, size, size == 14, width)
+                assert lines == _wrap_by_definition(text, size, size == 14, width)
+                assert all(len(line) == 1 or text_length(line, size, size == 14) <= width for line in lines if line)
