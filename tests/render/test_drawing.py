@@ -175,3 +175,49 @@ def test_wrap_text_breaks_lines_as_measuring_each_line_from_scratch_would():
                 lines = wrap_text(text, size, size == 14, width)
                 assert lines == _wrap_by_definition(text, size, size == 14, width)
                 assert all(len(line) == 1 or text_length(line, size, size == 14) <= width for line in lines if line)
+
+
+def _long_drawing_text(n: int = 400) -> str:
+    shapes = "\n".join(f"  - polygon: {{points: [[{i % 97}, 1.5], [{i % 89}, 20.25], [3, {i % 7}.125]], fill: \"#{i % 256:02x}8040\", outline: null}}" for i in range(n))
+    return f"canvas: {{width: 100, height: 60, background: \"#f4ecd8\"}}\nshapes:\n{shapes}\n  - text: {{x: 50, y: 30, text: \"源平 true 1e3\", size: 9}}\n"
+
+
+def test_long_drawing_is_kept_as_json_and_read_back_the_same(tmp_path, monkeypatch):
+    """A long drawing's loaded document is kept as JSON named by the text's SHA-256; loading it
+    again reads the JSON (no YAML parsing) and gives an equal drawing."""
+    import hashlib
+
+    import pipeline.render.templates as templates
+
+    text = _long_drawing_text()
+    assert len(text) >= templates.DOC_CACHE_MIN_CHARS
+    first = templates.parse_drawing_text(text, "t.yaml.j2", tmp_path)
+    kept = tmp_path / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+    assert [p.name for p in tmp_path.iterdir()] == [kept.name]
+    assert first == templates.parse_drawing_text(text, "t.yaml.j2")  # the same as without a folder
+
+    def no_yaml(*_a, **_k):
+        raise AssertionError("the YAML was loaded again")
+
+    monkeypatch.setattr(templates.yaml, "load", no_yaml)
+    assert templates.parse_drawing_text(text, "t.yaml.j2", tmp_path) == first
+    assert draw(templates.parse_drawing_text(text, "t.yaml.j2", tmp_path), (50, 30)).tobytes() == draw(first, (50, 30)).tobytes()
+
+
+def test_short_or_altered_or_unrepresentable_drawings_fall_back_to_the_yaml(tmp_path):
+    import hashlib
+
+    import pipeline.render.templates as templates
+
+    short = "canvas: {width: 10, height: 10}\nshapes:\n  - rect: {x: 1, y: 1, w: 2, h: 2, fill: red}\n"
+    templates.parse_drawing_text(short, "s.yaml.j2", tmp_path)
+    assert not list(tmp_path.iterdir())  # short texts load fast: nothing kept
+    text = _long_drawing_text()
+    kept = tmp_path / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+    kept.write_text('{"canvas": {"width": 1, "height": 1}, "shapes": [{"bogus": {}}]}', encoding="utf-8")
+    assert templates.parse_drawing_text(text, "t.yaml.j2", tmp_path) == templates.parse_drawing_text(text, "t.yaml.j2")
+    kept.write_text("{not json", encoding="utf-8")
+    assert templates.parse_drawing_text(text, "t.yaml.j2", tmp_path) == templates.parse_drawing_text(text, "t.yaml.j2")
+    odd = tmp_path / "odd.json"
+    templates._keep({1: "integer key"}, odd)  # JSON would give back {"1": …}: not kept
+    assert not odd.exists()
