@@ -221,3 +221,25 @@ def test_short_or_altered_or_unrepresentable_drawings_fall_back_to_the_yaml(tmp_
     odd = tmp_path / "odd.json"
     templates._keep({1: "integer key"}, odd)  # JSON would give back {"1": …}: not kept
     assert not odd.exists()
+
+
+@pytest.mark.parametrize("background", ["#f4ecd8", None])
+def test_supersampled_resolve_of_opaque_and_transparent_drawings_is_the_premultiplied_box_filter(background):
+    """The resolve gives exactly Pillow's premultiplied box filter (``Image.reduce``) for an
+    opaque sheet (filtered on its colour channels alone) and for a counter with transparent
+    corners."""
+    from pipeline.render.drawing import Affine, _draw_shapes, _Painter, _resolve
+
+    bg = f"background: '{background}', " if background else ""
+    text = ("canvas: {" + bg + "width: 40, height: 30}\nshapes:\n"
+            "  - circle: {cx: 20, cy: 15, r: 13, fill: \"#b22222\", outline: \"#000000\", width: 1.5}\n"
+            "  - text: {x: 20, y: 15, text: \"僧兵 AS\", size: 6, colour: \"#ffffff80\"}\n"
+            "  - polygon: {points: [[0, 0], [40, 3], [7, 29]], fill: \"#2e8b5760\"}\n")
+    from pipeline.render.templates import parse_drawing_text
+
+    d = parse_drawing_text(text, "t")
+    big = Image.new("RGBA", (160, 120), d.background or (0, 0, 0, 0))
+    _draw_shapes(_Painter(big, "t"), d.shapes, Affine(4, 0, 0, 0, 4, 0))
+    assert (big.getchannel("A").getextrema() == (255, 255)) == (background is not None)
+    assert _resolve(big, 4).tobytes() == big.reduce(4).tobytes()
+    assert draw(d, (40, 30), supersample=4).tobytes() == big.reduce(4).tobytes()
