@@ -16,7 +16,8 @@ Geometry (all lengths in millimetres, origin top-left of the page):
 
 Images are embedded as 300 DPI (configurable) rasters: the art is drawn by the template engine,
 whose output is pixels, so the print images are the same drawings as the VASSAL images at a
-higher resolution. Titles and captions are vector text in the embedded Noto Sans CJK JP font
+higher resolution. Each image is embedded once per PDF, as its zlib-compressed samples
+(:func:`embed_image`), and placed by the page's coordinates wherever a page shows it. Titles and captions are vector text in the embedded Noto Sans CJK JP font
 (subset, CID-keyed CFF), so kanji such as 僧兵 are real text in the PDF.
 
 Example::
