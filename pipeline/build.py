@@ -14,9 +14,11 @@ The hooks a system's build module offers (``pipeline/systems/<system>/build.py``
 
     build(data_dir, out_dir, *, progress) -> BuildResult   the module, images, cards
     verify(data_dir, files) -> (findings, count)          legality of its scenarios
-    render(data_dir, out_dir, *, what) -> [Path]          what = counters | cards | sheets
-    PRINT_SHEETS = True                                   it has print sheets: render(what="sheets")
-                                                          is part of every build
+    render(data_dir, out_dir, *, what, data=None) -> [Path]
+                                                          what = counters | cards | sheets; data:
+                                                          the data already loaded (else loaded)
+    PRINT_SHEETS = True                                   it has print sheets: render(what="sheets",
+                                                          data=the build's) is part of every build
     play(data_dir, n, seed, *, workers) -> [report]       playability (verify --play)
 """
 
@@ -28,6 +30,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from pipeline.errors import GunbaiError
 
@@ -55,6 +58,9 @@ class BuildResult:
     seconds: dict[str, float] = field(default_factory=dict)
     #: the line of the last build when this one was skipped (inputs and outputs unchanged)
     skipped: str | None = None
+    #: the data the build loaded, handed to the print sheets step so that it is not loaded (and
+    #: its texts fitted) a second time; dropped once the system is built
+    data: Any = None
     #: files this build changed (created, replaced or removed) in the output folder
     changed: int = 0
     #: images drawn (not found in the render cache) by this build
@@ -201,7 +207,8 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
             result = mod.build(data_dir, out_dir, progress=progress)
             if getattr(mod, "PRINT_SHEETS", False):
                 shown.step(name, "print sheets")
-                result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets")]
+                result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets", data=result.data)]
+            result.data = None
             result.drawn = cache.drawn_total - drawn
             results.append(result)
         shown.clear()

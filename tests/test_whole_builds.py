@@ -89,6 +89,26 @@ def test_an_unchanged_system_is_skipped_and_a_changed_one_rebuilt(built, tmp_pat
     assert (out / "sekigahara" / "sekigahara.vmod").is_file()
 
 
+def test_a_build_loads_its_data_once_for_the_module_and_the_print_sheets(built, monkeypatch):
+    """The print sheets step gets the data the build loaded: one load (with its text fit
+    checks) per system, not two; the result does not keep the data afterwards."""
+    import pipeline.systems.ohw.build as ohw_build
+
+    data, out = built
+    calls: list[Path] = []
+    real = ohw_build.load
+
+    def counted(root, **kw):
+        calls.append(Path(root))
+        return real(root, **kw)
+
+    monkeypatch.setattr(ohw_build, "load", counted)
+    results = build_all(data, out, progress=False, system="ohw", force=True)
+    assert calls == [data / "ohw"]
+    assert any(p.suffix == ".pdf" for p in results[0].files)  # the print sheets were made
+    assert results[0].data is None
+
+
 def test_no_op_build_answers_from_the_stamps_without_the_heavy_imports(built):
     from pipeline.launch import fast_build
 

@@ -31,7 +31,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +95,10 @@ def task_key(engine: str, task: DrawTask) -> str:
     return h.hexdigest()
 
 
+#: Folder of the cache folder where long drawings are kept loaded, as JSON, for every process
+#: drawing them (:func:`pipeline.render.templates.parse_drawing_text`).
+DOCS_DIR = "drawings"
+
 #: Images drawn (cache misses) by every cache of this process, for the Ctrl-C message.
 drawn_total = 0
 
@@ -138,7 +142,8 @@ class RenderCache:
         Raises:
             RenderError: a template or a drawing is invalid.
         """
-        tasks = {name: job.task(self.renderer) for name, job in jobs.items()}
+        docs = str(self.folder / DOCS_DIR) if self.folder is not None else None
+        tasks = {name: replace(job.task(self.renderer), docs=docs) for name, job in jobs.items()}
         keys = {name: task_key(self._engine, t) for name, t in tasks.items()}
         out: dict[str, bytes] = {}
         missing: dict[str, list[str]] = {}  # key -> names

@@ -56,6 +56,7 @@ Errors: bad YAML, an unknown primitive, a missing or unknown parameter, or a bad
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -552,48 +553,59 @@ def text_length(text: str, size_px: int, bold: bool) -> float:
     Pillow's ``getlength`` gives.
 
     The basic layout has no kerning, so a line's width is the sum of its characters' (hinted)
-    advances; each is measured once per size and remembered, which makes wrapping and
-    shrink-to-fit loops cheap.
+    advances, added left to right; each is measured once per size and remembered, which makes
+    wrapping and shrink-to-fit loops cheap.
     """
-    return sum(_advance(c, size_px, bold) for c in text)
+    w = 0.0
+    for c in text:
+        w += _advance(c, size_px, bold)
+    return w
 
 
-def _fit_chars(text: str, size_px: int, bold: bool, max_width_px: float) -> int:
-    """Length of the longest prefix of ``text`` no wider than ``max_width_px`` (at least 1), found
-    in one pass over the characters."""
-    w, n = 0.0, 0
-    for ch in text:
-        w += _advance(ch, size_px, bold)
-        if w > max_width_px:
-            break
-        n += 1
-    return max(1, n)
+def _prefix_widths(text: str, size_px: int, bold: bool, start: float = 0.0) -> list[float]:
+    """``[start + width of text[:1], start + width of text[:2], …]``, each added left to right as
+    :func:`text_length` adds them (so with ``start`` 0 the last is exactly its width)."""
+    out = []
+    w = start
+    for c in text:
+        w += _advance(c, size_px, bold)
+        out.append(w)
+    return out
 
 
 def wrap_text(text: str, size_px: int, bold: bool, max_width_px: float) -> list[str]:
     """Break ``text`` into lines no wider than ``max_width_px`` at a font size of ``size_px``.
 
     Lines break at spaces, after hyphens and between CJK characters; a word wider than the line is broken
-    between characters. Newlines in ``text`` are kept. Time is linear in the length of the text
-    for a given line width.
+    between characters. Newlines in ``text`` are kept. Time is linear in the length of the text:
+    the widths of the current line's prefixes are kept as it grows (``widths[i]`` is the width of
+    its first ``i`` characters, added left to right as :func:`text_length` adds them), so no
+    token measures the line again.
     """
     lines: list[str] = []
     for para in text.split("\n"):
         cur = ""
+        widths = [0.0]
         for tok in _TOKEN.findall(para):
             trial = cur + tok
-            if not cur.strip() or text_length(trial.rstrip(), size_px, bold) <= max_width_px:
+            grown = _prefix_widths(tok, size_px, bold, widths[-1])
+            kept = len(trial.rstrip())  # the trial line's width is that of its first `kept` characters
+            if not cur.strip() or (widths[kept] if kept < len(widths) else grown[kept - len(widths)]) <= max_width_px:
                 cur = trial
+                widths += grown
             else:
                 lines.append(cur.rstrip())
                 cur = tok.lstrip()
+                widths = [0.0, *_prefix_widths(cur, size_px, bold)]
             while len(cur.rstrip()) > 1:
-                # a single over-long word: break it between characters
-                n = _fit_chars(cur, size_px, bold, max_width_px)
+                # a single over-long word: break it between characters (the longest prefix no
+                # wider than the line, at least one character: widths never decrease)
+                n = max(1, bisect.bisect_right(widths, max_width_px, lo=1) - 1)
                 if n >= len(cur.rstrip()):
                     break
                 lines.append(cur[:n])
                 cur = cur[n:]
+                widths = [0.0, *_prefix_widths(cur, size_px, bold)]
         lines.append(cur.rstrip())
     return lines
 
@@ -825,5 +837,15 @@ def draw(drawing: Drawing, size: tuple[int, int] | None = None, *, scale: float 
     if drawing.clip is not None:
         _apply_clip_and_opacity(img, drawing.clip, T, 1.0)
     if ss != 1:
-        img = img.reduce(ss)  # box filter over ss × ss samples (premultiplied alpha): the SSAA resolve
+        img = _resolve(img, ss)
     return img
+
+
+def _resolve(img: Image.Image, ss: int) -> Image.Image:
+    """The SSAA resolve: a box filter over ``ss × ss`` samples, on premultiplied alpha. An opaque
+    image (a sheet, a card, a board: alpha 255 everywhere) is filtered on its colour channels
+    alone, which gives the same pixels (premultiplying by 255 changes nothing) without Pillow
+    converting the whole supersampled image to premultiplied form and back (half the time)."""
+    if img.getchannel("A").getextrema() == (255, 255):
+        return img.convert("RGB").reduce(ss).convert("RGBA")
+    return img.reduce(ss)

@@ -25,6 +25,7 @@ import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 #: Environment variable that sets the number of drawing processes (default: the usable cores).
@@ -36,7 +37,9 @@ class DrawTask:
     """One image to draw: the YAML ``text`` of a drawing rendered from template ``source``, at
     ``size`` pixels ``(width, height)`` or at ``scale`` pixels per drawing unit, supersampled
     ``supersample`` times (``None``: :func:`pipeline.render.drawing.draw`'s default), its PNG
-    compressed at zlib ``png_level`` (``None``: :data:`pipeline.render.png.PNG_LEVEL`)."""
+    compressed at zlib ``png_level`` (``None``: :data:`pipeline.render.png.PNG_LEVEL`).
+    ``docs``: folder where long drawings are kept loaded, shared by every process
+    (:func:`pipeline.render.templates.parse_drawing_text`); not part of what is drawn."""
 
     source: str
     text: str
@@ -44,6 +47,7 @@ class DrawTask:
     scale: float | None
     supersample: int | None = None
     png_level: int | None = None
+    docs: str | None = None
 
 
 def draw_png(task: DrawTask) -> bytes:
@@ -56,7 +60,7 @@ def draw_png(task: DrawTask) -> bytes:
     from pipeline.render.png import PNG_LEVEL, png_bytes
     from pipeline.render.templates import parse_drawing_text
 
-    drawing = parse_drawing_text(task.text, task.source)
+    drawing = parse_drawing_text(task.text, task.source, Path(task.docs) if task.docs is not None else None)
     size = task.size if task.size is not None else pixel_size(drawing, scale=task.scale if task.scale is not None else 1.0)
     return png_bytes(draw(drawing, size, supersample=task.supersample), PNG_LEVEL if task.png_level is None else task.png_level)
 

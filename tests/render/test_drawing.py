@@ -130,3 +130,116 @@ def test_text_shrinks_to_fit_and_wraps():
     lines, s = _layout_text(p, 1.0)
     assert len(lines) > 1
     assert all(font(s, True).getlength(line) <= 100 for line in lines)
+
+
+def _wrap_by_definition(text: str, size_px: int, bold: bool, max_width: float) -> list[str]:
+    """Line breaking as the rule states it, measuring every candidate line from scratch: add
+    tokens while the line (without trailing spaces) is no wider than ``max_width``; a word wider
+    than a line is cut after its longest prefix that fits (at least one character)."""
+    from pipeline.render.drawing import _TOKEN, text_length
+
+    lines: list[str] = []
+    for para in text.split("\n"):
+        cur = ""
+        for tok in _TOKEN.findall(para):
+            if not cur.strip() or text_length((cur + tok).rstrip(), size_px, bold) <= max_width:
+                cur += tok
+            else:
+                lines.append(cur.rstrip())
+                cur = tok.lstrip()
+            while len(cur.rstrip()) > 1:
+                n = max([1] + [k for k in range(1, len(cur) + 1) if text_length(cur[:k], size_px, bold) <= max_width])
+                if n >= len(cur.rstrip()):
+                    break
+                lines.append(cur[:n])
+                cur = cur[n:]
+        lines.append(cur.rstrip())
+    return lines
+
+
+def test_wrap_text_breaks_lines_as_measuring_each_line_from_scratch_would():
+    """The incremental widths of :func:`wrap_text` give the same lines as measuring every
+    candidate line again: names, hyphenated words, kanji runs, over-long words, newlines and
+    runs of spaces, at several sizes and widths."""
+    import random
+
+    from pipeline.render.drawing import text_length, wrap_text
+
+    rng = random.Random(14)
+    words = ["Ashigaru-gashira", "Taira", "no", "Kiyomori", "源平合戦", "僧兵", "—", "a", "Mounted Samurai Archers",
+             "Honour & Fortune", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "--", "   ", "\n", "鎌倉幕府の成立"]
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) for _ in range(60)]
+    for text in texts:
+        for size in (9, 14, 23):
+            for width in (30.0, 95.5, 240.0):
+                lines = wrap_text(text, size, size == 14, width)
+                assert lines == _wrap_by_definition(text, size, size == 14, width)
+                assert all(len(line) == 1 or text_length(line, size, size == 14) <= width for line in lines if line)
+
+
+def _long_drawing_text(n: int = 400) -> str:
+    shapes = "\n".join(f"  - polygon: {{points: [[{i % 97}, 1.5], [{i % 89}, 20.25], [3, {i % 7}.125]], fill: \"#{i % 256:02x}8040\", outline: null}}" for i in range(n))
+    return f"canvas: {{width: 100, height: 60, background: \"#f4ecd8\"}}\nshapes:\n{shapes}\n  - text: {{x: 50, y: 30, text: \"源平 true 1e3\", size: 9}}\n"
+
+
+def test_long_drawing_is_kept_as_json_and_read_back_the_same(tmp_path, monkeypatch):
+    """A long drawing's loaded document is kept as JSON named by the text's SHA-256; loading it
+    again reads the JSON (no YAML parsing) and gives an equal drawing."""
+    import hashlib
+
+    import pipeline.render.templates as templates
+
+    text = _long_drawing_text()
+    assert len(text) >= templates.DOC_CACHE_MIN_CHARS
+    first = templates.parse_drawing_text(text, "t.yaml.j2", tmp_path)
+    kept = tmp_path / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+    assert [p.name for p in tmp_path.iterdir()] == [kept.name]
+    assert first == templates.parse_drawing_text(text, "t.yaml.j2")  # the same as without a folder
+
+    def no_yaml(*_a, **_k):
+        raise AssertionError("the YAML was loaded again")
+
+    monkeypatch.setattr(templates.yaml, "load", no_yaml)
+    assert templates.parse_drawing_text(text, "t.yaml.j2", tmp_path) == first
+    assert draw(templates.parse_drawing_text(text, "t.yaml.j2", tmp_path), (50, 30)).tobytes() == draw(first, (50, 30)).tobytes()
+
+
+def test_short_or_altered_or_unrepresentable_drawings_fall_back_to_the_yaml(tmp_path):
+    import hashlib
+
+    import pipeline.render.templates as templates
+
+    short = "canvas: {width: 10, height: 10}\nshapes:\n  - rect: {x: 1, y: 1, w: 2, h: 2, fill: red}\n"
+    templates.parse_drawing_text(short, "s.yaml.j2", tmp_path)
+    assert not list(tmp_path.iterdir())  # short texts load fast: nothing kept
+    text = _long_drawing_text()
+    kept = tmp_path / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+    kept.write_text('{"canvas": {"width": 1, "height": 1}, "shapes": [{"bogus": {}}]}', encoding="utf-8")
+    assert templates.parse_drawing_text(text, "t.yaml.j2", tmp_path) == templates.parse_drawing_text(text, "t.yaml.j2")
+    kept.write_text("{not json", encoding="utf-8")
+    assert templates.parse_drawing_text(text, "t.yaml.j2", tmp_path) == templates.parse_drawing_text(text, "t.yaml.j2")
+    odd = tmp_path / "odd.json"
+    templates._keep({1: "integer key"}, odd)  # JSON would give back {"1": …}: not kept
+    assert not odd.exists()
+
+
+@pytest.mark.parametrize("background", ["#f4ecd8", None])
+def test_supersampled_resolve_of_opaque_and_transparent_drawings_is_the_premultiplied_box_filter(background):
+    """The resolve gives exactly Pillow's premultiplied box filter (``Image.reduce``) for an
+    opaque sheet (filtered on its colour channels alone) and for a counter with transparent
+    corners."""
+    from pipeline.render.drawing import Affine, _draw_shapes, _Painter, _resolve
+
+    bg = f"background: '{background}', " if background else ""
+    text = ("canvas: {" + bg + "width: 40, height: 30}\nshapes:\n"
+            "  - circle: {cx: 20, cy: 15, r: 13, fill: \"#b22222\", outline: \"#000000\", width: 1.5}\n"
+            "  - text: {x: 20, y: 15, text: \"僧兵 AS\", size: 6, colour: \"#ffffff80\"}\n"
+            "  - polygon: {points: [[0, 0], [40, 3], [7, 29]], fill: \"#2e8b5760\"}\n")
+    from pipeline.render.templates import parse_drawing_text
+
+    d = parse_drawing_text(text, "t")
+    big = Image.new("RGBA", (160, 120), d.background or (0, 0, 0, 0))
+    _draw_shapes(_Painter(big, "t"), d.shapes, Affine(4, 0, 0, 0, 4, 0))
+    assert (big.getchannel("A").getextrema() == (255, 255)) == (background is not None)
+    assert _resolve(big, 4).tobytes() == big.reduce(4).tobytes()
+    assert draw(d, (40, 30), supersample=4).tobytes() == big.reduce(4).tobytes()

@@ -348,3 +348,56 @@ def test_decode_pngs_shared_decodes_each_png_once_with_the_same_pixels():
     plain = sheets.decode_pngs({"a": a, "b": b})
     for n in ("a", "b"):
         assert first[n].mode == "RGBA" and first[n].tobytes() == plain[n].tobytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# PDF placement: each image embedded once, placed in the page's own coordinates
+
+
+@pytest.mark.parametrize(("paper", "page_pt"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0))])
+def test_pdf_places_each_image_once_at_its_trim_box_plus_bleed_in_mm(paper, page_pt):
+    """Two copies of one 25 mm piece at (20, 30) and (50, 30) mm with 1.5 mm bleed: each is
+    drawn on a 28 mm box starting 1.5 mm up and left of its trim box, from one embedded image.
+    PDF units are points (72 per inch, origin bottom-left): worked by hand, 28 mm = 79.37 pt,
+    18.5 mm = 52.44 pt, 48.5 mm = 137.48 pt, and the box's bottom edge at 28.5 + 28 = 56.5 mm
+    from the top is 160.16 pt above the page's height."""
+    import re
+
+    from pipeline.render.sheets import Page, Placed, draw_pages, new_pdf, pdf_bytes
+
+    spec = SheetSpec(paper=paper)
+    pdf = new_pdf("P", paper)
+    page = Page([Placed("a", 20, 30, 25, 25), Placed("a", 50, 30, 25, 25)], [], "title")
+    draw_pages(pdf, [page], {"a": Image.new("RGBA", (100, 100), (200, 30, 30, 255))}, spec)
+    content = bytes(pdf.pages[1].contents).decode("latin-1")
+    boxes = [tuple(float(v) for v in m) for m in re.findall(r"q ([\d.]+) 0 0 ([\d.]+) ([\d.]+) ([\d.]+) cm /I1 Do Q", content)]
+    bottom = round(page_pt[1] - 160.16, 2)
+    assert boxes == [(79.37, 79.37, 52.44, pytest.approx(bottom, abs=0.011)), (79.37, 79.37, 137.48, pytest.approx(bottom, abs=0.011))]
+    out = pdf_bytes(pdf)
+    w, h = (float(v) for v in re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", out).groups())
+    assert (w, h) == pytest.approx(page_pt, abs=0.01)
+    assert out.count(b"/Subtype /Image") == 1  # one embedded copy for both placements
+
+
+def test_pdf_image_samples_are_stored_whole_and_the_same_file_twice():
+    """The embedded image decodes to exactly the picture's samples (no predictor, no loss), and
+    the same pages give the same bytes."""
+    import zlib
+
+    from pipeline.render.sheets import embed_image, new_pdf, pdf_bytes
+
+    img = Image.new("RGB", (7, 3), (1, 2, 3))
+    img.putpixel((6, 2), (250, 128, 9))
+
+    def one() -> bytes:
+        pdf = new_pdf("P", "a4")
+        pdf.add_page()
+        pdf.image(embed_image(pdf, img), x=10, y=10, w=7, h=3)
+        return pdf_bytes(pdf)
+
+    a = one()
+    assert a == one()
+    start = a.index(b"stream", a.index(b"/Subtype /Image")) + len(b"stream\n")
+    assert zlib.decompressobj().decompress(a[start:]) == img.tobytes()
+    with pytest.raises(ValueError, match="RGBA"):
+        embed_image(new_pdf("P", "a4"), Image.new("RGBA", (2, 2)))

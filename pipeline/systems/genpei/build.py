@@ -57,12 +57,13 @@ def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int
     return verify_scenarios(data), len(data.scenarios)
 
 
-def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
+def render(data_dir: Path, out_dir: Path, *, what: str, data: GenpeiData | None = None) -> list[Path]:
     """Render ``counters`` (board, units, leaders, terrain, markers, dice faces) or ``cards``
-    as PNG into ``out_dir/images`` or ``out_dir/cards``; returns the files written."""
+    as PNG into ``out_dir/images`` or ``out_dir/cards``; returns the files written. ``data``: the data of ``data_dir`` when the caller has
+    loaded it already (a build's :attr:`~pipeline.build.BuildResult.data`), else it is loaded."""
     from pipeline.systems.genpei import art
 
-    data = load(data_dir)
+    data = data if data is not None else load(data_dir)
     layout = layout_of(data)
     cache = art.render_cache(out_dir / CACHE_DIR)
     if what == "counters":
@@ -115,6 +116,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     t0 = time.perf_counter()
     with _steps(progress, 6) as step:
         data = load(data_dir)
+        result.data = data
         result.seconds["load"] = time.perf_counter() - t0
         step("verifying scenarios")
         t = time.perf_counter()

@@ -72,9 +72,10 @@ def render_cards(data: OhwData, cache_dir: Path | None = None) -> dict[str, byte
     return {**cache.render_all(art.card_jobs(data)), **printing.chart_pngs(data, cache)}
 
 
-def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
-    """Render ``counters`` (tables, counters, marker), ``cards`` or ``sheets`` (print PDFs)."""
-    data = load(data_dir)
+def render(data_dir: Path, out_dir: Path, *, what: str, data: OhwData | None = None) -> list[Path]:
+    """Render ``counters`` (tables, counters, marker), ``cards`` or ``sheets`` (print PDFs). ``data``: the data of ``data_dir`` when the caller has
+    loaded it already (a build's :attr:`~pipeline.build.BuildResult.data`), else it is loaded."""
+    data = data if data is not None else load(data_dir)
     if what == "counters":
         return write_images(out_dir / "images", render_images(data, out_dir / CACHE_DIR))
     if what == "sheets":
@@ -88,6 +89,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result = BuildResult("ohw")
     t0 = time.perf_counter()
     data = load(data_dir)
+    result.data = data
     findings = verify_scenarios(data)
     BuildRefused.check(findings)
     images = render_images(data, out_dir / CACHE_DIR)

@@ -89,10 +89,11 @@ def _cards(data: RoninData, cache: Path | None) -> dict[str, bytes]:
     return art.render_pngs(jobs, cache)
 
 
-def render(data_dir: Path, out_dir: Path, *, what: str) -> list[Path]:
+def render(data_dir: Path, out_dir: Path, *, what: str, data: RoninData | None = None) -> list[Path]:
     """Render ``counters`` (tables, models, markers, terrain, zones) or ``cards`` as PNG, or ``sheets``
-    (the print PDFs of :mod:`pipeline.systems.ronin.printing`)."""
-    data = load(data_dir)
+    (the print PDFs of :mod:`pipeline.systems.ronin.printing`). ``data``: the data of ``data_dir`` when the caller has
+    loaded it already (a build's :attr:`~pipeline.build.BuildResult.data`), else it is loaded."""
+    data = data if data is not None else load(data_dir)
     if what == "sheets":
         from pipeline.systems.ronin import art, printing
 
@@ -124,6 +125,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result = BuildResult("ronin")
     t0 = time.perf_counter()
     data = load(data_dir)
+    result.data = data
     result.seconds["load"] = time.perf_counter() - t0
     findings = verify_all(data)
     BuildRefused.check(findings)
