@@ -39,10 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _playable(data) -> list:
+def _playable(data, only: str | None = None) -> list:
     """The scenarios the engine plays: all but those the data marks incomplete (an older
-    checkout has no such mark)."""
-    return [s for s in data.scenarios if not (getattr(s.scenario, "incomplete", None) and s.scenario.incomplete())]
+    checkout has no such mark); only the one coded ``only`` when given."""
+    return [s for s in data.scenarios
+            if not (getattr(s.scenario, "incomplete", None) and s.scenario.incomplete())
+            and (not only or s.scenario.code == only)]
 
 
 def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None) -> list[dict]:
@@ -60,10 +62,8 @@ def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None)
 
     data = load(data_dir)
     out = []
-    for loaded in _playable(data):
+    for loaded in _playable(data, only):
         sc = loaded.scenario
-        if only and sc.code != only:
-            continue
         for name, policy in POLICIES.items():
             cap = turn_cap or thresholds_for(sc, name).turn_cap
             n = games_for(name, games)
@@ -100,10 +100,8 @@ def _bytecodes(data_dir: Path, games: int, only: str | None) -> list[dict]:
 
     data = load(data_dir)
     out = []
-    for loaded in _playable(data):
+    for loaded in _playable(data, only):
         sc = loaded.scenario
-        if only and sc.code != only:
-            continue
         for name in ("random", "greedy"):
             cap = thresholds_for(sc, name).turn_cap
             run_playability(lambda sc=sc: GenpeiState(data, sc), POLICIES[name], games=games, seed=2, turn_cap=cap)
