@@ -569,6 +569,98 @@ def sheet_pdf(key: str, image: Callable[[], Image.Image], size_mm: tuple[float, 
     return cache.blob(name, pdf_key, make, ext="pdf")
 
 
+def vector_key() -> str:
+    """SHA-256 (hex) of the code that turns drawings into vector PDF pages
+    (:mod:`pipeline.render.vector`, the layout code of :mod:`pipeline.render.drawing`, this
+    module and the fonts): part of the cache key of every vector PDF, so a change to it makes
+    them again."""
+    global _vector_key
+    if _vector_key is None:
+        here = Path(__file__).resolve().parent
+        h = hashlib.sha256()
+        for n in ("vector.py", "drawing.py", "sheets.py", "fonts.py"):
+            h.update(n.encode() + b"\0" + (here / n).read_bytes())
+        _vector_key = h.hexdigest()
+    return _vector_key
+
+
+_vector_key: str | None = None
+
+
+_drawings: dict[str, object] = {}
+#: Most parsed drawings :func:`job_drawing` keeps per process.
+DRAWING_MEMO = 256
+
+
+def job_drawing(cache, job):
+    """The parsed :class:`~pipeline.render.drawing.Drawing` of ``job`` (a
+    :class:`~pipeline.render.cache.RenderJob`) through ``cache``'s renderer: a drawing parsed
+    before in this process (the same rendered YAML: a board every scenario sheet repeats) is the
+    same object, and a long drawing's loaded YAML is kept as JSON in the cache folder for other
+    processes (:func:`pipeline.render.templates.parse_drawing_text`). Drawings are shared:
+    callers must not change them.
+
+    Raises:
+        RenderError: the template fails or its output is not a valid drawing.
+    """
+    from pipeline.render.cache import DOCS_DIR
+    from pipeline.render.templates import parse_drawing_text
+
+    text = cache.renderer.render_yaml(job.template, job.context)
+    drawing = _drawings.get(text)
+    if drawing is None:
+        if len(_drawings) >= DRAWING_MEMO:
+            _drawings.clear()
+        docs = cache.folder / DOCS_DIR if cache.folder is not None else None
+        drawing = _drawings[text] = parse_drawing_text(text, job.template, docs)
+    return drawing
+
+
+def vector_pdf(key: str, layers: Callable[[], list], size_mm: tuple[float, float], cache, *, name: str, title: str, text: str = "",
+               layout_px_per_mm: float = 300 / MM_PER_INCH) -> bytes:
+    """A one-page PDF of ``size_mm`` (A4 landscape is 297 × 210) drawn as vector content: each
+    of ``layers()`` (a list of ``(Drawing, (x, y, w, h) mm)``, called only when the PDF is not
+    cached) drawn in order by :func:`pipeline.render.vector.draw_pdf`, its text laid out as the
+    raster renderer lays it out at ``layout_px_per_mm`` (the 300 DPI print raster by default).
+    No image is embedded: every shape is a path, every text real text in the embedded font
+    subset. The page's TrimBox and BleedBox are the whole page (a full-page sheet has no
+    bleed). ``key`` is the content hash of the layers; the PDF is cached under ``name``.
+    ``text``: the characters beyond Latin and kana the page shows (the font subset holds them;
+    give every file of a build the same ``text`` and one subset serves them all).
+
+    Raises:
+        RenderError: a drawing cannot be drawn.
+    """
+    pdf_key = digest("vector-pdf", vector_key(), name, title, text, size_mm, layout_px_per_mm, key)
+
+    def make() -> bytes:
+        from pipeline.render.vector import draw_pdf
+
+        w, h = size_mm
+        paper = next((k for k, v in PAPER.items() if {round(v[0], 1), round(v[1], 1)} == {round(w, 1), round(h, 1)}), "a4")
+        pdf = new_pdf("L" if w > h else "P", paper, title=title, text=text)
+        pdf.add_page()
+        set_print_boxes(pdf, 0.0)
+        for drawing, box in layers():
+            draw_pdf(pdf, drawing, box, layout_px_per_mm)
+        return pdf_bytes(pdf)
+
+    return cache.blob(name, pdf_key, make, ext="pdf")
+
+
+def set_print_boxes(pdf, bleed_mm: float) -> None:
+    """Give the current page of ``pdf`` a TrimBox (the page less ``bleed_mm`` on every side) and a
+    BleedBox (the whole page) beside its MediaBox, in points (ISO 32000-1 §14.11.2).
+
+    fpdf has no setter for page boxes; its page object writes its ``media_box`` text after
+    ``/MediaBox`` as it is (and keeps it when the page has the document's size), so the two
+    other boxes are written in that text."""
+    w, h = pdf.w * pdf.k, pdf.h * pdf.k
+    b = bleed_mm * pdf.k
+    page = pdf.pages[pdf.page]
+    page.media_box = f"[0 0 {w:.2f} {h:.2f}] /BleedBox [0 0 {w:.2f} {h:.2f}] /TrimBox [{b:.2f} {b:.2f} {w - b:.2f} {h - b:.2f}]"
+
+
 def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text: str = "") -> dict[str, bytes]:
     """Make a system's print files: every image they need (``jobs``, name →
     :class:`~pipeline.render.cache.RenderJob`) is drawn first, at once on every core, into the

@@ -154,13 +154,13 @@ def print_order(items: list[SheetItem], spec: SheetSpec) -> list[Page]:
     return duplex(*counter_pages(items, spec))
 
 
-def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = DEFAULTS) -> bytes:
+def counters_pdf(data: Any, layout: HexLayout, cache: RenderCache, paper: str, opts: PrintOptions = DEFAULTS, text: str = SYSTEM_NAME_JA) -> bytes:
     """The counter sheet PDF on ``paper`` (``a4`` or ``letter``) in duplex order: each front page
     followed by its (mirrored) back page, so a duplex print flipped on the long edge puts every
     back behind its front (:func:`pipeline.render.sheets.counters_pdf`)."""
     items, jobs = counter_sheet(data, layout, opts)
     footer = f"{paper.upper()} · unit counter {opts.counter_mm:g} mm · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
-    return sheets.counters_pdf(items, jobs, cache, paper, opts, title=COUNTERS_TITLE, pdf_title="Genpei counters", footer=footer, text=SYSTEM_NAME_JA)
+    return sheets.counters_pdf(items, jobs, cache, paper, opts, title=COUNTERS_TITLE, pdf_title="Genpei counters", footer=footer, text=text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,12 +182,12 @@ def card_sheet_jobs(data: Any, spec: SheetSpec) -> tuple[dict[str, RenderJob], d
     return supersampled(unit_jobs, ss), supersampled(charts, ss)
 
 
-def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = DEFAULTS) -> bytes:
+def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = DEFAULTS, text: str = SYSTEM_NAME_JA) -> bytes:
     """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
     chart and the naval summary, each on its own page fitted to the printable area."""
     unit_jobs, charts = card_sheet_jobs(data, opts.spec(paper))
     return sheets.cards_pdf(unit_jobs, UNIT_CARD_MM, charts, cache, paper, opts, title=f"Genpei {SYSTEM_NAME_JA} unit cards",
-                            pdf_title="Genpei reference cards", caption=f"Genpei {SYSTEM_NAME_JA}", name=f"cards_{paper}.pdf", text=SYSTEM_NAME_JA)
+                            pdf_title="Genpei reference cards", caption=f"Genpei {SYSTEM_NAME_JA}", name=f"cards_{paper}.pdf", text=text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,10 +399,63 @@ def scenario_png_name(loaded: Any) -> str:
     return f"scenario_{loaded.scenario.id}.png"
 
 
-def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> bytes:
-    """The scenario sheet as a one-page A4 landscape PDF: the sheet at ``opts.dpi`` filling the
-    page, with the scenario's title as (invisible-to-the-eye, searchable) vector text under it.
-    The 300 DPI sheet goes straight into the PDF (no PNG of it is kept)."""
+def scenario_layers(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache):
+    """``(key, layers)`` of the vector scenario sheet: ``layers()`` gives the drawings of the
+    page in order as ``(Drawing, (x, y, w, h) mm)``: the sheet template filling the page, the
+    board in the map box, every placed piece on its hex (centred where :func:`scenario_map`
+    pastes its picture, at the size of that picture at ``px_per_mm``), and the veil of a map
+    that is not public. ``key`` is their content hash (the drawings' YAML and the pieces)."""
+    from pipeline.render.drawing import parse_drawing, pixel_size
+
+    ctx = scenario_context(data, layout, loaded)
+    W, H = SCENARIO_SHEET_MM
+    job = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
+    box = ctx["map"]
+    jobs, pieces, scale = map_jobs(data, layout, loaded, round(box["w"] * px_per_mm))
+    board_name = art.board_image_name(data.board.id)
+    r = cache.renderer
+    key = _digest("scenario-vector", r.render_yaml(job.template, job.context), [(n, round(x, 3), round(y, 3)) for n, _k, x, y in pieces],
+                  {n: [j.template, r.render_yaml(j.template, j.context), j.size, j.scale] for n, j in sorted(jobs.items())}, loaded.scenario.map, px_per_mm)
+
+    def layers() -> list:
+        drawings = {n: sheets.job_drawing(cache, j) for n, j in jobs.items()}
+        sizes = {n: jobs[n].size or pixel_size(d, scale=jobs[n].scale or 1.0) for n, d in drawings.items()}
+        bw, bh = sizes[board_name]
+        out = [(sheets.job_drawing(cache, job), (0.0, 0.0, W, H)), (drawings[board_name], (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm))]
+        for name, _key, x, y in pieces:
+            w, h = sizes[name]
+            out.append((drawings[name], (box["x"] + (x * scale - w / 2) / px_per_mm, box["y"] + (y * scale - h / 2) / px_per_mm, w / px_per_mm, h / px_per_mm)))
+        if loaded.scenario.map == "not public":
+            # the veil and words of _not_public, in the map picture's pixels
+            big, small = max(12, bw // 16), max(8, bw // 40)
+            veil = parse_drawing({"canvas": {"width": bw, "height": bh}, "shapes": [
+                {"rect": {"x": 0, "y": 0, "w": bw, "h": bh, "fill": "#f4ecd896"}},
+                {"text": {"x": bw / 2, "y": bh / 2 - bw / 40, "text": "Map not public", "size": big, "bold": True, "colour": "#3b2a1a", "anchor": "mm"}},
+                {"text": {"x": bw / 2, "y": bh / 2 + bw / 22, "text": "import a VASSAL setup of it with gunbai import", "size": small, "colour": "#3b2a1a", "anchor": "mm"}},
+            ]}, source="scenario map veil")
+            out.append((veil, (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm)))
+        return out
+
+    return key, layers
+
+
+def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS, text: str = SYSTEM_NAME_JA) -> bytes:
+    """The scenario sheet as a one-page A4 landscape PDF of vector content
+    (:func:`pipeline.render.sheets.vector_pdf`): the sheet template, the board and every piece
+    drawn as paths and real text, laid out as the ``opts.dpi`` raster sheet
+    (:func:`scenario_sheet`) lays them out, with no image. ``text``: the characters of the
+    font subset (:func:`print_text`)."""
+    key, layers = scenario_layers(data, layout, loaded, opts.dpi / 25.4, cache)
+    sc = loaded.scenario
+    return sheets.vector_pdf(key, layers, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=sc.title, text=text,
+                             layout_px_per_mm=opts.dpi / 25.4)
+
+
+def scenario_pdf_raster(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> bytes:
+    """The scenario sheet as a one-page A4 landscape PDF of one raster picture (the sheet at
+    ``opts.dpi`` filling the page, the scenario's title as searchable vector text under it), as
+    it was printed before :func:`scenario_pdf` drew it as vector content: kept to compare the
+    two. The 300 DPI sheet goes straight into the PDF (no PNG of it is kept)."""
     sheet_key, image = _sheet_parts(data, layout, loaded, opts.dpi / 25.4, cache)
     sc = loaded.scenario
     return sheets.sheet_pdf(sheet_key, image, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=sc.title,
@@ -421,26 +474,43 @@ def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str,
 
 
 def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> dict[str, RenderJob]:
-    """Every image the print PDFs are made of (keys ``<file>/<image>``)."""
+    """Every image the print PDFs are made of (keys ``<file>/<image>``): the counters and cards.
+    The scenario sheets are vector pages (:func:`scenario_pdf`) and need no image."""
     _items, counter_jobs = counter_sheet(data, layout, opts)
     jobs = {f"counters/{n}": j for n, j in counter_jobs.items()}
     unit_jobs, charts = card_sheet_jobs(data, opts.spec("a4"))
     jobs.update({f"cards/{n}": j for n, j in {**unit_jobs, **charts}.items()})
-    for s in data.scenarios:
-        jobs.update({f"scenario_{s.scenario.id}/{n}": j for n, j in map_image_jobs(data, layout, s, opts.dpi / 25.4).items()})
     return jobs
+
+
+def print_text(data: Any, templates: Path | None = None) -> str:
+    """Every character beyond ASCII the print files can show, sorted, each once: those of the
+    system's Japanese name, of every unit, leader, marker, terrain and scenario of ``data`` (all
+    their fields), and of the ``genpei`` and ``common`` templates under ``templates``. One PDF
+    font subset of these serves every print file of the build (cut once, :func:`print_files`)."""
+    import json
+
+    parts = [SYSTEM_NAME_JA]
+    for group in (data.units, data.leaders, data.markers, data.terrain):
+        parts += [json.dumps(v.model_dump(mode="json"), ensure_ascii=False) for v in group.values()]
+    parts += [json.dumps(s.scenario.model_dump(mode="json"), ensure_ascii=False) for s in data.scenarios]
+    if templates is not None:
+        parts += [f.read_text(encoding="utf-8") for folder in ("genpei", "common") for f in sorted((templates / folder).glob("*.j2"))]
+    return "".join(sorted({c for p in parts for c in p if ord(c) > 0x7E and c.isprintable()}))
 
 
 def print_files(data: Any, layout: HexLayout, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> dict[str, bytes]:
     """Every print PDF by file name (``counters_a4.pdf``, ``counters_letter.pdf``, ``cards.pdf``,
     ``scenario_<id>.pdf``). Every image they need is drawn first, at once on every core
     (:func:`print_jobs`); then the files are assembled in parallel processes, each reading its
-    images from the cache (:func:`pipeline.render.sheets.print_files`)."""
-    makers = {f"counters_{paper}.pdf": partial(counters_pdf, data, layout, cache, paper, opts) for paper in ("a4", "letter")}
-    makers["cards.pdf"] = partial(cards_pdf, data, cache, "a4", opts)
+    images from the cache (:func:`pipeline.render.sheets.print_files`). Every file embeds the
+    same font subsets, those of :func:`print_text`."""
+    text = print_text(data, cache.renderer.root)
+    makers = {f"counters_{paper}.pdf": partial(counters_pdf, data, layout, cache, paper, opts, text) for paper in ("a4", "letter")}
+    makers["cards.pdf"] = partial(cards_pdf, data, cache, "a4", opts, text)
     for s in data.scenarios:
-        makers[f"scenario_{s.scenario.id}.pdf"] = partial(scenario_pdf, data, layout, s, cache, opts)
-    return sheets.print_files(cache, print_jobs(data, layout, opts), makers, SYSTEM_NAME_JA)
+        makers[f"scenario_{s.scenario.id}.pdf"] = partial(scenario_pdf, data, layout, s, cache, opts, text)
+    return sheets.print_files(cache, print_jobs(data, layout, opts), makers, text)
 
 
 def write_print(data: Any, layout: HexLayout, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
