@@ -197,9 +197,63 @@ def scenario_png(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> 
     return cache.blob(f"scenario_{sheet.id}.png", key, lambda: png_bytes(image()), ext="png")
 
 
-def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, name: str, title: str) -> bytes:
-    """The scenario sheet as a one-page A4 landscape PDF at ``opts.dpi``, the picture straight
-    into the PDF (no PNG of it), cached by content under ``name``."""
+def sheet_layers(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> tuple[str, Callable[[], list]]:
+    """``(key, layers)`` of the vector scenario sheet: ``layers()`` gives the page's drawings in
+    order as ``(Drawing, (x, y, w, h) mm, degrees clockwise)``: the sheet template filling the
+    page, the table in the map box, every unit turned to its facing and centred on its place
+    (where :func:`map_picture` pastes its picture, at that picture's size at ``px_per_mm``).
+    ``key`` is their content hash (the drawings' YAML, sizes and places)."""
+    from pipeline.render.drawing import pixel_size
+
+    ctx = sheet_context(sheet)
+    box = ctx["map"]
+    base = RenderJob("measured/scenario_sheet.yaml.j2", ctx, size=(round(SHEET_MM[0] * px_per_mm), round(SHEET_MM[1] * px_per_mm)))
+    jobs, ppi = map_jobs(sheet, round(box["w"] * px_per_mm))
+    r = cache.renderer
+    key = digest("measured-scenario-vector", r.render_yaml(base.template, base.context), {n: [j.template, r.render_yaml(j.template, j.context), j.size, j.scale] for n, j in sorted(jobs.items())},
+                 [(u.x, u.y, u.facing) for u in sheet.units], px_per_mm)
+
+    def size(job: RenderJob, d) -> tuple[int, int]:
+        return job.size or pixel_size(d, scale=job.scale or 1.0)
+
+    def layers() -> list:
+        table = sheets.job_drawing(cache, jobs["table"])
+        tw, th = size(jobs["table"], table)
+        out = [(sheets.job_drawing(cache, base), (0.0, 0.0, *SHEET_MM), 0.0), (table, (box["x"], box["y"], tw / px_per_mm, th / px_per_mm), 0.0)]
+        for i, u in enumerate(sheet.units):
+            d = sheets.job_drawing(cache, jobs[f"u{i}"])
+            w, h = size(jobs[f"u{i}"], d)
+            cx, cy = box["x"] + u.x * ppi / px_per_mm, box["y"] + u.y * ppi / px_per_mm
+            out.append((d, (cx - w / px_per_mm / 2, cy - h / px_per_mm / 2, w / px_per_mm, h / px_per_mm), float(u.facing % 360)))
+        return out
+
+    return key, layers
+
+
+def print_text(ps: PrintSet, templates: Path) -> str:
+    """Every character beyond ASCII the print files of ``ps`` can show (its counters', cards' and
+    sheets' drawings, :func:`pipeline.render.sheets.jobs_text`): one font subset for the build."""
+    jobs = [j for c, _n in ps.counters.values() for j in (c.job(1.0), back_job(c, 1.0))] + [c.job(1.0) for c in ps.cards.values()]
+    for s in ps.scenarios:
+        jobs.append(RenderJob("measured/scenario_sheet.yaml.j2", sheet_context(s), size=(1, 1)))
+        jobs += list(map_jobs(s, 100)[0].values())
+    return sheets.jobs_text(jobs, templates) + "".join(c for s in ps.scenarios for c in f"{s.code}{s.name}" if ord(c) > 0x7E)
+
+
+def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, name: str, title: str, text: str = "") -> bytes:
+    """The scenario sheet as a one-page A4 landscape PDF of vector content
+    (:func:`pipeline.render.sheets.vector_pdf`): the sheet template, the table and every unit as
+    paths and real text, laid out as the ``opts.dpi`` raster sheet lays them out, with no image;
+    cached by content under ``name``. ``text``: the characters of the font subset
+    (:func:`print_text`)."""
+    key, layers = sheet_layers(sheet, opts.dpi / MM_PER_INCH, cache)
+    return sheets.vector_pdf(key, layers, SHEET_MM, cache, name=name, title=title, text=text, layout_px_per_mm=opts.dpi / MM_PER_INCH)
+
+
+def scenario_pdf_raster(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, name: str, title: str) -> bytes:
+    """The scenario sheet as a one-page A4 landscape PDF of one raster picture at ``opts.dpi``
+    (the picture straight into the PDF, no PNG of it), as it was printed before
+    :func:`scenario_pdf` drew it as vector content: kept to compare the two."""
     key, image = _sheet_parts(sheet, opts.dpi / MM_PER_INCH, cache)
     return sheets.sheet_pdf(key, image, SHEET_MM, cache, name=name, title=title, heading=f"{sheet.code}  {sheet.name}")
 
@@ -232,18 +286,19 @@ def print_files(ps: PrintSet, cache: RenderCache, opts: PrintOptions) -> dict[st
     """
     items, jobs = counter_sheet(ps, opts)
     cards = card_jobs(ps.cards, CARD_MM, opts)
+    text = print_text(ps, cache.renderer.root)
     makers: dict[str, Callable[[], bytes]] = {}
     for paper in ("a4", "letter"):
         footer = f"{paper.upper()} · bases to scale (1 inch = 25.4 mm) · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
         makers[f"counters_{paper}.pdf"] = partial(sheets.counters_pdf, items, jobs, cache, paper, opts, title=f"{ps.title} counters",
-                                                  pdf_title=f"{ps.title} counters", footer=footer)
+                                                  pdf_title=f"{ps.title} counters", footer=footer, text=text)
     makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title=f"{ps.title} reference cards",
-                                  pdf_title=f"{ps.title} reference cards", caption=ps.title)
+                                  pdf_title=f"{ps.title} reference cards", caption=ps.title, text=text)
+    # the scenario sheets are vector pages (scenario_pdf): no picture of them is drawn
     all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
     for s in ps.scenarios:
-        makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}")
-        all_jobs |= {f"scenario_{s.id}/{n}": j for n, j in cached_sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
-    return sheets.print_files(cache, all_jobs, makers)
+        makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}", text)
+    return sheets.print_files(cache, all_jobs, makers, text)
 
 
 def write_print(ps: PrintSet, out_dir: Path, cache: RenderCache, opts: PrintOptions) -> list[Path]:

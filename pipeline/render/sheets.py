@@ -616,11 +616,22 @@ def job_drawing(cache, job):
     return drawing
 
 
+def jobs_text(jobs, templates: Path, folders: Iterable[str] = ("common",)) -> str:
+    """Every character beyond ASCII the drawings of ``jobs`` (render jobs) can show, sorted,
+    each once: those of their contexts and of their templates' folders and ``folders`` under
+    ``templates`` (text a template writes itself). One PDF font subset of these serves every
+    print file of a build."""
+    parts = [json.dumps(j.context, ensure_ascii=False, default=str) for j in jobs]
+    names = sorted({j.template.split("/")[0] for j in jobs} | set(folders))
+    parts += [f.read_text(encoding="utf-8") for n in names for f in sorted((templates / n).glob("*.j2"))]
+    return "".join(sorted({c for p in parts for c in p if ord(c) > 0x7E and c.isprintable()}))
+
+
 def vector_pdf(key: str, layers: Callable[[], list], size_mm: tuple[float, float], cache, *, name: str, title: str, text: str = "",
                layout_px_per_mm: float = 300 / MM_PER_INCH) -> bytes:
     """A one-page PDF of ``size_mm`` (A4 landscape is 297 × 210) drawn as vector content: each
-    of ``layers()`` (a list of ``(Drawing, (x, y, w, h) mm)``, called only when the PDF is not
-    cached) drawn in order by :func:`pipeline.render.vector.draw_pdf`, its text laid out as the
+    of ``layers()`` (a list of ``(Drawing, (x, y, w, h) mm)`` or ``(Drawing, box, degrees
+    clockwise)``, called only when the PDF is not cached) drawn in order by :func:`pipeline.render.vector.draw_pdf`, its text laid out as the
     raster renderer lays it out at ``layout_px_per_mm`` (the 300 DPI print raster by default).
     No image is embedded: every shape is a path, every text real text in the embedded font
     subset. The page's TrimBox and BleedBox are the whole page (a full-page sheet has no
@@ -641,8 +652,8 @@ def vector_pdf(key: str, layers: Callable[[], list], size_mm: tuple[float, float
         pdf = new_pdf("L" if w > h else "P", paper, title=title, text=text)
         pdf.add_page()
         set_print_boxes(pdf, 0.0)
-        for drawing, box in layers():
-            draw_pdf(pdf, drawing, box, layout_px_per_mm)
+        for drawing, box, *turn in layers():
+            draw_pdf(pdf, drawing, box, layout_px_per_mm, *turn)
         return pdf_bytes(pdf)
 
     return cache.blob(name, pdf_key, make, ext="pdf")

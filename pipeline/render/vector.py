@@ -16,7 +16,8 @@ The vector page reproduces the raster page, primitive by primitive:
   end where the raster ones do;
 - translucent colours and group ``opacity`` use ``/ca`` and ``/CA`` graphics states (an opacity
   group's children are each faded, which is the raster result wherever they do not overlap);
-- ``clip`` (of a group or the canvas) is a clipping path (``W n``).
+- ``clip`` (of a group or the canvas) is a clipping path (``W n``), and so is the canvas's
+  edge: nothing is drawn outside it, as nothing is outside a raster picture.
 
 Nothing is rasterised: a drawing has no picture primitive, so a vector page holds no image.
 
@@ -189,7 +190,7 @@ class PdfPainter:
         self.out(f"{self._path(path, True)} W n")
 
 
-def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, float], layout_px_per_mm: float) -> None:
+def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, float], layout_px_per_mm: float, rotate: float = 0.0) -> None:
     """Draw ``drawing`` as vector content on the current page of ``pdf``, its canvas filling
     ``box_mm`` = ``(x, y, w, h)`` (mm from the page's top-left corner).
 
@@ -197,8 +198,10 @@ def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, floa
     out (wrapped, shrunk to fit, sized in whole pixels) as :func:`pipeline.render.drawing.draw`
     lays it out for an image of ``w × layout_px_per_mm`` by ``h × layout_px_per_mm`` pixels, so
     the vector and raster pages break the same lines at the same sizes (300 DPI print pages:
-    300 / 25.4). Everything is wrapped in ``q … Q``: the page's graphics and text state
-    afterwards are what they were before.
+    300 / 25.4). ``rotate`` turns the whole drawing, text included, that many degrees clockwise
+    about the box's centre (a counter turned to its facing, as the raster picture is turned).
+    Everything is wrapped in ``q … Q``: the page's graphics and text state afterwards are what
+    they were before.
 
     Raises:
         RenderError: a shape cannot be drawn (as the raster renderer raises it).
@@ -209,10 +212,18 @@ def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, floa
     painter.source = drawing.source
     T = Affine(w * L / drawing.width, 0, x * L, 0, h * L / drawing.height, y * L)
     painter.out("q")
+    if rotate % 360:
+        # clockwise on the page is clockwise in PDF space too: the matrix turns by -rotate there
+        t = math.radians(rotate)
+        a, b, c, d = math.cos(t), -math.sin(t), math.sin(t), math.cos(t)
+        cx, cy = (x + w / 2) * PT_PER_MM, painter.page_h - (y + h / 2) * PT_PER_MM
+        painter.out(f"{_n(a)} {_n(b)} {_n(c)} {_n(d)} {_n(cx - a * cx - c * cy)} {_n(cy - b * cx - d * cy)} cm")
+    corners = [(0.0, 0.0), (drawing.width, 0.0), (drawing.width, drawing.height), (0.0, drawing.height)]
+    # nothing outside the canvas, as nothing outside a raster picture's edges
+    painter.clip([T(pt) for pt in corners])
     if drawing.clip is not None:
         painter.clip([T(pt) for pt in _outline_path(drawing.clip.name, drawing.clip.params)])
     if drawing.background is not None:
-        corners = [(0.0, 0.0), (drawing.width, 0.0), (drawing.width, drawing.height), (0.0, drawing.height)]
         painter.fill_and_stroke([T(pt) for pt in corners], drawing.background, None, 0, None)
     _shapes(painter, drawing.shapes, T)
     painter.out("Q")

@@ -24,8 +24,8 @@ from pipeline.measured.printing import (
     MM_PER_INCH,
     Placement,
     ScenarioSheet,
-    cached_sheet_jobs,
     scenario_pdf,
+    sheet_jobs,
     sheet_pngs,
 )
 from pipeline.render import sheets
@@ -157,17 +157,21 @@ def print_files(data: RoninData, cache: RenderCache, opts: PrintOptions = DEFAUL
     assembled in parallel processes (:func:`pipeline.render.sheets.print_files`)."""
     items, jobs = counter_sheet(data, opts)
     cards = card_jobs(data, opts)
+    games = [game_sheet(data, lg) for lg in data.games]
+    text = sheets.jobs_text([*jobs.values(), *cards.values(), *(j for s in games for j in sheet_jobs(s, 1.0).values())], cache.renderer.root)
+    text += "".join(c for s in games for c in f"{s.code}{s.name}" if ord(c) > 0x7E)
     makers: dict[str, Callable[[], bytes]] = {}
     for paper in ("a4", "letter"):
         footer = f"{paper.upper()} · {data.system.vassal.base_mm:g} mm bases · bleed {opts.bleed_mm:g} mm · {opts.dpi} dpi"
-        makers[f"counters_{paper}.pdf"] = partial(sheets.counters_pdf, items, jobs, cache, paper, opts, title="Ronin counters", pdf_title="Ronin counters", footer=footer)
-    makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title="Ronin cards", pdf_title="Ronin reference and roster cards", caption="Ronin")
+        makers[f"counters_{paper}.pdf"] = partial(sheets.counters_pdf, items, jobs, cache, paper, opts, title="Ronin counters", pdf_title="Ronin counters", footer=footer,
+                                                  text=text)
+    makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title="Ronin cards", pdf_title="Ronin reference and roster cards", caption="Ronin",
+                                  text=text)
+    # the game sheets are vector pages (scenario_pdf): no picture of them is drawn
     all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
-    for lg in data.games:
-        s = game_sheet(data, lg)
-        makers[f"game_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"game_{s.id}.pdf", f"{s.code}: {s.name}")
-        all_jobs |= {f"game_{s.id}/{n}": j for n, j in cached_sheet_jobs(s, opts.dpi / MM_PER_INCH).items()}
-    return sheets.print_files(cache, all_jobs, makers)
+    for s in games:
+        makers[f"game_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"game_{s.id}.pdf", f"{s.code}: {s.name}", text)
+    return sheets.print_files(cache, all_jobs, makers, text)
 
 
 def write_print(data: RoninData, out_dir: Path, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> list[Path]:
