@@ -294,8 +294,8 @@ def print_files(ps: PrintSet, cache: RenderCache, opts: PrintOptions) -> dict[st
                                                   pdf_title=f"{ps.title} counters", footer=footer, text=text)
     makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title=f"{ps.title} reference cards",
                                   pdf_title=f"{ps.title} reference cards", caption=ps.title, text=text)
-    # the scenario sheets are vector pages (scenario_pdf): no picture of them is drawn
-    all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
+    # the scenario sheets and cards are vector pages (scenario_pdf, cards_pdf): no picture of them is drawn
+    all_jobs = {f"counters/{n}": j for n, j in jobs.items()}
     for s in ps.scenarios:
         makers[f"scenario_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"scenario_{s.id}.pdf", f"{s.code} {s.name}", text)
     return sheets.print_files(cache, all_jobs, makers, text)

@@ -368,19 +368,7 @@ def draw_pages(pdf, pages: list[Page], images: dict[str, Image.Image], spec: She
                 img = images[p.name]
                 placed[p.name] = embed_image(pdf, with_bleed(img, round(b / p.w * img.width)))
             pdf.image(placed[p.name], x=p.x - b, y=p.y - b, w=p.w + 2 * b, h=p.h + 2 * b)
-        pdf.set_draw_color(0, 0, 0)
-        pdf.set_line_width(0.2)
-        for mk in pg.marks:
-            pdf.line(mk.x0, mk.y0, mk.x1, mk.y1)
-        x0, y0, x1, _ = printable_area(spec)
-        if pg.title:
-            pdf.set_font("noto", "B", 10)
-            pdf.set_text_color(40, 30, 20)
-            pdf.text(x0, y0 + 4, pg.title)
-        if footer:
-            pdf.set_font("noto", "", 7)
-            pdf.set_text_color(110, 100, 80)
-            pdf.text(x1 - pdf.get_string_width(footer), y0 + 4, footer)
+        _marks_and_titles(pdf, pg, spec, footer)
 
 
 def pdf_bytes(pdf) -> bytes:
@@ -510,37 +498,90 @@ def counters_pdf(items: list[SheetItem], jobs: dict, cache, paper: str, opts: Pr
     return cache.blob(f"counters_{paper}.pdf", key, make, ext="pdf")
 
 
+def job_size(job, drawing) -> tuple[int, int]:
+    """The pixel size a render job draws ``drawing`` at (its ``size``, or its canvas at its
+    ``scale``)."""
+    from pipeline.render.drawing import pixel_size
+
+    return job.size or pixel_size(drawing, scale=job.scale if job.scale is not None else 1.0)
+
+
+def draw_pages_vector(pdf, pages: list[Page], drawings: dict, spec: SheetSpec, *, footer: str = "") -> None:
+    """Add ``pages`` to ``pdf`` as :func:`draw_pages` does, each piece drawn as vector content
+    instead of a picture: ``drawings[name]`` is ``(Drawing, layout px per mm)``; the piece's
+    drawing on its trim box and its bleed (:func:`pipeline.render.vector.draw_bleed_pdf`)
+    around it, then the cut marks, title and footer."""
+    from pipeline.render.vector import draw_bleed_pdf, draw_pdf
+
+    b = spec.bleed_mm
+    for pg in pages:
+        pdf.add_page()
+        for p in pg.pieces:
+            drawing, L = drawings[p.name]
+            draw_bleed_pdf(pdf, drawing, (p.x, p.y, p.w, p.h), b)
+            draw_pdf(pdf, drawing, (p.x, p.y, p.w, p.h), L)
+        _marks_and_titles(pdf, pg, spec, footer)
+
+
+def _marks_and_titles(pdf, pg: Page, spec: SheetSpec, footer: str) -> None:
+    pdf.set_draw_color(0, 0, 0)
+    pdf.set_line_width(0.2)
+    for mk in pg.marks:
+        pdf.line(mk.x0, mk.y0, mk.x1, mk.y1)
+    x0, y0, x1, _ = printable_area(spec)
+    if pg.title:
+        pdf.set_font("noto", "B", 10)
+        pdf.set_text_color(40, 30, 20)
+        pdf.text(x0, y0 + 4, pg.title)
+    if footer:
+        pdf.set_font("noto", "", 7)
+        pdf.set_text_color(110, 100, 80)
+        pdf.text(x1 - pdf.get_string_width(footer), y0 + 4, footer)
+
+
 def cards_pdf(card_jobs: dict, card_mm: tuple[float, float], page_jobs: dict, cache, paper: str, opts: PrintOptions, *, title: str, pdf_title: str,
               caption: str, name: str = "cards.pdf", text: str = "") -> bytes:
-    """A cards PDF: the ``card_jobs`` images at ``card_mm`` (w, h) with cut marks, packed on
-    pages titled ``<title> i/n``, then each of ``page_jobs`` on its own page fitted to the
-    printable area, captioned ``<caption> · <its name>``. Cached by content under ``name``.
-    ``text``: characters beyond Latin and kana the page texts use."""
+    """A cards PDF of vector pages: the ``card_jobs`` drawings at ``card_mm`` (w, h) with bleed and
+    cut marks, packed on pages titled ``<title> i/n``, then each of ``page_jobs`` on its own page
+    fitted to the printable area, captioned ``<caption> · <its name>``. Each drawing is drawn
+    as paths and real text (:func:`pipeline.render.vector.draw_pdf`), its text laid out as the
+    job's raster picture (its pixel size over its printed size) lays it out; no picture is
+    drawn or embedded. Cached by content (the drawings' YAML) under ``name``. ``text``:
+    characters beyond Latin and kana the pages use (the font subset).
+
+    Raises:
+        RenderError: a drawing is invalid. ValueError: a card does not fit the printable area.
+    """
     spec = opts.spec(paper)
     x0, y0, x1, y1 = spec.margin_mm, spec.margin_mm + spec.header_mm, spec.size[0] - spec.margin_mm, spec.size[1] - spec.margin_mm
-    pngs = cache.render_all({**card_jobs, **page_jobs})
     items = [SheetItem(n, *card_mm) for n in card_jobs]
     pages = pack(items, spec=spec) if items else []
     for i, pg in enumerate(pages):
         pg.title = f"{title} {i + 1}/{len(pages)}"
-    key = digest("cards-pdf", asdict(opts), paper, title, pdf_title, caption, text, card_mm, list(card_jobs), list(page_jobs),
-                 {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
+    r = cache.renderer
+    jobs = {**card_jobs, **page_jobs}
+    key = digest("cards-vector-pdf", vector_key(), asdict(opts), paper, title, pdf_title, caption, text, card_mm, list(card_jobs), list(page_jobs),
+                 {n: [j.template, r.render_yaml(j.template, j.context), j.size, j.scale] for n, j in sorted(jobs.items())})
 
     def make() -> bytes:
-        images = decode_pngs(pngs)
+        from pipeline.render.vector import draw_pdf
+
+        drawings = {n: job_drawing(cache, j) for n, j in jobs.items()}
+        sizes = {n: job_size(jobs[n], d) for n, d in drawings.items()}
         pdf = new_pdf("P", paper, title=pdf_title, text=title + caption + text)
-        draw_pages(pdf, pages, images, spec, footer=f"{paper.upper()} · cards {card_mm[0]:g} × {card_mm[1]:g} mm")
+        draw_pages_vector(pdf, pages, {n: (drawings[n], sizes[n][0] / card_mm[0]) for n in card_jobs}, spec,
+                          footer=f"{paper.upper()} · cards {card_mm[0]:g} × {card_mm[1]:g} mm")
         for n in page_jobs:
-            img = images[n]
+            pw, ph = sizes[n]
             w = x1 - x0
-            h = w * img.height / img.width
+            h = w * ph / pw
             if h > y1 - y0:
                 h = y1 - y0
-                w = h * img.width / img.height
+                w = h * pw / ph
             pdf.add_page()
             pdf.set_font("noto", "B", 10)
             pdf.text(x0, spec.margin_mm + 4, f"{caption} · " + n.removesuffix(".png").removeprefix("card_").replace("_", " "))
-            pdf.image(embed_image(pdf, img.convert("RGB")), x=x0, y=y0, w=w, h=h)
+            draw_pdf(pdf, drawings[n], (x0, y0, w, h), pw / w)
         return pdf_bytes(pdf)
 
     return cache.blob(name, key, make, ext="pdf")

@@ -230,6 +230,29 @@ def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, floa
     painter.flush()
 
 
+def draw_bleed_pdf(pdf: Any, drawing: Drawing, trim_mm: tuple[float, float, float, float], bleed_mm: float) -> None:
+    """The bleed of a piece trimmed to ``trim_mm`` = ``(x, y, w, h)``: the ring ``bleed_mm`` wide
+    outside the trim box filled with the drawing's canvas background (an even-odd path), so
+    that a slightly wide cut shows the piece's paper colour, not a white sliver. A raster
+    piece repeats its edge pixels there instead (:func:`pipeline.render.sheets.with_bleed`);
+    the pieces drawn this way (cards) are bordered by their background, so both give the same
+    colour. A drawing without a background (transparent canvas) leaves the ring blank, the
+    paper's white, as the raster piece flattened on white does where its edge is transparent.
+    Nothing is drawn inside the trim box."""
+    colour = drawing.background
+    if bleed_mm <= 0 or colour is None:
+        return
+    x, y, w, h = trim_mm
+    b = bleed_mm
+    H = pdf.h * pdf.k
+
+    def rect(x0: float, y0: float, x1: float, y1: float) -> str:
+        k = PT_PER_MM
+        return f"{_n(x0 * k)} {_n(H - y0 * k)} m {_n(x1 * k)} {_n(H - y0 * k)} l {_n(x1 * k)} {_n(H - y1 * k)} l {_n(x0 * k)} {_n(H - y1 * k)} l h"
+
+    pdf._out(f"q {PdfPainter._rgb(colour, 'rg')} {rect(x - b, y - b, x + w + b, y + h + b)} {rect(x, y, x + w, y + h)} f* Q")
+
+
 def _shapes(painter: PdfPainter, shapes: tuple[Shape, ...], T: Affine) -> None:
     for shape in shapes:
         try:

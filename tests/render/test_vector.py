@@ -229,13 +229,13 @@ def test_scenario_pdf_looks_like_the_raster_sheet(tmp_path):
     assert _mean_difference(vector.filter(blur), raster.filter(blur)) < 5
 
 
-def test_print_jobs_hold_no_scenario_picture():
-    """The scenario sheets need no 300 DPI board or piece picture any more: the print jobs are
-    the counters and cards only."""
+def test_print_jobs_hold_no_scenario_or_card_picture():
+    """The scenario sheets and cards need no 300 DPI picture any more: the print jobs are the
+    counters only."""
     from pipeline.systems.genpei import printing
 
     data, layout = _genpei()
-    assert {k.split("/")[0] for k in printing.print_jobs(data, layout)} == {"counters", "cards"}
+    assert {k.split("/")[0] for k in printing.print_jobs(data, layout)} == {"counters"}
 
 
 def test_print_text_holds_every_character_a_sheet_shows():
@@ -251,3 +251,63 @@ def test_print_text_holds_every_character_a_sheet_shows():
         _key, layers = printing.scenario_layers(data, layout, loaded, 300 / 25.4, cache)
         shown = {c for d, _box in layers() for c in drawing_texts(d) if c.isprintable() and not c.isspace()}
         assert shown <= text, (loaded.scenario.id, sorted(shown - text))
+
+
+def test_cards_pdf_is_vector_with_its_bleed_in_the_card_colour(tmp_path):
+    """Genpei's cards PDF: the unit cards packed 4 to a page, then the two charts on a page each,
+    no image; the unit names are text; the bleed ring 1.5 mm outside a card's trim box (here
+    0.75 mm out, in the middle of its left edge) has the card's background colour, and the
+    paper 3 mm out is white."""
+    pdfium = pytest.importorskip("pypdfium2")
+    from pipeline.render import sheets
+    from pipeline.systems.genpei import art, printing
+
+    data, _layout = _genpei()
+    cache = art.render_cache(tmp_path / "c")
+    text = printing.print_text(data, art.TEMPLATES)
+    pdf = printing.cards_pdf(data, cache, "a4", printing.DEFAULTS, text)
+    assert b"/Subtype /Image" not in pdf
+    unit_jobs, charts = printing.card_sheet_jobs(data, printing.DEFAULTS.spec("a4"))
+    pages = sheets.pack([sheets.SheetItem(n, *printing.UNIT_CARD_MM) for n in unit_jobs], spec=printing.DEFAULTS.spec("a4"))
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        assert len(doc) == len(pages) + len(charts)
+        words = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    finally:
+        doc.close()
+    words = " ".join(words.split())
+    assert all(u.name.split(" (")[0] in words for u in data.units.values())
+    first = pages[0].pieces[0]
+    background = sheets.job_drawing(cache, unit_jobs[first.name]).background
+    dpi = 150
+    page = _render(pdf, dpi)
+    px = dpi / 25.4
+    y = round((first.y + first.h / 2) * px)
+    assert page.getpixel((round((first.x - 0.75) * px), y)) == background[:3]
+    assert page.getpixel((round((first.x - 3.0) * px), y)) == (255, 255, 255)
+
+
+def test_measured_sheet_vector_matches_its_raster_with_units_turned(tmp_path):
+    """OHW scenario 4 (red units face south, drawn turned half round, text and all): the vector
+    sheet rendered at 60 DPI against the raster sheet drawn at 60 DPI, within anti-aliasing
+    (mean difference under 6 of 255 after a 1 px blur; measured 3.5), with no image."""
+    from pipeline.measured import printing as mp
+    from pipeline.render import sheets
+    from pipeline.systems.ohw import printing
+    from pipeline.systems.ohw.load import load
+
+    data = load(ROOT / "source_data" / "ohw")
+    ps = printing.print_set(data)
+    sheet = next(s for s in ps.scenarios if s.id.startswith("ohw04"))
+    assert any(u.facing % 360 for u in sheet.units)
+    from pipeline.measured import art
+
+    cache = art.render_cache(tmp_path / "c")
+    ppm = 60 / 25.4
+    raster = Image.open(io.BytesIO(mp.scenario_png(sheet, ppm, cache))).convert("RGB")
+    key, layers = mp.sheet_layers(sheet, ppm, cache)
+    pdf = sheets.vector_pdf(key, layers, mp.SHEET_MM, cache, name="x.pdf", title="x", text=mp.print_text(ps, cache.renderer.root), layout_px_per_mm=2 * ppm)
+    assert b"/Subtype /Image" not in pdf
+    vector = _render(pdf, raster.width / (297 / 25.4)).resize(raster.size)
+    blur = ImageFilter.BoxBlur(1)
+    assert _mean_difference(vector.filter(blur), raster.filter(blur)) < 6

@@ -183,8 +183,9 @@ def card_sheet_jobs(data: Any, spec: SheetSpec) -> tuple[dict[str, RenderJob], d
 
 
 def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptions = DEFAULTS, text: str = SYSTEM_NAME_JA) -> bytes:
-    """The reference cards PDF: unit cards at 63 × 88 mm with cut marks, then the terrain effects
-    chart and the naval summary, each on its own page fitted to the printable area."""
+    """The reference cards PDF of vector pages (:func:`pipeline.render.sheets.cards_pdf`): unit
+    cards at 63 × 88 mm with cut marks, then the terrain effects chart and the naval summary,
+    each on its own page fitted to the printable area."""
     unit_jobs, charts = card_sheet_jobs(data, opts.spec(paper))
     return sheets.cards_pdf(unit_jobs, UNIT_CARD_MM, charts, cache, paper, opts, title=f"Genpei {SYSTEM_NAME_JA} unit cards",
                             pdf_title="Genpei reference cards", caption=f"Genpei {SYSTEM_NAME_JA}", name=f"cards_{paper}.pdf", text=text)
@@ -474,13 +475,11 @@ def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str,
 
 
 def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> dict[str, RenderJob]:
-    """Every image the print PDFs are made of (keys ``<file>/<image>``): the counters and cards.
-    The scenario sheets are vector pages (:func:`scenario_pdf`) and need no image."""
+    """Every image the print PDFs are made of (keys ``<file>/<image>``): the counters. The
+    scenario sheets and cards are vector pages (:func:`scenario_pdf`, :func:`cards_pdf`) and
+    need no image."""
     _items, counter_jobs = counter_sheet(data, layout, opts)
-    jobs = {f"counters/{n}": j for n, j in counter_jobs.items()}
-    unit_jobs, charts = card_sheet_jobs(data, opts.spec("a4"))
-    jobs.update({f"cards/{n}": j for n, j in {**unit_jobs, **charts}.items()})
-    return jobs
+    return {f"counters/{n}": j for n, j in counter_jobs.items()}
 
 
 def print_text(data: Any, templates: Path | None = None) -> str:

@@ -167,8 +167,8 @@ def print_files(data: RoninData, cache: RenderCache, opts: PrintOptions = DEFAUL
                                                   text=text)
     makers["cards.pdf"] = partial(sheets.cards_pdf, cards, CARD_MM, {}, cache, "a4", opts, title="Ronin cards", pdf_title="Ronin reference and roster cards", caption="Ronin",
                                   text=text)
-    # the game sheets are vector pages (scenario_pdf): no picture of them is drawn
-    all_jobs = {f"counters/{n}": j for n, j in jobs.items()} | {f"cards/{n}": j for n, j in cards.items()}
+    # the game sheets and cards are vector pages (scenario_pdf, cards_pdf): no picture of them is drawn
+    all_jobs = {f"counters/{n}": j for n, j in jobs.items()}
     for s in games:
         makers[f"game_{s.id}.pdf"] = partial(scenario_pdf, s, cache, opts, f"game_{s.id}.pdf", f"{s.code}: {s.name}", text)
     return sheets.print_files(cache, all_jobs, makers, text)
