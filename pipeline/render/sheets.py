@@ -14,11 +14,13 @@ Geometry (all lengths in millimetres, origin top-left of the page):
 - the *back sheet* is the front layout mirrored left to right (``x' = page_width − x − w``):
   printed duplex and flipped on the long edge, each back lands behind its front.
 
-Images are embedded as 300 DPI (configurable) rasters: the art is drawn by the template engine,
-whose output is pixels, so the print images are the same drawings as the VASSAL images at a
-higher resolution. Each image is embedded once per PDF, as its zlib-compressed samples
-(:func:`embed_image`), and placed by the page's coordinates wherever a page shows it. Titles and captions are vector text in the embedded Noto Sans CJK JP font
-(subset, CID-keyed CFF), so kanji such as 僧兵 are real text in the PDF.
+Full-page sheets and cards are **vector pages** (:func:`vector_pdf`, :func:`cards_pdf`): the
+same drawings as the VASSAL images, drawn by :mod:`pipeline.render.vector` as PDF paths and
+real text, laid out as the 300 DPI raster would be, with no image. Counter sheets embed each
+counter as a 300 DPI (configurable) raster drawn by the template engine, once per PDF, as its
+zlib-compressed samples (:func:`embed_image`), placed by the page's coordinates wherever a page
+shows it. All text is in the embedded Noto Sans CJK JP font (subset, CID-keyed CFF), so kanji
+such as 僧兵 are real text in the PDF.
 
 Example::
 
