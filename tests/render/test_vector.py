@@ -311,3 +311,41 @@ def test_measured_sheet_vector_matches_its_raster_with_units_turned(tmp_path):
     vector = _render(pdf, raster.width / (297 / 25.4)).resize(raster.size)
     blur = ImageFilter.BoxBlur(1)
     assert _mean_difference(vector.filter(blur), raster.filter(blur)) < 6
+
+
+def test_a_character_outside_the_font_subset_is_still_real_text():
+    """A kanji the PDF's font subset was not cut for (its ``text`` does not hold 鬼) is drawn from
+    a second subset that has it: still text pdfium reads back, with that font embedded too."""
+    pdfium = pytest.importorskip("pypdfium2")
+    d = parse_drawing({"canvas": {"width": 100, "height": 20}, "shapes": [{"text": {"x": 50, "y": 10, "text": "Oni 鬼", "size": 8}}]})
+    pdf = new_pdf("P", "a4", text="")
+    pdf.add_page()
+    draw_pdf(pdf, d, (0, 0, 100, 20), 300 / 25.4)
+    out = pdf_bytes(pdf)
+    assert out.count(b"/FontFile3") + out.count(b"/FontFile2") >= 2
+    doc = pdfium.PdfDocument(out)
+    try:
+        assert "Oni 鬼" in doc[0].get_textpage().get_text_range()
+    finally:
+        doc.close()
+
+
+def test_a_turned_drawing_turns_about_its_box_centre():
+    """A 20 × 10 mm drawing with a word at its left end, turned 180° about the centre of its box
+    at (50, 50)-(70, 60) mm: the word's characters now lie at the right end (x above 60 mm),
+    read right to left."""
+    pdfium = pytest.importorskip("pypdfium2")
+    d = parse_drawing({"canvas": {"width": 20, "height": 10}, "shapes": [{"text": {"x": 1, "y": 5, "text": "AB", "size": 4, "anchor": "lm"}}]})
+    pdf = new_pdf("P", "a4")
+    pdf.add_page()
+    draw_pdf(pdf, d, (50, 50, 20, 10), 300 / 25.4, 180.0)
+    doc = pdfium.PdfDocument(pdf_bytes(pdf))
+    text = doc[0].get_textpage()
+    try:
+        mm = 25.4 / 72
+        xs = [(text.get_text_range(i, 1), (text.get_charbox(i)[0] + text.get_charbox(i)[2]) / 2 * mm) for i in range(text.count_chars())]
+    finally:
+        text.close()
+        doc.close()
+    centres = dict(xs)
+    assert 60 < centres["B"] < centres["A"] < 70
