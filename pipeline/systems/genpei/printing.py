@@ -38,7 +38,7 @@ from PIL import Image
 
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
-from pipeline.render.parallel import fork_map
+from pipeline.render.parallel import call_all, fork_map
 from pipeline.render.sheets import (
     Page,
     PrintOptions,
@@ -425,9 +425,68 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
 
 def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str, bytes]:
     """Every scenario sheet PNG for the chart window, by image name: their images drawn at once
-    on every core, then the sheets composed on every core."""
-    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, SCENARIO_PNG_PX_PER_MM).items()})
-    return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, SCENARIO_PNG_PX_PER_MM, cache) for s in data.scenarios})
+    on every core, then the sheets not in the cache composed on the drawing processes
+    (:func:`pipeline.render.parallel.call_all`: no process forked for them; each reads the board
+    and pieces back from the render cache, decoding each once). The same bytes as
+    :func:`scenario_sheet`. Without a cache folder the sheets are composed in forked processes
+    (:func:`pipeline.render.parallel.fork_map`)."""
+    px = SCENARIO_PNG_PX_PER_MM
+    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, px).items()})
+    if cache.folder is None:
+        return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, px, cache) for s in data.scenarios})
+    keys: dict[str, str] = {}
+    calls: dict[str, tuple] = {}
+    for s in data.scenarios:
+        name = scenario_png_name(s)
+        keys[name], _image = _sheet_parts(data, layout, s, px, cache, SCENARIO_PNG_SUPERSAMPLE)
+        if cache.cached_blob(keys[name], "png") is None:
+            calls[name] = _compose_args(data, layout, s, px, cache)
+    made = dict(zip(calls, call_all(compose_sheet_png, list(calls.values())), strict=True))
+    return {name: cache.blob(name, key, partial(made.__getitem__, name), ext="png") for name, key in keys.items()}
+
+
+def _compose_args(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> tuple:
+    """The arguments of :func:`compose_sheet_png` for the chart window sheet of ``loaded``: what
+    :func:`_sheet_parts`' ``image`` draws, as plain data (texts, sizes, cache file paths)."""
+    ctx = scenario_context(data, layout, loaded)
+    W, H = SCENARIO_SHEET_MM
+    box = ctx["map"]
+    map_w = round(box["w"] * px_per_mm)
+    ss = print_supersample(px_per_mm)
+    sheet = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
+    jobs, pieces, scale = map_jobs(data, layout, loaded, map_w, ss)
+    assert cache.folder is not None
+    files = {n: str(cache.folder / f"{cache.key(j)}.png") for n, j in jobs.items()}
+    placed = [(files[name], x * scale, y * scale) for name, _key, x, y in pieces]
+    return (sheet.task(cache.renderer).text, sheet.template, sheet.size, SCENARIO_PNG_SUPERSAMPLE, files[art.board_image_name(data.board.id)], placed,
+            (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)), loaded.scenario.map == "not public")
+
+
+def compose_sheet_png(text: str, source: str, size: tuple[int, int], supersample: int, board: str, pieces: list[tuple[str, float, float]],
+                      at: tuple[int, int], not_public: bool) -> bytes:
+    """A chart window scenario sheet as PNG, composed in a drawing process: the sheet drawing
+    (YAML ``text`` of template ``source``) drawn at ``size`` px with ``supersample``; the map
+    picture: the ``board`` PNG (a render cache file) with each piece PNG ``(file, x, y)`` centred
+    on ``(x, y)`` px (:func:`scenario_map`; veiled when ``not_public``), pasted at ``at``.
+
+    Raises:
+        RenderError: the sheet drawing is invalid. OSError: a cache file is missing.
+    """
+    from pipeline.render.drawing import draw
+    from pipeline.render.png import png_bytes
+    from pipeline.render.templates import parse_drawing_text
+
+    sheet = draw(parse_drawing_text(text, source), size, supersample=supersample)
+    files = [board, *dict.fromkeys(f for f, _x, _y in pieces)]
+    images = _decode({f: Path(f).read_bytes() for f in files})
+    canvas = images[board].copy()
+    for f, x, y in pieces:
+        im = images[f]
+        canvas.alpha_composite(im, (round(x - im.width / 2), round(y - im.height / 2)))
+    if not_public:
+        _not_public(canvas)
+    sheet.alpha_composite(canvas, at)
+    return png_bytes(sheet)
 
 
 def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> dict[str, RenderJob]:
