@@ -17,7 +17,7 @@ Outputs (under ``build/<system>/print/``)::
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,6 +40,11 @@ SHEET_MM = (297.0, 210.0)
 MAP_BOX = (8.0, 27.0, 190.0)  # x, y, max width (mm); height follows the table, at most 172 mm
 #: Pixels per mm of the scenario sheet PNG for VASSAL's chart window (297 mm → 1485 px).
 SHEET_PNG_PX_PER_MM = 5.0
+#: Supersampling of the sheet drawing in the chart window PNG (its map picture keeps the
+#: default): 1, none. Text, rules and boxes; FreeType anti-aliases text at any factor, so the
+#: sheet drawn at its own size looks the same (text a little sharper) for a quarter of the cost
+#: of drawing it twice as large and reducing it.
+SHEET_PNG_SUPERSAMPLE = 1
 #: Diameter of a printed marker, mm.
 MARKER_MM = 16.0
 
@@ -174,10 +179,14 @@ def cached_sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, Rende
     return {n: j for n, j in sheet_jobs(sheet, px_per_mm).items() if n != "sheet"}
 
 
-def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> tuple[str, Callable[[], Image.Image]]:
-    """The content key of the scenario sheet at ``px_per_mm`` and a function composing it."""
+def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache,
+                 sheet_supersample: int | None = None) -> tuple[str, Callable[[], Image.Image]]:
+    """The content key of the scenario sheet at ``px_per_mm`` and a function composing it;
+    ``sheet_supersample``: the sheet drawing's supersampling (``None``: as :func:`sheet_jobs`)."""
     ctx = sheet_context(sheet)
     jobs = sheet_jobs(sheet, px_per_mm)
+    if sheet_supersample is not None:
+        jobs["sheet"] = replace(jobs["sheet"], supersample=sheet_supersample)
     box = ctx["map"]
     map_w = round(box["w"] * px_per_mm)
     ss = sheets.print_supersample(px_per_mm)
@@ -192,8 +201,9 @@ def _sheet_parts(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> 
 
 
 def scenario_png(sheet: ScenarioSheet, px_per_mm: float, cache: RenderCache) -> bytes:
-    """The scenario sheet as PNG at ``px_per_mm``, cached by content."""
-    key, image = _sheet_parts(sheet, px_per_mm, cache)
+    """The scenario sheet as PNG at ``px_per_mm``, cached by content; the sheet drawing (not its
+    map) drawn at :data:`SHEET_PNG_SUPERSAMPLE`."""
+    key, image = _sheet_parts(sheet, px_per_mm, cache, SHEET_PNG_SUPERSAMPLE)
     return cache.blob(f"scenario_{sheet.id}.png", key, lambda: png_bytes(image()), ext="png")
 
 

@@ -185,6 +185,11 @@ class RenderCache:
         self.rendered.append(name)
         return data
 
+    def cached_blob(self, key: str, ext: str = "bin") -> bytes | None:
+        """The bytes of the derived file cached under ``key`` (:meth:`blob`), or ``None`` when
+        it is not in the cache (or there is no cache folder)."""
+        return self._read(key, ext)
+
     def _read(self, key: str, ext: str) -> bytes | None:
         if self.folder is None:
             return None

@@ -190,6 +190,28 @@ def draw_pngs(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None =
     return results  # type: ignore[return-value]
 
 
+def call_all(func: Callable[..., Any], calls: Sequence[tuple]) -> list[Any]:
+    """``[func(*args) for args in calls]``, run on the drawing processes of :func:`start` (here,
+    one after the other, with one worker, in a forked child or for a single call). ``func`` must
+    be a module-level function and its arguments and result picklable. The drawing processes
+    live for the whole command, so what a call loads once (a library, a font) serves every later
+    call of every system.
+
+    Raises:
+        Exception: the exception of the first failing call (in the order given), re-raised.
+    """
+    pool = _get_pool() if len(calls) > 1 else None
+    if pool is None:
+        return [func(*args) for args in calls]
+    futures = [pool.submit(func, *args) for args in calls]
+    try:
+        return [f.result() for f in futures]
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+
+
 def _weight(task: DrawTask) -> float:
     if task.size is not None:
         return task.size[0] * task.size[1]

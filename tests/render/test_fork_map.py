@@ -55,3 +55,58 @@ def test_one_worker_runs_here(tmp_path):
         assert parallel.fork_map({"a": lambda: str(os.getpid()).encode()}) == {"a": str(os.getpid()).encode()}
     finally:
         parallel.set_workers(None)
+
+
+# call_all: module-level functions on the long-lived drawing processes
+
+
+def _pid_and(x: int, y: int) -> str:
+    return f"{x * y}:{os.getpid()}"
+
+
+def _fail_on(x: int) -> int:
+    if x >= 2:
+        raise ValueError(f"call {x}")
+    return x
+
+
+def test_call_all_runs_on_the_drawing_processes_in_order(two_workers):
+    out = parallel.call_all(_pid_and, [(i, 3) for i in range(6)])
+    assert [o.split(":")[0] for o in out] == [str(i * 3) for i in range(6)]
+    pids = {o.split(":")[1] for o in out}
+    assert str(os.getpid()) not in pids and 1 <= len(pids) <= 2
+    again = parallel.call_all(_pid_and, [(1, 1), (2, 2)])
+    assert {o.split(":")[1] for o in again} <= pids  # the same processes serve later calls
+    with pytest.raises(ValueError, match="call 2"):
+        parallel.call_all(_fail_on, [(0,), (1,), (2,), (3,)])
+    parallel.shutdown()
+
+
+def test_call_all_with_one_worker_or_one_call_runs_here(two_workers):
+    assert parallel.call_all(_pid_and, [(2, 5)]) == [f"10:{os.getpid()}"]
+    parallel.set_workers(1)
+    assert parallel.call_all(_pid_and, [(1, 2), (3, 4)]) == [f"2:{os.getpid()}", f"12:{os.getpid()}"]
+    assert parallel.call_all(_pid_and, []) == []
+
+
+def test_font_subsets_made_on_the_drawing_processes_are_found_after(two_workers, tmp_path):
+    """prepare_pdf_subsets cuts both subsets on the drawing processes into the subset folder;
+    the calling process then knows them without cutting them again."""
+    from fontTools.ttLib import TTFont
+
+    from pipeline.render import fonts
+
+    before = fonts._subset_dir
+    fonts.keep_subsets_in(tmp_path / "fonts")
+    try:
+        fonts.prepare_pdf_subsets("源平")
+    finally:
+        fonts._subset_dir = before
+    made = sorted(p.name for p in (tmp_path / "fonts").glob("*.otf"))
+    assert len(made) == 2 and made[0].startswith("noto-bold-") and made[1].startswith("noto-regular-")
+    for bold in (False, True):
+        path = fonts.pdf_subset_path(bold, "源平")  # remembered by prepare_pdf_subsets
+        assert path.parent == tmp_path / "fonts"
+        cmap = TTFont(str(path)).getBestCmap()
+        assert ord("源") in cmap and ord("平") in cmap and ord("A") in cmap and ord("合") not in cmap
+    parallel.shutdown()
