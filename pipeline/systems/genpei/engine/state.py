@@ -247,7 +247,7 @@ class GenpeiState:
             if st is None:
                 st = stats_cache[ut.id] = resolve(ut)
                 self.notes.extend(st.notes)
-            h = (int(up.hex[0]), int(up.hex[1]))
+            h = self.board.hex((int(up.hex[0]), int(up.hex[1])))
             u = Unit(i, side_index[up.side], ut, st, st.figures, h, data.leaders.get(up.leader) if up.leader else None, up.note or "")
             self.units[i] = u
             self.at[h] = i
@@ -255,12 +255,12 @@ class GenpeiState:
         self.lat: dict[Hex, int] = {}
         self.next_lid = LEADER_BASE
         for lp in scenario.leaders:  # lone leaders of the scenario (erratum lone_leader_move)
-            h = (int(lp.hex[0]), int(lp.hex[1]))
+            h = self.board.hex((int(lp.hex[0]), int(lp.hex[1])))
             if lp.leader in data.leaders and h not in self.at:
                 self._place_leader(side_index[lp.side], data.leaders[lp.leader], h)
         self._ranges: dict[tuple, int] = self.board.shared.setdefault("ranges", {})
         self._setups: dict[tuple, Setup] = self.board.shared.setdefault("setups", {})
-        self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
+        self.markers: list[list] = [[m.marker, self.board.hex((int(m.hex[0]), int(m.hex[1]))), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
         self.cmd_deck: dict[str, int] = dict(self.decks.command)
         self.cmd_discard: dict[str, int] = {}
