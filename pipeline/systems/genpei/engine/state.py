@@ -533,7 +533,9 @@ class GenpeiState:
                     continue
             elif phase not in ("card", "order", "alongside"):
                 return
-            acts = self.legal_actions()
+            acts = self._legal  # legal_actions() inlined: no winner and no node here
+            if acts is None:
+                acts = self._legal = self._phase_actions()
             if len(acts) == 1:
                 self._apply_phase(acts[0])
                 self._legal = None
@@ -767,7 +769,7 @@ class GenpeiState:
             pid = self.queue[0]
             if pid >= LEADER_BASE:
                 return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
-            return [("move", pid, h) for h in self.destinations(self.units[pid])]
+            return [("move", pid, h) for h in self._reach(self.units[pid])]  # destinations()
         if phase == "battle":
             u = self.units[self.queue[0]]
             return self.battle_actions(u) + [("pass", u.uid)]
