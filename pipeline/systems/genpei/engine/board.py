@@ -331,8 +331,9 @@ class Board:
         key = (a, b)
         got = self._between.get(key)
         if got is None:
-            got = _line(self, a, b)
-            self._between[key] = got
+            # the same hexes both ways (checked for every pair of the board by
+            # tests/genpei/engine/test_rules.py): one computation fills both entries
+            got = self._between[key] = self._between[(b, a)] = _line(self, a, b)
         return got
 
     def los_blocked_by_terrain(self, a: Hex, b: Hex) -> bool:
@@ -341,8 +342,8 @@ class Board:
         Stockade (Genpei pack, Stockade). Cached per pair until a tile is destroyed."""
         key = (a, b)
         got = self._los.get(key)
-        if got is None:
-            got = self._los[key] = self._los_blocked(a, b)
+        if got is None:  # symmetric: the hexes between and the tiles of both ends
+            got = self._los[key] = self._los[(b, a)] = self._los_blocked(a, b)
         return got
 
     def _los_blocked(self, a: Hex, b: Hex) -> bool:
