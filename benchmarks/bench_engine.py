@@ -19,7 +19,7 @@ work done in C, so a change that lowers it must still be timed.
 ``--instructions N`` counts the machine instructions per game of N seeded random and greedy
 games (after N warm-up games) under valgrind's callgrind, C work included, with
 ``PYTHONHASHSEED=0`` (with ``--baseline``, of both checkouts, and their ratio): repeatable to
-about 0.1% under any load, so it shows changes of 1-2% that CPU seconds on a shared machine
+about 0.15% under any load, so it shows changes of 1-2% that CPU seconds on a shared machine
 cannot (needs ``valgrind``; about 20 s per scenario and policy for N = 20). Fewer bytecodes is
 not fewer instructions: work moved from Python into C calls (``sorted``, set operations,
 ``itertools``) often costs more than the loop it replaced at the sizes the engine sees.
@@ -27,9 +27,10 @@ not fewer instructions: work moved from Python into C calls (``sorted``, set ope
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (medians of three paired runs on 2026-12-01 at load average 2.0-3.6, games per CPU
-second, 6a0662b → now: GP19 random 82 → 101, greedy 30 → 36; GP20 random 82 → 94, greedy 56 →
-69; each ratio varies by about ±15% from run to run; not 3×). On a shared machine compare CPU
+figures (medians of three paired runs on 2026-12-01 at load average 5.3-6.0, games per CPU
+second, 6a0662b → now: GP19 random 1.18×, greedy 1.23×; GP20 random 1.22×, greedy 1.37×; each
+ratio varies by about ±10% from run to run; ``--instructions 20``: 1.32-1.59× fewer machine
+instructions per game; not 3×; 1000 greedy games in 8-13 s wall). On a shared machine compare CPU
 seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
@@ -147,7 +148,7 @@ def _instructions(checkout: Path, games: int, codes: list[str]) -> dict[tuple[st
     """Machine instructions per game (C work included) of random and greedy play of each
     scenario in ``codes`` by the gunbai at ``checkout``, counted by valgrind's callgrind over
     ``games`` seeded games after as many warm-up games, with ``PYTHONHASHSEED=0``: the same
-    count on a loaded or an idle machine (within about 0.1%)."""
+    count on a loaded or an idle machine (within about 0.15%)."""
     out = {}
     env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONHASHSEED="0")
     for code in codes:
