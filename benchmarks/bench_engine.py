@@ -1,6 +1,7 @@
 """Games per second of the Genpei rules engine, per scenario and policy.
 
     .venv/bin/python benchmarks/bench_engine.py [GAMES] [--turn-cap N] [--baseline DIR] [--parallel N]
+    .venv/bin/python benchmarks/bench_engine.py --instructions N [--baseline DIR]
 
 Prints one line per scenario and policy: games, wall and CPU seconds, games per CPU second
 (per core), mean game length in player turns, and the machine's load average before and after
@@ -15,13 +16,21 @@ ratio of games per CPU second, so that both are measured under the same load.
 ``--bytecodes N`` instead counts the Python bytecodes per game of N seeded random and greedy
 games (with ``--baseline``, of both checkouts): a measure no machine load moves, but blind to
 work done in C, so a change that lowers it must still be timed.
+``--instructions N`` counts the machine instructions per game of N seeded random and greedy
+games (after N warm-up games) under valgrind's callgrind, C work included, with
+``PYTHONHASHSEED=0`` (with ``--baseline``, of both checkouts, and their ratio): repeatable to
+about 0.15% under any load, so it shows changes of 1-2% that CPU seconds on a shared machine
+cannot (needs ``valgrind``; about 20 s per scenario and policy for N = 20). Fewer bytecodes is
+not fewer instructions: work moved from Python into C calls (``sorted``, set operations,
+``itertools``) often costs more than the loop it replaced at the sizes the engine sees.
 
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (medians of three paired runs on 2026-12-01 at load average 2.0-3.6, games per CPU
-second, 6a0662b → now: GP19 random 82 → 101, greedy 30 → 36; GP20 random 82 → 94, greedy 56 →
-69; each ratio varies by about ±15% from run to run; not 3×). On a shared machine compare CPU
+figures (medians of three paired runs on 2026-12-01 at load average 5.3-6.0, games per CPU
+second, 6a0662b → now: GP19 random 1.18×, greedy 1.23×; GP20 random 1.22×, greedy 1.37×; each
+ratio varies by about ±10% from run to run; ``--instructions 20``: 1.32-1.59× fewer machine
+instructions per game; not 3×; 1000 greedy games in 8-13 s wall). On a shared machine compare CPU
 seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
@@ -31,6 +40,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -115,6 +125,43 @@ def _bytecodes(data_dir: Path, games: int, only: str | None) -> list[dict]:
     return out
 
 
+def _callgrind_child(data_dir: Path, games: int, code: str, policy: str) -> None:
+    """Inside ``valgrind --tool=callgrind --instr-atstart=no``: ``games`` warm-up games (seed 2),
+    then instrumentation on for ``games`` seeded games (seed 1) only, then off."""
+    from pipeline.play import run_playability
+    from pipeline.systems.genpei.engine.playability import thresholds_for
+    from pipeline.systems.genpei.engine.policies import POLICIES
+    from pipeline.systems.genpei.engine.state import GenpeiState
+    from pipeline.systems.genpei.load import load
+
+    data = load(data_dir)
+    sc = _playable(data, code)[0].scenario
+    cap = thresholds_for(sc, policy).turn_cap
+    run_playability(lambda: GenpeiState(data, sc), POLICIES[policy], games=games, seed=2, turn_cap=cap)
+    pid = str(os.getpid())
+    subprocess.run(["callgrind_control", "-i", "on", pid], capture_output=True, check=True)
+    run_playability(lambda: GenpeiState(data, sc), POLICIES[policy], games=games, seed=1, turn_cap=cap)
+    subprocess.run(["callgrind_control", "-i", "off", pid], capture_output=True, check=True)
+
+
+def _instructions(checkout: Path, games: int, codes: list[str]) -> dict[tuple[str, str], float]:
+    """Machine instructions per game (C work included) of random and greedy play of each
+    scenario in ``codes`` by the gunbai at ``checkout``, counted by valgrind's callgrind over
+    ``games`` seeded games after as many warm-up games, with ``PYTHONHASHSEED=0``: the same
+    count on a loaded or an idle machine (within about 0.15%)."""
+    out = {}
+    env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONHASHSEED="0")
+    for code in codes:
+        for policy in ("random", "greedy"):
+            cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null",
+                   sys.executable, str(Path(__file__).resolve()), "--callgrind-child", str(games), "--only", code,
+                   "--policy", policy, "--data", str(checkout / "source_data" / "genpei")]
+            run = subprocess.run(cmd, env=env, cwd=checkout, capture_output=True, text=True, check=True)
+            refs = [ln for ln in run.stderr.splitlines() if "I   refs:" in ln or "I refs:" in ln]
+            out[(code, policy)] = int(refs[-1].split(":")[-1].replace(",", "")) / games
+    return out
+
+
 def _print(rows: list[dict], tag: str = "") -> None:
     for r in rows:
         print(f"{tag}{r['scenario']} {r['policy']:7s} {r['games']:4d} games  wall {r['wall']:6.2f} s  cpu {r['cpu']:6.2f} s  "
@@ -154,9 +201,30 @@ def main() -> None:
     ap.add_argument("--parallel", type=int, default=0, help="also play N greedy games per scenario on 2 workers")
     ap.add_argument("--bytecodes", type=int, default=0,
                     help="instead count Python bytecodes per game over N seeded games (repeatable under any load)")
+    ap.add_argument("--instructions", type=int, default=0,
+                    help="instead count machine instructions per game over N seeded games under valgrind "
+                         "(repeatable under any load, C work included; needs valgrind)")
+    ap.add_argument("--callgrind-child", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--policy", default="random", help=argparse.SUPPRESS)
     ap.add_argument("--only", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.callgrind_child:  # the subprocess of --instructions, under valgrind
+        _callgrind_child(args.data, args.callgrind_child, args.only, args.policy)
+        return
+    if args.instructions:
+        if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+            sys.exit("--instructions needs valgrind (e.g. apt-get install valgrind)")
+        from pipeline.systems.genpei.load import load
+
+        codes = [s.scenario.code for s in _playable(load(args.data))]
+        mine = _instructions(ROOT, args.instructions, codes)
+        base = _instructions(args.baseline, args.instructions, codes) if args.baseline is not None else {}
+        for (code, policy), n in mine.items():
+            b = base.get((code, policy))
+            vs = f"  baseline {b / 1e6:7.2f}M  ratio {b / n:.3f}x fewer" if b else ""
+            print(f"{code} {policy:7s} {n / 1e6:7.2f}M instructions per game{vs}")
+        return
     if args.json:  # the subprocess of --baseline
         if args.bytecodes:
             print(json.dumps(_bytecodes(args.data, args.bytecodes, args.only)))

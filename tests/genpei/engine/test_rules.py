@@ -42,6 +42,21 @@ def test_neighbours_match_the_layout(data):
             assert b.distance(h, n) == 1
 
 
+def test_line_of_sight_hexes_are_the_same_both_ways(data):
+    """Board.between caches one line for both directions: on the shipped board the hexes a line
+    crosses from a to b are those from b to a, for every pair (8001 pairs)."""
+    from pipeline.systems.genpei.engine.board import _line
+
+    sc = scenario(data, units=[("a", "samurai_infantry", (1, 11), None), ("b", "samurai_infantry", (1, 1), None)])
+    b = Board(data, sc)
+    pairs = [(x, y) for x in b.hexes for y in b.hexes if x < y]
+    assert len(pairs) == len(b.hexes) * (len(b.hexes) - 1) // 2
+    assert [p for p in pairs if set(_line(b, *p)) != set(_line(b, p[1], p[0]))] == []
+    # and the cache gives the same line either way round (the first asked fills both)
+    assert b.between((2, 3), (7, 9)) is b.between((7, 9), (2, 3))
+    assert set(b.between((7, 9), (2, 3))) == set(_line(b, (7, 9), (2, 3)))
+
+
 def test_naval_unit_moves_one_hex_against_the_wind_two_with_it(data):
     # Genpei pack, Naval Warfare: movement - "An ordered naval unit may always move 1 hex in any
     # direction ... may move 2 hexes if its entire movement is with the wind/tide."

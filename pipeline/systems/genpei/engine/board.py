@@ -66,6 +66,8 @@ class Board:
             sh = Board._shared[key] = self._static(data, scenario)
         self.hexes: list[Hex] = sh["hexes"]
         self._on: set[Hex] = sh["on"]
+        #: hex → the one tuple object the board's tables use for it (:meth:`hex`).
+        self._canon: dict[Hex, Hex] = sh["canon"]
         self._dbl: dict[Hex, tuple[int, int]] = sh["dbl"]
         self._nb: dict[Hex, tuple[tuple[str, Hex], ...]] = sh["nb"]
         #: hex → its on-board neighbour hexes (no directions), for the engine's inner loops.
@@ -99,6 +101,10 @@ class Board:
         hexes = self.geometry.all_hexes()
         on = set(hexes)
         self._on = on
+        # One tuple object per hex, used in every table: a dict or set finds an identical key
+        # by its address, without comparing the tuples item by item (still equal to any other
+        # ``(column, row)``: nothing outside the engine needs to know).
+        canon = {h: h for h in hexes}
         tiles: dict[Hex, list[TerrainType]] = defaultdict(list)
         pal: dict[Hex, frozenset[str]] = {}
         for tp in scenario.terrain:
@@ -106,8 +112,8 @@ class Board:
             if t is None:
                 continue
             for h in tp.all_hexes():
-                h = (int(h[0]), int(h[1]))
-                if h not in on:
+                h = canon.get((int(h[0]), int(h[1])))
+                if h is None:
                     continue
                 tiles[h].append(t)
                 if t.hexsides:
@@ -116,7 +122,7 @@ class Board:
             tiles[h].sort(key=lambda t: t.overlay)
         dbl = {h: (2 * (h[0] - 1) + (1 if self.geometry.is_short_row(h[1]) else 0), h[1]) for h in hexes}
         self._dbl = dbl
-        step = {(h, d): (n if n in on else None) for h in hexes for d in STEPS for n in (self._step(h, d),)}
+        step = {(h, d): canon.get(self._step(h, d)) for h in hexes for d in STEPS}
         nb = {h: tuple((d, n) for d in STEPS if (n := step[(h, d)]) is not None) for h in hexes}
         sections = {}
         for h in hexes:
@@ -126,7 +132,7 @@ class Board:
             sections[(h, "north")] = frozenset(swap[x] for x in s)
         dist = {a: {b: _distance(dbl[a], dbl[b]) for b in hexes} for a in hexes}
         sections_at = {e: {h: sections[(h, e)] for h in hexes} for e in ("south", "north")}
-        return {"scenario": scenario, "data": data, "hexes": hexes, "on": on, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
+        return {"scenario": scenario, "data": data, "hexes": hexes, "on": on, "canon": canon, "dbl": dbl, "nb": nb, "sections": sections, "dist": dist,
                 "sections_at": sections_at,
                 "adjacent": {h: tuple(n for _, n in v) for h, v in nb.items()},
                 "adjacent_set": {h: frozenset(n for _, n in v) for h, v in nb.items()}, "step": step, "bearing": {},
@@ -192,6 +198,11 @@ class Board:
     # ---------------------------------------------------------------- geometry
     def contains(self, h: Hex) -> bool:
         return h in self._on
+
+    def hex(self, h: Hex) -> Hex:
+        """``h`` as the tuple object the board's tables hold (equal to ``h``; ``h`` itself when
+        off the board): the engine keeps its hexes as these, so that lookups match by identity."""
+        return self._canon.get(h, h)
 
     def doubled(self, h: Hex) -> tuple[int, int]:
         d = self._dbl.get(h)
@@ -320,8 +331,9 @@ class Board:
         key = (a, b)
         got = self._between.get(key)
         if got is None:
-            got = _line(self, a, b)
-            self._between[key] = got
+            # the same hexes both ways (checked for every pair of the board by
+            # tests/genpei/engine/test_rules.py): one computation fills both entries
+            got = self._between[key] = self._between[(b, a)] = _line(self, a, b)
         return got
 
     def los_blocked_by_terrain(self, a: Hex, b: Hex) -> bool:
@@ -330,8 +342,8 @@ class Board:
         Stockade (Genpei pack, Stockade). Cached per pair until a tile is destroyed."""
         key = (a, b)
         got = self._los.get(key)
-        if got is None:
-            got = self._los[key] = self._los_blocked(a, b)
+        if got is None:  # symmetric: the hexes between and the tiles of both ends
+            got = self._los[key] = self._los[(b, a)] = self._los_blocked(a, b)
         return got
 
     def _los_blocked(self, a: Hex, b: Hex) -> bool:
@@ -369,7 +381,7 @@ def _line(board: Board, a: Hex, b: Hex) -> tuple[Hex, ...]:
             r = ar + (br - ar) * f + eps
             h = _nearest(board, x, r)
             if h is not None and h not in (a, b) and h not in out:
-                out.append(h)
+                out.append(board.hex(h))
     return tuple(out)
 
 

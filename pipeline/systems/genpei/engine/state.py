@@ -247,7 +247,7 @@ class GenpeiState:
             if st is None:
                 st = stats_cache[ut.id] = resolve(ut)
                 self.notes.extend(st.notes)
-            h = (int(up.hex[0]), int(up.hex[1]))
+            h = self.board.hex((int(up.hex[0]), int(up.hex[1])))
             u = Unit(i, side_index[up.side], ut, st, st.figures, h, data.leaders.get(up.leader) if up.leader else None, up.note or "")
             self.units[i] = u
             self.at[h] = i
@@ -255,12 +255,12 @@ class GenpeiState:
         self.lat: dict[Hex, int] = {}
         self.next_lid = LEADER_BASE
         for lp in scenario.leaders:  # lone leaders of the scenario (erratum lone_leader_move)
-            h = (int(lp.hex[0]), int(lp.hex[1]))
+            h = self.board.hex((int(lp.hex[0]), int(lp.hex[1])))
             if lp.leader in data.leaders and h not in self.at:
                 self._place_leader(side_index[lp.side], data.leaders[lp.leader], h)
         self._ranges: dict[tuple, int] = self.board.shared.setdefault("ranges", {})
         self._setups: dict[tuple, Setup] = self.board.shared.setdefault("setups", {})
-        self.markers: list[list] = [[m.marker, (int(m.hex[0]), int(m.hex[1])), m.side] for m in scenario.markers]
+        self.markers: list[list] = [[m.marker, self.board.hex((int(m.hex[0]), int(m.hex[1]))), m.side] for m in scenario.markers]
         self.grapples: set[frozenset[int]] = set()
         self.cmd_deck: dict[str, int] = dict(self.decks.command)
         self.cmd_discard: dict[str, int] = {}
@@ -533,7 +533,9 @@ class GenpeiState:
                     continue
             elif phase not in ("card", "order", "alongside"):
                 return
-            acts = self.legal_actions()
+            acts = self._legal  # legal_actions() inlined: no winner and no node here
+            if acts is None:
+                acts = self._legal = self._phase_actions()
             if len(acts) == 1:
                 self._apply_phase(acts[0])
                 self._legal = None
@@ -767,7 +769,7 @@ class GenpeiState:
             pid = self.queue[0]
             if pid >= LEADER_BASE:
                 return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
-            return [("move", pid, h) for h in self.destinations(self.units[pid])]
+            return [("move", pid, h) for h in self._reach(self.units[pid])]  # destinations()
         if phase == "battle":
             u = self.units[self.queue[0]]
             return self.battle_actions(u) + [("pass", u.uid)]

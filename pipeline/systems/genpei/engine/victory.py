@@ -112,7 +112,7 @@ class TemporaryBanners:
             elif r.id == "storming_the_stronghold":
                 att = stronghold_attacker(data, sc)
                 self.stronghold = None if att is None else index[att]
-                self.stockades = sorted(_stockade_hexes(data, sc))
+                self.stockades = [state.board.hex(h) for h in sorted(_stockade_hexes(data, sc))]  # the board's hex objects
             elif r.id == "command_tent_banner":
                 pass  # permanent banners, counted by the engine when a tile is taken
             else:
