@@ -35,7 +35,7 @@ from lxml import etree
 
 from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
 from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
-from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
+from .pieces import DecodedPiece, PieceDecodeError, clear_decode_caches, decode_add_piece
 from .read import element_label, image_info, image_size, parse_svg, short_tag, svg_root_size
 from .refs import (
     ArchiveNames,
@@ -1555,13 +1555,24 @@ def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: 
     A save linted with ``base`` is checked against that module (maps, boards, gpids)."""
     findings: list[Finding] = []
     with collector_paused():  # lint builds its decoded pieces and findings without cycles
-        if base is not None and base_ctx is None:
-            base_ctx = _module_context(base, [], as_base=True)
-        if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
-            _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
-            return findings, None
-        ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+        try:
+            if base is not None and base_ctx is None:
+                base_ctx = _module_context(base, [], as_base=True)
+            if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+                _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
+                return findings, None
+            ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+        finally:
+            _clear_caches()  # freed here, not scanned by the caller's next collection
     return findings, ctx
+
+
+def _clear_caches() -> None:
+    """Empty lint's caches and the piece decoder's (:func:`~.pieces.clear_decode_caches`) at
+    the end of a lint."""
+    _level_check.cache_clear()
+    _reads.cache_clear()
+    clear_decode_caches()
 
 
 def lint_many(paths: list[str | os.PathLike[str]], *,
@@ -1579,7 +1590,8 @@ def lint_many(paths: list[str | os.PathLike[str]], *,
         except VassalFormatError as exc:
             return {os.fspath(p): [Finding(ERROR, "base module", "", exc.message, "archive")]
                     for p in paths}
-        base_ctx = _module_context(base_arc, [], as_base=True)
+        with collector_paused():
+            base_ctx = _module_context(base_arc, [], as_base=True)
     ids: dict[str, list[str]] = {}
     try:
         for path in paths:

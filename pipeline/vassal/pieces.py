@@ -32,6 +32,7 @@ __all__ = [
     "StackState",
     "add_piece_command",
     "check_piece_id",
+    "clear_decode_caches",
     "decode_add_piece",
     "decode_add_piece_bytes",
     "nest",
@@ -569,6 +570,16 @@ def decode_add_piece_bytes(text: bytes) -> DecodedPiece:
 
 
 _Body = tuple[tuple[tuple[str, str], ...], BasicState | None, StackState | None]
+
+
+def clear_decode_caches() -> None:
+    """Empty the caches of decoded piece types, states and levels (they hold tens of thousands
+    of small tuples after a large module's setups). Lint empties them as it ends: kept, they
+    would cost the caller's next garbage collection a scan of every one of them (about as
+    much CPU time as freeing them), and a lint of another module shares little with them."""
+    for cached in (_unnest_type, _basic_type, _type_token, _type_token_bytes, _state_head,
+                   _piece_body_bytes, _decode_levels):
+        cached.cache_clear()
 
 
 def _decode_parts(piece_id: str, type_string: str, state_string: str) -> DecodedPiece:
