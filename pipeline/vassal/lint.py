@@ -29,7 +29,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import starmap
+from operator import is_not
 
 from lxml import etree
 
@@ -260,11 +262,13 @@ def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
     """``(message, severity)`` for one piece: its unknown trait ids, then the prototypes it uses
     that do not exist, then each level's findings outermost first (:func:`_level_check`, whose
     result is shared by every piece with the same level)."""
-    checks = [_level_check(type_, state) for type_, state in p.levels]
-    for check in checks[:-1]:
+    checks = list(starmap(_level_check, p.levels))
+    # most levels have nothing to say (_QUIET): only the others are looked at, in order
+    for check in filter(_loud, checks[:-1]):
         if check.unknown is not None:
             yield (f"unknown trait id {check.unknown!r}: VASSAL 3.7 turns it into an empty "
                    "Marker (§7.3)"), ERROR
+    checks = list(filter(_loud, checks))
     if prototypes is not None:
         for check in checks:
             if check.prototype is not None and check.prototype not in prototypes:
@@ -304,10 +308,18 @@ class _LevelCheck:
     restrict_sides: tuple[str, ...] | None
 
 
+#: The check of a level that says nothing (a known trait, no prototype, Rotate or Restricted
+#: Access, no finding): most levels of most pieces; one object, told apart by identity.
+_QUIET = _LevelCheck(None, None, (), None, (), None)
+#: Whether a level check has something to say (is not :data:`_QUIET`).
+_loud = partial(is_not, _QUIET)
+
+
 @lru_cache(maxsize=16384)
 def _level_check(type_: str, state: str) -> _LevelCheck:
     """The checks of one piece level (§3.5, §8 items 13-14), cached: the same levels recur in
-    hundreds of pieces even when whole pieces differ."""
+    hundreds of pieces even when whole pieces differ. A level with nothing to say gives
+    :data:`_QUIET`."""
     tid = trait_id(type_)
     unknown = None if tid in KNOWN_TRAIT_IDS else tid
     prototype = decode(type_[len("prototype;"):], ";")[0] if tid == "prototype;" else None
@@ -368,6 +380,9 @@ def _level_check(type_: str, state: str) -> _LevelCheck:
                          ERROR))
     elif type_.startswith("restrict;"):
         restrict_sides = tuple(decode(decode(type_[9:], ";")[0], ","))
+    if (unknown is None and prototype is None and not head and rotate_name is None
+            and not tail and restrict_sides is None):
+        return _QUIET
     return _LevelCheck(unknown, prototype, tuple(head), rotate_name, tuple(tail), restrict_sides)
 
 
