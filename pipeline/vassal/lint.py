@@ -1564,22 +1564,35 @@ def lint_archive(arc: Archive, name: str = "", *, base: Archive | None = None,
 
 
 def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: bool = False,
-                 base_ctx: ModuleContext | None = None,
-                 ) -> tuple[list[Finding], ModuleContext | None]:
-    """:func:`lint_archive`, also returning the module or extension context (None for a save).
-    A save linted with ``base`` is checked against that module (maps, boards, gpids)."""
-    findings: list[Finding] = []
-    with collector_paused():  # lint builds its decoded pieces and findings without cycles
+                 base_ctx: ModuleContext | None = None) -> tuple[list[Finding], str | None]:
+    """:func:`lint_archive`, also returning the ``extensionId`` of an extension (None for a
+    module or save). A save linted with ``base`` is checked against that module (maps, boards,
+    gpids).
+
+    The cyclic collector is paused for the lint (:func:`~.save.collector_paused`: its decoded
+    pieces and findings hold no cycles), and all it built but the findings is freed before the
+    collector runs again: the contexts die with :func:`_run_checks`'s frame and the caches are
+    emptied, so the caller's next collection does not scan them (30-60 ms after wmh)."""
+    with collector_paused():
         try:
-            if base is not None and base_ctx is None:
-                base_ctx = _module_context(base, [], as_base=True)
-            if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
-                _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
-                return findings, None
-            ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+            return _run_checks(arc, name, base, bare, base_ctx)
         finally:
-            _clear_caches()  # freed here, not scanned by the caller's next collection
-    return findings, ctx
+            _clear_caches()
+
+
+def _run_checks(arc: Archive, name: str, base: Archive | None, bare: bool,
+                base_ctx: ModuleContext | None) -> tuple[list[Finding], str | None]:
+    """The checks of :func:`_lint_opened`."""
+    findings: list[Finding] = []
+    if base is not None and base_ctx is None:
+        base_ctx = _module_context(base, [], as_base=True)
+    if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+        _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
+        return findings, None
+    ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+    if ctx.kind == "extension" and ctx.root is not None:
+        return findings, ctx.root.get("extensionId", "")
+    return findings, None
 
 
 def _clear_caches() -> None:
@@ -1597,20 +1610,35 @@ def lint_many(paths: list[str | os.PathLike[str]], *,
     conflicts with previously loaded extension …" and both keep their ``id:n`` gpids, so pieces
     of the two collide; ``ExtensionsLoader.addExtension``). Returns findings per path, in order.
     """
+    with collector_paused():  # as in _lint_opened: the base module's context dies inside
+        out, ids = _lint_paths([os.fspath(p) for p in paths], base)
+    for ext_id, owners in ids.items():
+        for path in owners if len(owners) > 1 else ():
+            others = ", ".join(os.path.basename(o) for o in owners if o != path)
+            out[path].append(Finding(
+                ERROR, "buildFile.xml", "ModuleExtension",
+                f"extensionId {ext_id!r} is also the extensionId of {others}: VASSAL warns "
+                "'Extension Id … conflicts with previously loaded extension' and the gpids "
+                f"'{ext_id}:n' of both collide", "check_extension_ids"))
+    return out
+
+
+def _lint_paths(paths: list[str], base: str | os.PathLike[str] | None
+                ) -> tuple[dict[str, list[Finding]], dict[str, list[str]]]:
+    """The findings of each of ``paths`` (see :func:`lint_many`) and the paths of each
+    non-empty ``extensionId``."""
     base_arc = base_ctx = None
     out: dict[str, list[Finding]] = {}
+    ids: dict[str, list[str]] = {}
     if base is not None:
         try:
             base_arc = open_archive(base)
         except VassalFormatError as exc:
-            return {os.fspath(p): [Finding(ERROR, "base module", "", exc.message, "archive")]
-                    for p in paths}
-        with collector_paused():
-            base_ctx = _module_context(base_arc, [], as_base=True)
-    ids: dict[str, list[str]] = {}
+            return {p: [Finding(ERROR, "base module", "", exc.message, "archive")]
+                    for p in paths}, ids
+        base_ctx = _module_context(base_arc, [], as_base=True)
     try:
-        for path in paths:
-            fspath = os.fspath(path)
+        for fspath in paths:
             early = _precheck(fspath)
             if early is not None:
                 out[fspath] = early
@@ -1622,24 +1650,13 @@ def lint_many(paths: list[str | os.PathLike[str]], *,
                                        exc.message, "archive")]
                 continue
             with arc:
-                findings, ctx = _lint_opened(arc, fspath, base_ctx=base_ctx)
-            out[fspath] = findings
-            if ctx is not None and ctx.kind == "extension" and ctx.root is not None:
-                ext_id = ctx.root.get("extensionId", "")
-                if ext_id:
-                    ids.setdefault(ext_id, []).append(fspath)
+                out[fspath], ext_id = _lint_opened(arc, fspath, base_ctx=base_ctx)
+            if ext_id:
+                ids.setdefault(ext_id, []).append(fspath)
     finally:
         if base_arc is not None:
             base_arc.close()
-    for ext_id, owners in ids.items():
-        for path in owners if len(owners) > 1 else ():
-            others = ", ".join(os.path.basename(o) for o in owners if o != path)
-            out[path].append(Finding(
-                ERROR, "buildFile.xml", "ModuleExtension",
-                f"extensionId {ext_id!r} is also the extensionId of {others}: VASSAL warns "
-                "'Extension Id … conflicts with previously loaded extension' and the gpids "
-                f"'{ext_id}:n' of both collide", "check_extension_ids"))
-    return out
+    return out, ids
 
 
 def lint_buildfile_bytes(xml: bytes, name: str = "buildFile.xml") -> list[Finding]:
