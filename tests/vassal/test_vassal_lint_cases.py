@@ -260,6 +260,23 @@ def test_h_a_log_that_vassal_replays_is_clean_and_its_commands_are_checked():
     assert "'Elsewhere'" in errs[1]
 
 
+def test_h_change_piece_in_a_save_is_checked_like_add_piece():
+    """Not only in logs: a ChangePiece (D/) among a save's own commands is decoded against the
+    type of the piece it changes (ChangePiece.execute calls setState): a state of the right
+    shape is clean, one with a level too many is an error naming both commands, one that puts
+    the piece on a map the module lacks is an error."""
+    add = ADD.format(id="5", x=100, y=100)
+    good = ["begin_save", add, "D/5/Main Map;200;200;1;0/Main Map;100;100;1;0", "end_save"]
+    assert lint_bytes(with_setup(good), "m.vmod") == []
+    bad = ["begin_save", add, "D/5/x\tMain Map;200;200;1;0", "D/5/Nowhere;1;1;1;0",
+           "end_save"]
+    errs = by(lint_bytes(with_setup(bad), "m.vmod"), ERROR)
+    assert len(errs) == 2, errs
+    assert "s.vsav:savedGame command[2]" in errs[0]
+    assert "ChangePiece state for piece 5 (added by command[1]) does not fit its type" in errs[0]
+    assert "s.vsav:savedGame command[3]" in errs[1] and "'Nowhere'" in errs[1]
+
+
 def test_i_svg_href_with_a_backslash():
     """SourceOpSVGImpl renders with the jar URL as base; a backslash is no separator in a URL,
     so the referenced image is not found: flagged like a backslash entry name."""
