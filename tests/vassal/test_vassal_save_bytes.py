@@ -206,3 +206,102 @@ def test_state_cut_by_hand():
     assert (b[1].x, b[1].y, b[1].gpid) == (30, -4, "7") and a[0][0] is b[0][0]
     with pytest.raises(PieceDecodeError, match="BasicPiece x is not an integer: 'x'"):
         _piece_body_of("mark;Side\tpiece;;;a.png;A", b"Axis\tMain;x;20;7;0")
+
+
+# ------------------------------------------------------------ savedGame read piece by piece
+
+
+def _pieces(data: bytes, sizes: list[int]):
+    """``data`` cut into pieces of the given sizes (the last size repeated)."""
+    at, i = 0, 0
+    while at < len(data):
+        size = sizes[min(i, len(sizes) - 1)]
+        yield data[at : at + size]
+        at, i = at + size, i + 1
+
+
+OBFUSCATED = obfuscate(SAVE, 0x5C)  # 7 header bytes, then an even number of hex digits
+
+
+@pytest.mark.parametrize("sizes", [[1], [2], [3], [6], [7], [8], [9, 2], [4, 5, 1000],
+                                   [len(OBFUSCATED)], [10 ** 6]])
+@pytest.mark.parametrize("data", [
+    OBFUSCATED,
+    OBFUSCATED.upper().replace(b"!VCSK", b"!VCSK"),  # upper-case hex digits
+    SAVE.encode(),  # plain text, no !VCSK
+    b"",
+    b"!VCS",  # shorter than the magic
+])
+def test_deobfuscate_chunks_is_deobfuscate_bytes(data, sizes):
+    """However the entry is cut into pieces (a digit pair or the 7-byte header split across
+    them), the plaintext is the one of the whole text."""
+    from pipeline.vassal.save import _deobfuscate_chunks
+
+    assert _deobfuscate_chunks(_pieces(data, sizes)) == deobfuscate_bytes(data)
+
+
+@pytest.mark.parametrize("data", [
+    OBFUSCATED + b"a",  # an odd digit at the end
+    OBFUSCATED[:20] + b"zz" + OBFUSCATED[20:],  # not a hex digit
+    OBFUSCATED[:20] + b" " + OBFUSCATED[20:],  # whitespace: bytes.fromhex skips it
+    b"!VCSKqq00",  # no hex key
+    b"!VCSKa",  # a one-digit key and nothing more
+])
+@pytest.mark.parametrize("sizes", [[1], [3], [10 ** 6]])
+def test_deobfuscate_chunks_leaves_irregular_text_to_the_whole_reader(data, sizes):
+    from pipeline.vassal.save import _deobfuscate_chunks, _Irregular
+
+    with pytest.raises(_Irregular):
+        _deobfuscate_chunks(_pieces(data, sizes))
+
+
+@pytest.mark.parametrize("data", [
+    OBFUSCATED,
+    OBFUSCATED[:20] + b" " + OBFUSCATED[20:],  # read again whole, whitespace skipped
+    OBFUSCATED + b"a",  # read again whole: the error of deobfuscate_bytes
+    OBFUSCATED[:40] + b"zz" + OBFUSCATED[40:],
+])
+def test_read_saved_game_entry_is_read_saved_game_of_the_entry(data):
+    """From an archive, piece by piece (1 MiB pieces; here 3 bytes, to cut digit pairs): the
+    same save, or the same error, as reading the entry whole."""
+    from pipeline.vassal.archive import archive_bytes, open_archive
+    from pipeline.vassal.save import read_saved_game_entry
+
+    with open_archive(archive_bytes({"savedGame": data}, 1735689600)) as arc:
+        arc.read_chunks = lambda name, _chunks=arc.read_chunks: _chunks(name, 3)
+        try:
+            whole = read_saved_game(data)
+        except VassalFormatError as exc:
+            with pytest.raises(VassalFormatError) as err:
+                read_saved_game_entry(arc)
+            assert err.value.message == exc.message and err.value.entry == "savedGame"
+            return
+        got = read_saved_game_entry(arc)
+    assert got.plain == whole.plain and got.raw_commands == whole.raw_commands
+    assert [(p.id, p.levels, p.basic) for p in got.pieces] == [
+        (p.id, p.levels, p.basic) for p in whole.pieces]
+
+
+def test_read_chunks_keeps_the_checks_of_read():
+    """Pieces of at most the asked size that join to the entry; an entry whose headers declare
+    fewer bytes than it inflates to fails its CRC, as in read; a missing entry is refused."""
+    import struct
+
+    from pipeline.vassal.archive import archive_bytes, open_archive
+
+    data = archive_bytes({"a": b"x" * 1000, "b": b"y" * 10}, 1735689600)
+    with open_archive(data) as arc:
+        pieces = list(arc.read_chunks("a", 300))
+        assert [len(p) for p in pieces] == [300, 300, 300, 100]
+        assert b"".join(pieces) == arc.read("a")
+        assert b"".join(arc.read_chunks("a", 7)) == b"x" * 1000  # from read's cache now
+    lying = data.replace(struct.pack("<I", 1000), struct.pack("<I", 500))
+    with open_archive(lying) as arc:
+        with pytest.raises(VassalFormatError) as chunked:
+            list(arc.read_chunks("a", 300))
+    with open_archive(lying) as arc:
+        with pytest.raises(VassalFormatError) as whole:
+            arc.read("a")
+    assert chunked.value.message == whole.value.message and "CRC" in whole.value.message
+    with open_archive(data) as arc, pytest.raises(VassalFormatError):
+        list(arc.read_chunks("missing"))
