@@ -20,7 +20,7 @@ import re
 import time
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -308,38 +308,6 @@ class Archive:
             raise VassalFormatError("archive exceeds the total size limit", name)
         self._cache[name] = data
         return data
-
-    def read_chunks(self, name: str, size: int = 1 << 20) -> Iterator[bytes]:
-        """Entry ``name`` inflated ``size`` bytes at a time (the last piece shorter), with the
-        checks of :meth:`read` (never more than the declared size or the entry limit, the total
-        size limit, the CRC at the end); not cached. For a large entry read once, in order (a
-        save's hex text): its pieces are used and dropped, the whole is never held.
-
-        Raises:
-            VassalFormatError: as :meth:`read` (the pieces before the fault have been given).
-        """
-        if name in self._cache:
-            data = self._cache[name]
-            yield from (data[i : i + size] for i in range(0, len(data), size))
-            return
-        if name not in self._name_set:
-            raise VassalFormatError("entry not found", name)
-        info = self.zf.getinfo(name)
-        cap = min(self.limits.max_entry_size, info.file_size)
-        given = 0
-        try:
-            with self.zf.open(info) as fh:
-                while chunk := fh.read(min(size, cap + 1 - given)):
-                    given += len(chunk)
-                    if given > cap:
-                        raise VassalFormatError(
-                            "entry inflates beyond its declared size or the size limit", name)
-                    self._total_read += len(chunk)
-                    if self._total_read > self.limits.max_total_size:
-                        raise VassalFormatError("archive exceeds the total size limit", name)
-                    yield chunk
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
-            raise VassalFormatError(f"entry cannot be read: {exc}", name) from None
 
     def read_head(self, name: str, size: int) -> bytes:
         """The first ``size`` bytes of entry ``name`` (all of it when shorter), inflating no more

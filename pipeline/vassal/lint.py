@@ -48,7 +48,7 @@ from .refs import (
     resolve_image,
     svg_root_refs,
 )
-from .save import DecodedSave, collector_paused, read_saved_game_entry
+from .save import DecodedSave, collector_paused, read_saved_game
 from .sequence import decode, encode
 from .traits import KNOWN_TRAIT_IDS, trait_id
 
@@ -1301,7 +1301,7 @@ def check_save_entries(ctx: SaveContext) -> None:
         ctx.add(NOTE, ctx.entry, "", f"old-style save without {' and '.join(missing)}: VASSAL "
                 "loads it without checking module name or version (§4.1)")
     try:
-        ctx.save = read_saved_game_entry(arc)
+        ctx.save = read_saved_game(arc.read("savedGame"))
     except VassalFormatError as exc:
         ctx.add(ERROR, f"{ctx.entry}:savedGame", "", exc.message)
         return

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import binascii
 import gc
-import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .archive import Archive, Limits, VassalFormatError, archive_bytes, open_archive, resolve_epoch
+from .archive import Limits, VassalFormatError, archive_bytes, open_archive, resolve_epoch
 from .buildfile import _metadata
 from .commands import (
     BEGIN_SAVE,
@@ -55,7 +54,6 @@ __all__ = [
     "obfuscate",
     "read_save",
     "read_saved_game",
-    "read_saved_game_entry",
     "collector_paused",
 ]
 
@@ -337,74 +335,7 @@ def read_saved_game(data: bytes, entry: str = "savedGame") -> DecodedSave:
             same message: every byte of the plaintext is decoded by some step of the decoding,
             and the first failure is reported as decoding the whole text reports it).
     """
-    return _decode_checked(deobfuscate_bytes(data, entry), entry)
-
-
-def read_saved_game_entry(arc: Archive, entry: str = "savedGame") -> DecodedSave:
-    """:func:`read_saved_game` of an archive's entry, inflated and un-hexed piece by piece
-    (:meth:`~.archive.Archive.read_chunks`): the hex text, twice the size of the plaintext (49
-    MB in almoravid's six setups), is never held whole, and each piece is un-hexed while it is
-    still in the processor's cache. Same result and errors as
-    ``read_saved_game(arc.read(entry), entry)``: a body that is not pairs of hex digits piece by
-    piece (odd length, whitespace, a bad digit) is read again whole by :func:`deobfuscate_bytes`.
-
-    Raises:
-        VassalFormatError: the entry cannot be read (as :meth:`~.archive.Archive.read`), or as
-            :func:`read_saved_game`.
-    """
-    try:
-        plain = _deobfuscate_chunks(arc.read_chunks(entry))
-    except _Irregular:
-        plain = deobfuscate_bytes(arc.read(entry), entry)
-    return _decode_checked(plain, entry)
-
-
-class _Irregular(Exception):
-    """A ``!VCSK`` text that :func:`_deobfuscate_chunks` leaves to :func:`deobfuscate_bytes`."""
-
-
-def _deobfuscate_chunks(chunks: Iterator[bytes]) -> bytes:
-    """:func:`deobfuscate_bytes` of the concatenation of ``chunks``, each un-hexed and un-XORed
-    as it comes (a digit left over at a piece's end goes with the next piece).
-
-    Raises:
-        _Irregular: the text starts with ``!VCSK`` but its key or body is not plain hex digit
-            pairs (then :func:`deobfuscate_bytes` of the whole text gives the result or error).
-    """
-    head = b""
-    for chunk in chunks:
-        head += chunk
-        if len(head) >= 7:
-            break
-    if not head.startswith(MAGIC):
-        return b"".join([head, *chunks])
-    try:
-        key = int(head[5:7].decode("ascii"), 16)
-    except (ValueError, UnicodeDecodeError):
-        raise _Irregular from None
-    table = bytes(b ^ key for b in range(256))
-    parts = []
-    carry = head[7:]
-    for piece in itertools.chain([b""], chunks):
-        data = carry + piece if carry else piece
-        even = len(data) - len(data) % 2
-        carry = data[even:]
-        try:
-            parts.append(binascii.unhexlify(memoryview(data)[:even]).translate(table))
-        except binascii.Error:
-            raise _Irregular from None
-    if carry or len(head) < 7:
-        raise _Irregular  # an odd digit or no key: the whole text tells the error
-    return b"".join(parts)
-
-
-def _decode_checked(plain: bytes, entry: str) -> DecodedSave:
-    """:func:`decode_save_plain` with the collector paused, invalid UTF-8 reported as
-    :func:`deobfuscate` reports it.
-
-    Raises:
-        VassalFormatError: ``plain`` is not UTF-8.
-    """
+    plain = deobfuscate_bytes(data, entry)
     try:
         with collector_paused():
             return decode_save_plain(plain)
