@@ -1572,7 +1572,7 @@ def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: 
     The cyclic collector is paused for the lint (:func:`~.save.collector_paused`: its decoded
     pieces and findings hold no cycles), and all it built but the findings is freed before the
     collector runs again: the contexts die with :func:`_run_checks`'s frame and the caches are
-    emptied, so the caller's next collection does not scan them (30-60 ms after wmh)."""
+    emptied, so the caller's next collection does not scan them (40-60 ms after wmh)."""
     with collector_paused():
         try:
             return _run_checks(arc, name, base, bare, base_ctx)
