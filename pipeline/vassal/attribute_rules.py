@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from .attribute_rules_data import ATTRIBUTES_IGNORED, RULES, VASSAL_TAG
@@ -104,9 +105,12 @@ def has_rules(tag: str) -> bool:
     return tag in RULES or tag in ATTRIBUTES_IGNORED or _canonical(tag) in RULES
 
 
+@lru_cache(maxsize=4096)
 def rule_for(tag: str, attribute: str) -> AttributeRule | None:
     """The parse rule of ``attribute`` on class ``tag`` (a fully qualified VASSAL class), or
-    None when VASSAL 3.7.26 takes the value as a plain string (or ignores it)."""
+    None when VASSAL 3.7.26 takes the value as a plain string (or ignores it). Cached: it
+    depends only on the built-in table, and a module asks for the same few pairs thousands of
+    times."""
     row = RULES.get(tag, {}).get(attribute) or RULES.get(_canonical(tag), {}).get(attribute)
     return AttributeRule(*row) if row is not None else None
 

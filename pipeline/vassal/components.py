@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .classes import ALLOWED_CHILDREN, ATTRIBUTE_TYPES, NEW_AFTER_3_7_0, SUPERCLASSES
 
@@ -157,10 +158,12 @@ def _lineage(tag: str) -> tuple[str, ...]:
     return (tag, *SUPERCLASSES.get(tag, ()))
 
 
+@lru_cache(maxsize=1024)
 def allowed_children(parent: str) -> frozenset[str] | None:
     """Classes the loader accepts under ``parent`` (§2, §8 item 6): the editor's list (own or
     inherited), widened as the module docstring says. A child whose class is a subclass of an
-    allowed class is allowed too (see :func:`child_allowed`). None when unknown."""
+    allowed class is allowed too (see :func:`child_allowed`). None when unknown. Cached: it
+    depends only on the built-in tables, and lint asks it for every element."""
     tag = _canonical(parent)
     if tag in _WIDGETS:
         return frozenset(_WIDGET_CHILDREN)

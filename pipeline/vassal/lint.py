@@ -29,13 +29,15 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import starmap
+from operator import is_not
 
 from lxml import etree
 
 from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
 from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
-from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
+from .pieces import DecodedPiece, PieceDecodeError, clear_decode_caches, decode_add_piece
 from .read import element_label, image_info, image_size, parse_svg, short_tag, svg_root_size
 from .refs import (
     ArchiveNames,
@@ -260,11 +262,13 @@ def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
     """``(message, severity)`` for one piece: its unknown trait ids, then the prototypes it uses
     that do not exist, then each level's findings outermost first (:func:`_level_check`, whose
     result is shared by every piece with the same level)."""
-    checks = [_level_check(type_, state) for type_, state in p.levels]
-    for check in checks[:-1]:
+    checks = list(starmap(_level_check, p.levels))
+    # most levels have nothing to say (_QUIET): only the others are looked at, in order
+    for check in filter(_loud, checks[:-1]):
         if check.unknown is not None:
             yield (f"unknown trait id {check.unknown!r}: VASSAL 3.7 turns it into an empty "
                    "Marker (§7.3)"), ERROR
+    checks = list(filter(_loud, checks))
     if prototypes is not None:
         for check in checks:
             if check.prototype is not None and check.prototype not in prototypes:
@@ -304,10 +308,18 @@ class _LevelCheck:
     restrict_sides: tuple[str, ...] | None
 
 
+#: The check of a level that says nothing (a known trait, no prototype, Rotate or Restricted
+#: Access, no finding): most levels of most pieces; one object, told apart by identity.
+_QUIET = _LevelCheck(None, None, (), None, (), None)
+#: Whether a level check has something to say (is not :data:`_QUIET`).
+_loud = partial(is_not, _QUIET)
+
+
 @lru_cache(maxsize=16384)
 def _level_check(type_: str, state: str) -> _LevelCheck:
     """The checks of one piece level (§3.5, §8 items 13-14), cached: the same levels recur in
-    hundreds of pieces even when whole pieces differ."""
+    hundreds of pieces even when whole pieces differ. A level with nothing to say gives
+    :data:`_QUIET`."""
     tid = trait_id(type_)
     unknown = None if tid in KNOWN_TRAIT_IDS else tid
     prototype = decode(type_[len("prototype;"):], ";")[0] if tid == "prototype;" else None
@@ -368,6 +380,9 @@ def _level_check(type_: str, state: str) -> _LevelCheck:
                          ERROR))
     elif type_.startswith("restrict;"):
         restrict_sides = tuple(decode(decode(type_[9:], ";")[0], ","))
+    if (unknown is None and prototype is None and not head and rotate_name is None
+            and not tail and restrict_sides is None):
+        return _QUIET
     return _LevelCheck(unknown, prototype, tuple(head), rotate_name, tuple(tail), restrict_sides)
 
 
@@ -1549,19 +1564,43 @@ def lint_archive(arc: Archive, name: str = "", *, base: Archive | None = None,
 
 
 def _lint_opened(arc: Archive, name: str, *, base: Archive | None = None, bare: bool = False,
-                 base_ctx: ModuleContext | None = None,
-                 ) -> tuple[list[Finding], ModuleContext | None]:
-    """:func:`lint_archive`, also returning the module or extension context (None for a save).
-    A save linted with ``base`` is checked against that module (maps, boards, gpids)."""
+                 base_ctx: ModuleContext | None = None) -> tuple[list[Finding], str | None]:
+    """:func:`lint_archive`, also returning the ``extensionId`` of an extension (None for a
+    module or save). A save linted with ``base`` is checked against that module (maps, boards,
+    gpids).
+
+    The cyclic collector is paused for the lint (:func:`~.save.collector_paused`: its decoded
+    pieces and findings hold no cycles), and all it built but the findings is freed before the
+    collector runs again: the contexts die with :func:`_run_checks`'s frame and the caches are
+    emptied, so the caller's next collection does not scan them (40-60 ms after wmh)."""
+    with collector_paused():
+        try:
+            return _run_checks(arc, name, base, bare, base_ctx)
+        finally:
+            _clear_caches()
+
+
+def _run_checks(arc: Archive, name: str, base: Archive | None, bare: bool,
+                base_ctx: ModuleContext | None) -> tuple[list[Finding], str | None]:
+    """The checks of :func:`_lint_opened`."""
     findings: list[Finding] = []
-    with collector_paused():  # lint builds its decoded pieces and findings without cycles
-        if base is not None and base_ctx is None:
-            base_ctx = _module_context(base, [], as_base=True)
-        if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
-            _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
-            return findings, None
-        ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
-    return findings, ctx
+    if base is not None and base_ctx is None:
+        base_ctx = _module_context(base, [], as_base=True)
+    if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+        _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
+        return findings, None
+    ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
+    if ctx.kind == "extension" and ctx.root is not None:
+        return findings, ctx.root.get("extensionId", "")
+    return findings, None
+
+
+def _clear_caches() -> None:
+    """Empty lint's caches and the piece decoder's (:func:`~.pieces.clear_decode_caches`) at
+    the end of a lint."""
+    _level_check.cache_clear()
+    _reads.cache_clear()
+    clear_decode_caches()
 
 
 def lint_many(paths: list[str | os.PathLike[str]], *,
@@ -1571,19 +1610,35 @@ def lint_many(paths: list[str | os.PathLike[str]], *,
     conflicts with previously loaded extension …" and both keep their ``id:n`` gpids, so pieces
     of the two collide; ``ExtensionsLoader.addExtension``). Returns findings per path, in order.
     """
+    with collector_paused():  # as in _lint_opened: the base module's context dies inside
+        out, ids = _lint_paths([os.fspath(p) for p in paths], base)
+    for ext_id, owners in ids.items():
+        for path in owners if len(owners) > 1 else ():
+            others = ", ".join(os.path.basename(o) for o in owners if o != path)
+            out[path].append(Finding(
+                ERROR, "buildFile.xml", "ModuleExtension",
+                f"extensionId {ext_id!r} is also the extensionId of {others}: VASSAL warns "
+                "'Extension Id … conflicts with previously loaded extension' and the gpids "
+                f"'{ext_id}:n' of both collide", "check_extension_ids"))
+    return out
+
+
+def _lint_paths(paths: list[str], base: str | os.PathLike[str] | None
+                ) -> tuple[dict[str, list[Finding]], dict[str, list[str]]]:
+    """The findings of each of ``paths`` (see :func:`lint_many`) and the paths of each
+    non-empty ``extensionId``."""
     base_arc = base_ctx = None
     out: dict[str, list[Finding]] = {}
+    ids: dict[str, list[str]] = {}
     if base is not None:
         try:
             base_arc = open_archive(base)
         except VassalFormatError as exc:
-            return {os.fspath(p): [Finding(ERROR, "base module", "", exc.message, "archive")]
-                    for p in paths}
+            return {p: [Finding(ERROR, "base module", "", exc.message, "archive")]
+                    for p in paths}, ids
         base_ctx = _module_context(base_arc, [], as_base=True)
-    ids: dict[str, list[str]] = {}
     try:
-        for path in paths:
-            fspath = os.fspath(path)
+        for fspath in paths:
             early = _precheck(fspath)
             if early is not None:
                 out[fspath] = early
@@ -1595,24 +1650,13 @@ def lint_many(paths: list[str | os.PathLike[str]], *,
                                        exc.message, "archive")]
                 continue
             with arc:
-                findings, ctx = _lint_opened(arc, fspath, base_ctx=base_ctx)
-            out[fspath] = findings
-            if ctx is not None and ctx.kind == "extension" and ctx.root is not None:
-                ext_id = ctx.root.get("extensionId", "")
-                if ext_id:
-                    ids.setdefault(ext_id, []).append(fspath)
+                out[fspath], ext_id = _lint_opened(arc, fspath, base_ctx=base_ctx)
+            if ext_id:
+                ids.setdefault(ext_id, []).append(fspath)
     finally:
         if base_arc is not None:
             base_arc.close()
-    for ext_id, owners in ids.items():
-        for path in owners if len(owners) > 1 else ():
-            others = ", ".join(os.path.basename(o) for o in owners if o != path)
-            out[path].append(Finding(
-                ERROR, "buildFile.xml", "ModuleExtension",
-                f"extensionId {ext_id!r} is also the extensionId of {others}: VASSAL warns "
-                "'Extension Id … conflicts with previously loaded extension' and the gpids "
-                f"'{ext_id}:n' of both collide", "check_extension_ids"))
-    return out
+    return out, ids
 
 
 def lint_buildfile_bytes(xml: bytes, name: str = "buildFile.xml") -> list[Finding]:

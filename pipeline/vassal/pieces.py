@@ -32,6 +32,7 @@ __all__ = [
     "StackState",
     "add_piece_command",
     "check_piece_id",
+    "clear_decode_caches",
     "decode_add_piece",
     "decode_add_piece_bytes",
     "nest",
@@ -431,7 +432,16 @@ def _basic_type(type_string: str) -> tuple[str, str, str, str]:
     return fields[0], fields[1], fields[2], fields[3]
 
 
+@lru_cache(maxsize=8192)
 def _decode_basic(type_string: str, state: str) -> BasicState:
+    """The BasicPiece of a type ``piece;…`` and its state ``map;x;y;gpid;n;…`` (§3.5), cached:
+    setups park many pieces of one kind at one spot (errors are not cached, they are raised
+    again).
+
+    Raises:
+        PieceDecodeError: the type has not 4 fields; the state has fewer than 3 fields, x or y
+            is no integer, or the property count does not match.
+    """
     clone_key, delete_key, image, name = _basic_type(type_string)
     tokens = decode(state, ";")
     if len(tokens) < 3:
@@ -517,7 +527,14 @@ def _type_token_bytes(raw: bytes) -> str | None:
     Raises:
         UnicodeDecodeError: ``raw`` is not UTF-8.
     """
-    return _type_token_of(raw.decode("utf-8"))
+    # the same steps as _type_token_of, on the bytes: "/", backslash and quote are ASCII, and
+    # a save's long types are counted and replaced byte by byte, not as 4-byte characters
+    if raw.count(b"/") != raw.count(b"\\/"):
+        return None
+    token = raw.replace(b"\\/", b"/").decode("utf-8")
+    if len(token) > 1 and token[0] == "'" and token[-1] == "'":
+        return token[1:-1]
+    return token
 
 
 def decode_add_piece(text: str) -> DecodedPiece:
@@ -569,6 +586,16 @@ def decode_add_piece_bytes(text: bytes) -> DecodedPiece:
 
 
 _Body = tuple[tuple[tuple[str, str], ...], BasicState | None, StackState | None]
+
+
+def clear_decode_caches() -> None:
+    """Empty the caches of decoded piece types, states and levels (they hold tens of thousands
+    of small tuples after a large module's setups). Lint empties them as it ends: kept, they
+    would cost the caller's next garbage collection a scan of every one of them (about as
+    much CPU time as freeing them), and a lint of another module shares little with them."""
+    for cached in (_unnest_type, _basic_type, _decode_basic, _type_token, _type_token_bytes,
+                   _state_head, _split_state_head, _piece_body_bytes, _decode_levels):
+        cached.cache_clear()
 
 
 def _decode_parts(piece_id: str, type_string: str, state_string: str) -> DecodedPiece:
@@ -628,10 +655,24 @@ def _state_head(type_string: str, head: bytes
         return None
     if trait_id(types[-1]) != "piece;":
         return None
-    states = split_levels(head.decode("utf-8"))
+    states = _split_state_head(head)
     if states is None or len(states) != len(types):
         return None
     return tuple(zip(types[:-1], states[:-1], strict=True)), types[-1], states[-1]
+
+
+@lru_cache(maxsize=8192)
+def _split_state_head(head: bytes) -> tuple[str, ...] | None:
+    """:func:`~.sequence.split_levels` of the UTF-8 bytes of a state's head (see
+    :func:`_state_head`), cached by the bytes alone: pieces of different kinds often carry the
+    same trait states (wmh: 4 056 distinct kinds and heads, 1 118 distinct heads; longest_day:
+    2 058 and 13).
+
+    Raises:
+        UnicodeDecodeError: ``head`` is not UTF-8.
+    """
+    states = split_levels(head.decode("utf-8"))
+    return None if states is None else tuple(states)
 
 
 @lru_cache(maxsize=8192)

@@ -260,6 +260,23 @@ def test_h_a_log_that_vassal_replays_is_clean_and_its_commands_are_checked():
     assert "'Elsewhere'" in errs[1]
 
 
+def test_h_change_piece_in_a_save_is_checked_like_add_piece():
+    """Not only in logs: a ChangePiece (D/) among a save's own commands is decoded against the
+    type of the piece it changes (ChangePiece.execute calls setState): a state of the right
+    shape is clean, one with a level too many is an error naming both commands, one that puts
+    the piece on a map the module lacks is an error."""
+    add = ADD.format(id="5", x=100, y=100)
+    good = ["begin_save", add, "D/5/Main Map;200;200;1;0/Main Map;100;100;1;0", "end_save"]
+    assert lint_bytes(with_setup(good), "m.vmod") == []
+    bad = ["begin_save", add, "D/5/x\tMain Map;200;200;1;0", "D/5/Nowhere;1;1;1;0",
+           "end_save"]
+    errs = by(lint_bytes(with_setup(bad), "m.vmod"), ERROR)
+    assert len(errs) == 2, errs
+    assert "s.vsav:savedGame command[2]" in errs[0]
+    assert "ChangePiece state for piece 5 (added by command[1]) does not fit its type" in errs[0]
+    assert "s.vsav:savedGame command[3]" in errs[1] and "'Nowhere'" in errs[1]
+
+
 def test_i_svg_href_with_a_backslash():
     """SourceOpSVGImpl renders with the jar URL as base; a backslash is no separator in a URL,
     so the referenced image is not found: flagged like a backslash entry name."""
@@ -388,3 +405,76 @@ def test_image_found_in_vassals_own_jar():
     bf = buildfile(slots=slot("Inf", "1", piece(image="moved.gif")),
                    extra=f'<{VM}DiceButton icon="/images/die.gif" name="D"/>')
     assert by(lint_entries(module(bf)), ERROR) == []
+
+
+# ----------------------------------------------------------------------------- lint's footprint
+
+
+def _lint_module():
+    import importlib
+
+    return importlib.import_module("pipeline.vassal.lint")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_collector_paused_restores_the_collector_on_every_path(enabled):
+    """``collector_paused`` is process-wide: it leaves the collector as it found it, when the
+    block ends, when it raises, and when pauses nest (only the outermost restores it)."""
+    import gc
+
+    from pipeline.vassal.save import collector_paused
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        with collector_paused():
+            assert not gc.isenabled()
+            with collector_paused():
+                assert not gc.isenabled()
+            assert not gc.isenabled()  # the inner pause found it paused and leaves it so
+        assert gc.isenabled() is enabled
+        with pytest.raises(KeyError), collector_paused():
+            raise KeyError("boom")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_lint_leaves_the_collector_as_found_and_its_caches_empty(monkeypatch, fail):
+    """Lint pauses the cyclic collector while it runs and empties its decode caches when it
+    ends (kept, the caller's next collection would scan every cached tuple): the collector is
+    enabled again afterwards, the caches are empty, also when a check raises; a caller that
+    paused the collector itself finds it still paused."""
+    import gc
+
+    from pipeline.vassal.pieces import _piece_body_bytes, decode_add_piece_bytes
+
+    lint_module = _lint_module()
+    seen: dict[str, object] = {}
+
+    def spy(ctx):
+        seen["collector"] = gc.isenabled()
+        seen["cached"] = _piece_body_bytes.cache_info().currsize
+        if fail:
+            raise RuntimeError("a check failed")
+
+    monkeypatch.setattr(lint_module, "SAVE_CHECKS", [*lint_module.SAVE_CHECKS, spy])
+    data = with_setup(["begin_save", ADD.format(id="a", x=100, y=100), "end_save"])
+    decode_add_piece_bytes(b"+/x/piece;;;inf.png;Inf/Main Map;5;5;1;0")  # a cache entry from before
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            if fail:
+                with pytest.raises(RuntimeError):
+                    lint_bytes(data, "case.vmod")
+            else:
+                assert lint_bytes(data, "case.vmod") == []
+            assert seen["collector"] is False  # paused while the save was checked
+            assert seen["cached"] >= 1  # the decoded pieces were cached during the lint
+            assert gc.isenabled() is enabled
+            assert _piece_body_bytes.cache_info().currsize == 0
+            assert lint_module._level_check.cache_info().currsize == 0
+    finally:
+        (gc.enable if was else gc.disable)()
