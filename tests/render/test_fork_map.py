@@ -110,3 +110,57 @@ def test_font_subsets_made_on_the_drawing_processes_are_found_after(two_workers,
         cmap = TTFont(str(path)).getBestCmap()
         assert ord("源") in cmap and ord("平") in cmap and ord("A") in cmap and ord("合") not in cmap
     parallel.shutdown()
+
+
+# print_files_together: every system's print files made by one set of forked children at the end
+
+
+class _NoCache:
+    folder = None
+
+    def render_all(self, jobs):
+        assert jobs == {}
+        return {}
+
+
+def test_print_files_together_writes_every_system_at_the_end_from_one_set_of_children(two_workers, tmp_path, monkeypatch):
+    from pipeline.render import fonts, sheets
+
+    monkeypatch.setattr(fonts, "prepare_pdf_subsets", lambda text="": None)
+    calls = []
+    real = parallel.fork_map
+    monkeypatch.setattr(parallel, "fork_map", lambda makers, on_done=None: calls.append(list(makers)) or real(makers, on_done))
+    maker = lambda tag: (lambda: f"{tag}:{os.getpid()}".encode())  # noqa: E731
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "y.pdf").write_bytes(b"old")
+    with sheets.print_files_together():
+        paths_a = sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": maker("ax"), "y.pdf": maker("ay")}), tmp_path / "a")
+        paths_b = sheets.write_files(sheets.print_files(_NoCache(), {}, {"y.pdf": maker("by")}), tmp_path / "b")
+        assert paths_a == [tmp_path / "a" / "x.pdf", tmp_path / "a" / "y.pdf"] and paths_b == [tmp_path / "b" / "y.pdf"]
+        assert not (tmp_path / "a").exists() and (tmp_path / "b" / "y.pdf").read_bytes() == b"old"  # nothing made yet
+        assert calls == []
+    assert len(calls) == 1 and len(calls[0]) == 3  # one fork_map for both systems' three files
+    made = {p: p.read_bytes().split(b":") for p in paths_a + paths_b}
+    assert [v[0] for v in made.values()] == [b"ax", b"ay", b"by"]  # each file its own maker's bytes, in its own folder
+    assert str(os.getpid()).encode() not in {v[1] for v in made.values()}  # made in the children
+
+
+def test_print_files_together_writes_nothing_when_the_block_or_a_maker_fails(two_workers, tmp_path, monkeypatch):
+    from pipeline.render import fonts, sheets
+
+    monkeypatch.setattr(fonts, "prepare_pdf_subsets", lambda text="": None)
+
+    def fail() -> bytes:
+        raise ValueError("maker failed")
+
+    with pytest.raises(KeyError):
+        with sheets.print_files_together():
+            sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x"}), tmp_path / "a")
+            raise KeyError("the build failed")
+    with pytest.raises(ValueError, match="maker failed"):
+        with sheets.print_files_together():
+            sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x", "y.pdf": fail}), tmp_path / "a")
+    assert not (tmp_path / "a").exists()
+    # outside a block the files are made and written at once, as before
+    assert sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x"}), tmp_path / "a") == [tmp_path / "a" / "x.pdf"]
+    assert (tmp_path / "a" / "x.pdf").read_bytes() == b"x"
