@@ -720,12 +720,16 @@ class PendingFiles(dict):
     """The print files of one system not made yet (name → maker), as :func:`print_files` returns
     them inside :func:`print_files_together`: :func:`write_files` registers them, and they are
     made and written when the block ends, with every other system's, by one set of forked
-    processes."""
+    processes. ``subsets``: waits until their font subsets are cut (called before forking)."""
+
+    def __init__(self, makers: dict[str, Callable[[], bytes]], subsets: Callable[[], None] = lambda: None):
+        super().__init__(makers)
+        self.subsets = subsets
 
 
 #: Print files registered by :func:`write_files` inside :func:`print_files_together`: a list of
-#: (folder, makers), or ``None`` outside such a block.
-_together: list[tuple[Path, dict[str, Callable[[], bytes]]]] | None = None
+#: (folder, pending files), or ``None`` outside such a block.
+_together: list[tuple[Path, PendingFiles]] | None = None
 
 
 @contextmanager
@@ -735,8 +739,9 @@ def print_files_together() -> Iterator[None]:
     forking processes for each system's files (``gunbai build`` of several systems: two forks
     instead of eight, each child loading the PDF library and fonts once, and no core idle at the
     tail of each system's files). Inside it, :func:`print_files` still draws a system's images
-    and cuts its font subsets at once, and :func:`write_files` returns the paths it will write;
-    the files are written (in the running transaction, unchanged ones left alone) when the
+    at once, starts cutting its font subsets on the drawing processes (this process goes on to
+    the next system meanwhile; they are waited for at the block's end, before forking), and
+    :func:`write_files` returns the paths it will write; the files are written (in the running transaction, unchanged ones left alone) when the
     block ends without an exception, and dropped when it raises. The bytes are the same as made
     one system at a time (each file's maker is the same callable). Nested blocks are one block.
 
@@ -754,6 +759,8 @@ def print_files_together() -> Iterator[None]:
         batch = _together
     finally:
         _together = None
+    for _folder, files in batch:
+        files.subsets()
     makers = {(folder, n): m for folder, files in batch for n, m in files.items()}
     if not makers:
         return
@@ -783,15 +790,17 @@ def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text:
         RenderError: a drawing is invalid. ValueError: a piece does not fit its page.
     """
     from pipeline import progress
-    from pipeline.render.fonts import keep_subsets_in, prepare_pdf_subsets
+    from pipeline.render.fonts import keep_subsets_in, prepare_pdf_subsets, prepare_pdf_subsets_later
     from pipeline.render.parallel import fork_map
 
     cache.render_all(jobs)
     if cache.folder is not None:
         keep_subsets_in(cache.folder / "fonts")
-    prepare_pdf_subsets(text)
     if _together is not None:
-        return PendingFiles(makers)
+        # the subsets are cut on the drawing processes while this process goes on (the next
+        # system's data); the block's end waits for them before forking the PDF makers
+        return PendingFiles(makers, subsets=prepare_pdf_subsets_later(text))
+    prepare_pdf_subsets(text)
     return fork_map(makers, on_done=lambda done, total: progress.count(done, total, "print files"))
 
 
@@ -802,7 +811,7 @@ def write_files(files: dict[str, bytes], folder: Path) -> list[Path]:
     if isinstance(files, PendingFiles):
         if _together is None:
             raise RuntimeError("pending print files outside print_files_together()")
-        _together.append((folder, dict(files)))
+        _together.append((folder, files))
         return [folder / n for n in files]
     return [_write_one(folder / n, data) for n, data in files.items()]
 
