@@ -172,7 +172,10 @@ def check_environment() -> None:
 def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False) -> list[BuildResult]:
     """Build every system found under ``data_root`` (or just ``system``) into
     ``out_root/<system>/``: verify, render, package, lint, and the print sheets of every system
-    that has them. All or nothing: the outputs change only when every system built.
+    that has them. All or nothing: the outputs change only when every system built. The print
+    PDFs of every system are made together after the last module
+    (:func:`pipeline.render.sheets.print_files_together`: one forked process per core for all of
+    them, not per system).
 
     A system whose stamp says its inputs and outputs are unchanged is skipped (``force``: never).
 
