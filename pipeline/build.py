@@ -172,7 +172,10 @@ def check_environment() -> None:
 def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False) -> list[BuildResult]:
     """Build every system found under ``data_root`` (or just ``system``) into
     ``out_root/<system>/``: verify, render, package, lint, and the print sheets of every system
-    that has them. All or nothing: the outputs change only when every system built.
+    that has them. All or nothing: the outputs change only when every system built. The print
+    PDFs of every system are made together after the last module
+    (:func:`pipeline.render.sheets.print_files_together`: one forked process per core for all of
+    them, not per system).
 
     A system whose stamp says its inputs and outputs are unchanged is skipped (``force``: never).
 
@@ -184,6 +187,7 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
     from pipeline import progress as shown
     from pipeline import stamp
     from pipeline.output import Transaction
+    from pipeline.render.sheets import print_files_together
     from pipeline.stamp import BUILD_OPTIONS
 
     check_environment()
@@ -191,26 +195,29 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
     results: list[BuildResult] = []
     digests: dict[str, str] = {}
     with Transaction(out_root) as tx:
-        for name in chosen:
-            data_dir, out_dir = data_root / name, out_root / name
-            last = None if force else stamp.fresh(data_dir, out_dir, name, BUILD_OPTIONS)
-            if last is not None:
-                results.append(BuildResult(name, skipped=last))
-                continue
-            digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
-            shown.step(name, "building")
-            _start_drawing()
-            from pipeline.render import cache
+        # every system's print PDFs are made together at the end of this block, on one set of
+        # forked processes (sheets.print_files_together), still inside the transaction
+        with print_files_together():
+            for name in chosen:
+                data_dir, out_dir = data_root / name, out_root / name
+                last = None if force else stamp.fresh(data_dir, out_dir, name, BUILD_OPTIONS)
+                if last is not None:
+                    results.append(BuildResult(name, skipped=last))
+                    continue
+                digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
+                shown.step(name, "building")
+                _start_drawing()
+                from pipeline.render import cache
 
-            drawn = cache.drawn_total
-            mod = _systems()[name]
-            result = mod.build(data_dir, out_dir, progress=progress)
-            if getattr(mod, "PRINT_SHEETS", False):
-                shown.step(name, "print sheets")
-                result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets", data=result.data)]
-            result.data = None
-            result.drawn = cache.drawn_total - drawn
-            results.append(result)
+                drawn = cache.drawn_total
+                mod = _systems()[name]
+                result = mod.build(data_dir, out_dir, progress=progress)
+                if getattr(mod, "PRINT_SHEETS", False):
+                    shown.step(name, "print sheets")
+                    result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets", data=result.data)]
+                result.data = None
+                result.drawn = cache.drawn_total - drawn
+                results.append(result)
         shown.clear()
         written = {r.system: tx.written_under(out_root / r.system) for r in results if r.skipped is None}
     for r in results:

@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -200,15 +201,32 @@ def prepare_pdf_subsets(extra: str = "") -> None:
     Raises:
         FontError: the font package is missing.
     """
-    from pipeline.render.parallel import call_all
+    prepare_pdf_subsets_later(extra)()
+
+
+def prepare_pdf_subsets_later(extra: str = "") -> Callable[[], None]:
+    """:func:`prepare_pdf_subsets`, started on the drawing processes
+    (:func:`pipeline.render.parallel.call_all_later`): returns at once a function that waits
+    until both subsets are made, after which :func:`pdf_subset_path` finds them (in the subset
+    folder current now, whatever :func:`keep_subsets_in` says by then). Call it before forking
+    the processes that assemble the PDFs.
+
+    Raises:
+        FontError: the font package is missing (raised here or by the returned function).
+    """
+    from pipeline.render.parallel import call_all_later
 
     chars = _chars(extra)
     text = "".join(sorted(chars))
-    todo = [bold for bold in (False, True) if (bold, chars) not in _subsets]
-    missing = [(bold, text, str(path)) for bold in todo if not (path := _subset_file(bold, chars)).is_file()]
-    call_all(make_subset_file, missing)
-    for bold in todo:
-        _subset_for(bold, chars)  # the file is there now: remember it
+    todo = {bold: _subset_file(bold, chars) for bold in (False, True) if (bold, chars) not in _subsets}
+    wait = call_all_later(make_subset_file, [(bold, text, str(path)) for bold, path in todo.items() if not path.is_file()])
+
+    def done() -> None:
+        wait()
+        for bold, path in todo.items():
+            _subsets[(bold, chars)] = path  # the file is there now: remember it
+
+    return done
 
 
 def make_subset_file(bold: bool, text: str, out: str) -> None:

@@ -212,6 +212,34 @@ def call_all(func: Callable[..., Any], calls: Sequence[tuple]) -> list[Any]:
         raise
 
 
+def call_all_later(func: Callable[..., Any], calls: Sequence[tuple]) -> Callable[[], list[Any]]:
+    """Start ``[func(*args) for args in calls]`` on the drawing processes of :func:`start` and
+    return at once a function that waits for the calls and returns their results in order, so
+    that this process goes on meanwhile (the drawing processes take the calls before any work
+    sent to them later). With one worker or in a forked child the calls run here, now. ``func``
+    must be a module-level function and its arguments and result picklable.
+
+    Raises:
+        Exception: (raised by the returned function) the exception of the first failing call,
+            in the order given.
+    """
+    pool = _get_pool() if calls else None
+    if pool is None:
+        results = [func(*args) for args in calls]
+        return lambda: results
+    futures = [pool.submit(func, *args) for args in calls]
+
+    def wait() -> list[Any]:
+        try:
+            return [f.result() for f in futures]
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+
+    return wait
+
+
 def _weight(task: DrawTask) -> float:
     if task.size is not None:
         return task.size[0] * task.size[1]

@@ -35,7 +35,8 @@ import datetime as _dt
 import hashlib
 import io
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -715,12 +716,72 @@ def set_print_boxes(pdf, bleed_mm: float) -> None:
     page.media_box = f"[0 0 {w:.2f} {h:.2f}] /BleedBox [0 0 {w:.2f} {h:.2f}] /TrimBox [{b:.2f} {b:.2f} {w - b:.2f} {h - b:.2f}]"
 
 
+class PendingFiles(dict):
+    """The print files of one system not made yet (name → maker), as :func:`print_files` returns
+    them inside :func:`print_files_together`: :func:`write_files` registers them, and they are
+    made and written when the block ends, with every other system's, by one set of forked
+    processes. ``subsets``: waits until their font subsets are cut (called before forking)."""
+
+    def __init__(self, makers: dict[str, Callable[[], bytes]], subsets: Callable[[], None] = lambda: None):
+        super().__init__(makers)
+        self.subsets = subsets
+
+
+#: Print files registered by :func:`write_files` inside :func:`print_files_together`: a list of
+#: (folder, pending files), or ``None`` outside such a block.
+_together: list[tuple[Path, PendingFiles]] | None = None
+
+
+@contextmanager
+def print_files_together() -> Iterator[None]:
+    """Make the print files of every system written inside this block at its end, all at once
+    on :func:`pipeline.render.parallel.fork_map`'s forked processes (one per core), instead of
+    forking processes for each system's files (``gunbai build`` of several systems: two forks
+    instead of eight, each child loading the PDF library and fonts once, and no core idle at the
+    tail of each system's files). Inside it, :func:`print_files` still draws a system's images
+    at once, starts cutting its font subsets on the drawing processes (this process goes on to
+    the next system meanwhile; they are waited for at the block's end, before forking), and
+    :func:`write_files` returns the paths it will write; the files are written (in the running transaction, unchanged ones left alone) when the
+    block ends without an exception, and dropped when it raises. The bytes are the same as made
+    one system at a time (each file's maker is the same callable). Nested blocks are one block.
+
+    Raises:
+        Exception: the exception of the first failing maker (in the order the files were
+            registered), re-raised at the end of the block.
+    """
+    global _together
+    if _together is not None:
+        yield
+        return
+    _together = []
+    try:
+        yield
+        batch = _together
+    finally:
+        _together = None
+    for _folder, files in batch:
+        files.subsets()
+    makers = {(folder, n): m for folder, files in batch for n, m in files.items()}
+    if not makers:
+        return
+    from pipeline import progress
+    from pipeline.render.parallel import fork_map
+
+    keys = list(makers)
+    made = fork_map({str(i): makers[k] for i, k in enumerate(keys)},
+                    on_done=lambda done, total: progress.count(done, total, "print files"))
+    for i, (folder, n) in enumerate(keys):
+        _write_one(folder / n, made[str(i)])
+
+
 def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text: str = "") -> dict[str, bytes]:
     """Make a system's print files: every image they need (``jobs``, name →
     :class:`~pipeline.render.cache.RenderJob`) is drawn first, at once on every core, into the
     render ``cache``; the PDF font subsets with the characters of ``text`` are cut once; then each
     file's maker (a callable returning its bytes, reading its images back from the cache) runs in
     one of the forked processes, one per core (:func:`pipeline.render.parallel.fork_map`), with progress.
+    Inside :func:`print_files_together` the makers are not run: a :class:`PendingFiles` of them
+    is returned, for :func:`write_files`.
 
     Returns:
         File name → bytes, in the order of ``makers``.
@@ -729,25 +790,35 @@ def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text:
         RenderError: a drawing is invalid. ValueError: a piece does not fit its page.
     """
     from pipeline import progress
-    from pipeline.render.fonts import keep_subsets_in, prepare_pdf_subsets
+    from pipeline.render.fonts import keep_subsets_in, prepare_pdf_subsets, prepare_pdf_subsets_later
     from pipeline.render.parallel import fork_map
 
     cache.render_all(jobs)
     if cache.folder is not None:
         keep_subsets_in(cache.folder / "fonts")
+    if _together is not None:
+        # the subsets are cut on the drawing processes while this process goes on (the next
+        # system's data); the block's end waits for them before forking the PDF makers
+        return PendingFiles(makers, subsets=prepare_pdf_subsets_later(text))
     prepare_pdf_subsets(text)
     return fork_map(makers, on_done=lambda done, total: progress.count(done, total, "print files"))
 
 
 def write_files(files: dict[str, bytes], folder: Path) -> list[Path]:
     """Write ``files`` (name → bytes) into ``folder`` atomically, leaving unchanged files alone;
-    returns the paths."""
+    returns the paths. A :class:`PendingFiles` (inside :func:`print_files_together`) is written
+    at the end of that block."""
+    if isinstance(files, PendingFiles):
+        if _together is None:
+            raise RuntimeError("pending print files outside print_files_together()")
+        _together.append((folder, files))
+        return [folder / n for n in files]
+    return [_write_one(folder / n, data) for n, data in files.items()]
+
+
+def _write_one(path: Path, data: bytes) -> Path:
     from pipeline.output import write_bytes_atomic
 
-    written = []
-    for n, data in files.items():
-        path = folder / n
-        if not (path.is_file() and path.read_bytes() == data):
-            write_bytes_atomic(path, data)
-        written.append(path)
-    return written
+    if not (path.is_file() and path.read_bytes() == data):
+        write_bytes_atomic(path, data)
+    return path

@@ -89,6 +89,37 @@ def test_call_all_with_one_worker_or_one_call_runs_here(two_workers):
     assert parallel.call_all(_pid_and, []) == []
 
 
+def test_call_all_later_returns_at_once_and_waits_when_asked(two_workers):
+    wait = parallel.call_all_later(_pid_and, [(4, 2)])  # even one call goes to a drawing process
+    out = wait()
+    assert out[0].split(":")[0] == "8" and out[0].split(":")[1] != str(os.getpid())
+    failing = parallel.call_all_later(_fail_on, [(0,), (2,), (3,)])  # no error until waited for
+    with pytest.raises(ValueError, match="call 2"):
+        failing()
+    parallel.set_workers(1)
+    assert parallel.call_all_later(_pid_and, [(1, 2)])() == [f"2:{os.getpid()}"]
+    assert parallel.call_all_later(_pid_and, [])() == []
+
+
+def test_font_subsets_cut_later_are_found_in_the_folder_of_their_start(two_workers, tmp_path):
+    """prepare_pdf_subsets_later: the subsets are cut into the subset folder current when they
+    were started, and known there after waiting, even when the folder changed meanwhile."""
+    from pipeline.render import fonts
+
+    before = fonts._subset_dir
+    fonts.keep_subsets_in(tmp_path / "a")
+    try:
+        done = fonts.prepare_pdf_subsets_later("義経")
+        fonts.keep_subsets_in(tmp_path / "b")
+        done()
+    finally:
+        fonts._subset_dir = before
+    assert sorted(p.name.split("-")[1] for p in (tmp_path / "a").glob("*.otf")) == ["bold", "regular"]
+    assert {fonts.pdf_subset_path(b, "義経").parent for b in (False, True)} == {tmp_path / "a"}
+    assert list((tmp_path / "b").glob("*.otf")) == []
+    parallel.shutdown()
+
+
 def test_font_subsets_made_on_the_drawing_processes_are_found_after(two_workers, tmp_path):
     """prepare_pdf_subsets cuts both subsets on the drawing processes into the subset folder;
     the calling process then knows them without cutting them again."""
@@ -110,3 +141,60 @@ def test_font_subsets_made_on_the_drawing_processes_are_found_after(two_workers,
         cmap = TTFont(str(path)).getBestCmap()
         assert ord("源") in cmap and ord("平") in cmap and ord("A") in cmap and ord("合") not in cmap
     parallel.shutdown()
+
+
+# print_files_together: every system's print files made by one set of forked children at the end
+
+
+class _NoCache:
+    folder = None
+
+    def render_all(self, jobs):
+        assert jobs == {}
+        return {}
+
+
+def test_print_files_together_writes_every_system_at_the_end_from_one_set_of_children(two_workers, tmp_path, monkeypatch):
+    from pipeline.render import fonts, sheets
+
+    calls = []
+    monkeypatch.setattr(fonts, "prepare_pdf_subsets", lambda text="": pytest.fail("subsets cut synchronously inside the block"))
+    monkeypatch.setattr(fonts, "prepare_pdf_subsets_later", lambda text="": lambda: calls.append(f"subsets {text}"))
+    real = parallel.fork_map
+    monkeypatch.setattr(parallel, "fork_map", lambda makers, on_done=None: calls.append(list(makers)) or real(makers, on_done))
+    maker = lambda tag: (lambda: f"{tag}:{os.getpid()}".encode())  # noqa: E731
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "y.pdf").write_bytes(b"old")
+    with sheets.print_files_together():
+        paths_a = sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": maker("ax"), "y.pdf": maker("ay")}, "A"), tmp_path / "a")
+        paths_b = sheets.write_files(sheets.print_files(_NoCache(), {}, {"y.pdf": maker("by")}, "B"), tmp_path / "b")
+        assert paths_a == [tmp_path / "a" / "x.pdf", tmp_path / "a" / "y.pdf"] and paths_b == [tmp_path / "b" / "y.pdf"]
+        assert not (tmp_path / "a").exists() and (tmp_path / "b" / "y.pdf").read_bytes() == b"old"  # nothing made yet
+        assert calls == []
+    # both systems' subsets waited for, then one fork_map for both systems' three files
+    assert calls[:2] == ["subsets A", "subsets B"] and len(calls) == 3 and len(calls[2]) == 3
+    made = {p: p.read_bytes().split(b":") for p in paths_a + paths_b}
+    assert [v[0] for v in made.values()] == [b"ax", b"ay", b"by"]  # each file its own maker's bytes, in its own folder
+    assert str(os.getpid()).encode() not in {v[1] for v in made.values()}  # made in the children
+
+
+def test_print_files_together_writes_nothing_when_the_block_or_a_maker_fails(two_workers, tmp_path, monkeypatch):
+    from pipeline.render import fonts, sheets
+
+    monkeypatch.setattr(fonts, "prepare_pdf_subsets", lambda text="": None)
+    monkeypatch.setattr(fonts, "prepare_pdf_subsets_later", lambda text="": lambda: None)
+
+    def fail() -> bytes:
+        raise ValueError("maker failed")
+
+    with pytest.raises(KeyError):
+        with sheets.print_files_together():
+            sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x"}), tmp_path / "a")
+            raise KeyError("the build failed")
+    with pytest.raises(ValueError, match="maker failed"):
+        with sheets.print_files_together():
+            sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x", "y.pdf": fail}), tmp_path / "a")
+    assert not (tmp_path / "a").exists()
+    # outside a block the files are made and written at once, as before
+    assert sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x"}), tmp_path / "a") == [tmp_path / "a" / "x.pdf"]
+    assert (tmp_path / "a" / "x.pdf").read_bytes() == b"x"
