@@ -211,7 +211,8 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
 
                 drawn = cache.drawn_total
                 mod = _systems()[name]
-                result = mod.build(data_dir, out_dir, progress=progress)
+                early = {"prepare_print": True} if getattr(mod, "PREPARE_PRINT", False) and getattr(mod, "PRINT_SHEETS", False) else {}
+                result = mod.build(data_dir, out_dir, progress=progress, **early)
                 if getattr(mod, "PRINT_SHEETS", False):
                     shown.step(name, "print sheets")
                     result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets", data=result.data)]
