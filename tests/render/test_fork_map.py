@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
 from pipeline.render import parallel
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -235,3 +238,24 @@ def test_font_subsets_started_early_are_cut_once_and_kept_in_the_later_folder(tw
     fonts.prepare_pdf_subsets_early("頼朝", keep)
     assert len(started) == 2 and fonts._early == {}
     parallel.shutdown()
+
+
+def test_pdf_library_loaded_before_forking_is_in_every_forked_maker():
+    """load_pdf_library imports the PDF library, fontTools' subsetter and tables and the vector
+    pages in this process (a fresh interpreter: none of them loaded before), so a maker forked
+    afterwards finds them loaded without importing anything."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pipeline.render import parallel, sheets\n"
+        "assert not any(m in sys.modules for m in sheets.PDF_MODULES), 'loaded before'\n"
+        "sheets.load_pdf_library()\n"
+        "parallel.set_workers(2)\n"
+        "def loaded():\n"
+        "    return str(sorted(set(sheets.PDF_MODULES) - set(sys.modules))).encode()\n"
+        "print(parallel.fork_map({'a': loaded, 'b': loaded}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "{'a': b'[]', 'b': b'[]'}"
