@@ -814,7 +814,11 @@ def print_files(cache, jobs: dict, makers: dict[str, Callable[[], bytes]], text:
         RenderError: a drawing is invalid. ValueError: a piece does not fit its page.
     """
     from pipeline import progress
-    from pipeline.render.fonts import keep_subsets_in, prepare_pdf_subsets, prepare_pdf_subsets_later
+    from pipeline.render.fonts import (
+        keep_subsets_in,
+        prepare_pdf_subsets,
+        prepare_pdf_subsets_later,
+    )
     from pipeline.render.parallel import fork_map
 
     cache.render_all(jobs)
