@@ -206,12 +206,17 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
                     continue
                 digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
                 shown.step(name, "building")
+                mod = _systems()[name]
+                if getattr(mod, "PRINT_SHEETS", False):
+                    from pipeline.render.sheets import load_pdf_library
+
+                    load_pdf_library()  # before forking: every process then has it loaded
                 _start_drawing()
                 from pipeline.render import cache
 
                 drawn = cache.drawn_total
-                mod = _systems()[name]
-                result = mod.build(data_dir, out_dir, progress=progress)
+                early = {"prepare_print": True} if getattr(mod, "PREPARE_PRINT", False) and getattr(mod, "PRINT_SHEETS", False) else {}
+                result = mod.build(data_dir, out_dir, progress=progress, **early)
                 if getattr(mod, "PRINT_SHEETS", False):
                     shown.step(name, "print sheets")
                     result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets", data=result.data)]

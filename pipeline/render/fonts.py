@@ -13,9 +13,11 @@ Example::
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageFont
 
@@ -130,13 +132,13 @@ def keep_subsets_in(folder: Path) -> None:
     _subset_dir = folder
 
 
-def _subset_file(bold: bool, chars: frozenset[str]) -> Path:
+def _subset_file(bold: bool, chars: frozenset[str], folder: Path | None = None) -> Path:
     import hashlib
 
     text = "".join(sorted(chars))
     source = font_path(bold)
     key = hashlib.sha256(f"{source.name}\0{source.stat().st_size}\0{text}".encode()).hexdigest()[:16]
-    return _subset_folder() / f"noto-{'bold' if bold else 'regular'}-{key}.otf"
+    return (folder if folder is not None else _subset_folder()) / f"noto-{'bold' if bold else 'regular'}-{key}.otf"
 
 
 def _subset_for(bold: bool, chars: frozenset[str]) -> Path:
@@ -219,14 +221,61 @@ def prepare_pdf_subsets_later(extra: str = "") -> Callable[[], None]:
     chars = _chars(extra)
     text = "".join(sorted(chars))
     todo = {bold: _subset_file(bold, chars) for bold in (False, True) if (bold, chars) not in _subsets}
-    wait = call_all_later(make_subset_file, [(bold, text, str(path)) for bold, path in todo.items() if not path.is_file()])
+    early = {bold: _early.pop((bold, chars)) for bold in todo if (bold, chars) in _early}
+    wait = call_all_later(make_subset_file, [(bold, text, str(path)) for bold, path in todo.items() if bold not in early and not path.is_file()])
 
     def done() -> None:
         wait()
+        for bold, (cut, waited) in early.items():  # cut by prepare_pdf_subsets_early: kept here too
+            waited()
+            if not todo[bold].is_file():
+                tmp = todo[bold].with_name(todo[bold].name + f".{os.getpid()}.tmp")
+                shutil.copyfile(cut, tmp)
+                os.replace(tmp, todo[bold])
         for bold, path in todo.items():
             _subsets[(bold, chars)] = path  # the file is there now: remember it
 
     return done
+
+
+#: Subsets started by :func:`prepare_pdf_subsets_early`, not asked for yet: (bold, characters)
+#: → (the file being cut, the function waiting for it).
+_early: dict[tuple[bool, frozenset[str]], tuple[Path, Callable[[], Any]]] = {}
+_scratch_dir: Path | None = None
+
+
+def prepare_pdf_subsets_early(extra: str, keep: Path) -> None:
+    """Start cutting the regular and bold subsets of :func:`pdf_subset_path` for ``extra`` on the
+    drawing processes now, into a temporary folder (removed at exit: nothing is written where
+    outputs go before the command succeeds), and return at once; those that ``keep`` (the subset
+    folder a later :func:`keep_subsets_in` will name, e.g. a render cache's) holds already are
+    not cut. A later :func:`prepare_pdf_subsets_later` for the same characters cuts nothing: it
+    waits for this cut and copies the files into its subset folder (the same bytes as cut there).
+    E.g. a build starts this as soon as its data is parsed, while its own process checks the
+    data's texts (one core) and the drawing processes would idle. With one drawing process
+    nothing is started (it would only move the work).
+
+    Raises:
+        FontError: the font package is missing.
+    """
+    import atexit
+    import tempfile
+
+    from pipeline.render.parallel import call_all_later, workers
+
+    global _scratch_dir
+    if workers() <= 1:
+        return
+    chars = _chars(extra)
+    text = "".join(sorted(chars))
+    for bold in (False, True):
+        if (bold, chars) in _subsets or (bold, chars) in _early or _subset_file(bold, chars, keep).is_file():
+            continue
+        if _scratch_dir is None:
+            _scratch_dir = Path(tempfile.mkdtemp(prefix="gunbai-fonts-early-"))
+            atexit.register(shutil.rmtree, _scratch_dir, True)
+        path = _subset_file(bold, chars, _scratch_dir)
+        _early[(bold, chars)] = (path, call_all_later(make_subset_file, [(bold, text, str(path))]))
 
 
 def make_subset_file(bold: bool, text: str, out: str) -> None:

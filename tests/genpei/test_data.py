@@ -378,3 +378,27 @@ def test_pack_sections_exist_in_seed(data: GenpeiData) -> None:
         for s in t.sources:
             if s.doc == "genpei_terrain":
                 assert s.section in headings, (t.id, s.section)
+
+
+def test_on_parsed_is_called_once_with_the_data_before_the_fit_checks(monkeypatch) -> None:
+    """load(on_parsed=...): called once, with the parsed data (every scenario read), before the
+    text fit checks, whose problems still refuse the data afterwards."""
+    from pipeline.errors import DataError, DataProblem
+    from pipeline.systems.genpei import fit
+
+    calls: list[str] = []
+    seen: list[GenpeiData] = []
+
+    def parsed(d: GenpeiData) -> None:
+        calls.append("parsed")
+        seen.append(d)
+
+    def checks(d: GenpeiData) -> list:
+        calls.append("fit checks")
+        return [DataProblem(DATA / "units.yaml", 1, "name", "'x'", "a name that fits")]
+
+    monkeypatch.setattr(fit, "problems", checks)
+    with pytest.raises(DataError):
+        load(DATA, on_parsed=parsed)
+    assert calls == ["parsed", "fit checks"]
+    assert len(seen[0].scenarios) == len(list((DATA / "scenarios").glob("*.yaml")))

@@ -50,3 +50,25 @@ def test_chart_sheets_from_the_drawing_processes_are_the_sheets_composed_here(th
     finally:
         parallel.set_workers(None)
         parallel.shutdown()
+
+
+def test_chart_sheet_keys_and_compose_arguments_made_once_are_those_made_per_sheet(tmp_path):
+    """scenario_pngs makes each sheet's context and map jobs once and each map image's key once
+    for every scenario (_chart_sheet_parts, _chart_sheet_key_and_args): for every Genpei
+    scenario the cache key is _sheet_parts' and the arguments of compose_sheet_png are
+    _compose_args', and the map jobs are map_image_jobs'."""
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+
+    data = load(ROOT / "source_data" / "genpei")
+    layout = layout_of(data)
+    cache = art.render_cache(tmp_path / "cache")
+    px = printing.SCENARIO_PNG_PX_PER_MM
+    job_keys: dict = {}
+    for s in data.scenarios:
+        part = printing._chart_sheet_parts(data, layout, s, px)
+        assert part[1] == printing.map_image_jobs(data, layout, s, px)
+        key, args = printing._chart_sheet_key_and_args(data, s, px, cache, part, job_keys)
+        assert key == printing._sheet_parts(data, layout, s, px, cache, printing.SCENARIO_PNG_SUPERSAMPLE)[0]
+        assert args == printing._compose_args(data, layout, s, px, cache)
+    assert len(job_keys) < sum(len(printing.map_image_jobs(data, layout, s, px)) for s in data.scenarios)  # shared by scenarios

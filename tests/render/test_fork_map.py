@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
 from pipeline.render import parallel
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -198,3 +201,61 @@ def test_print_files_together_writes_nothing_when_the_block_or_a_maker_fails(two
     # outside a block the files are made and written at once, as before
     assert sheets.write_files(sheets.print_files(_NoCache(), {}, {"x.pdf": lambda: b"x"}), tmp_path / "a") == [tmp_path / "a" / "x.pdf"]
     assert (tmp_path / "a" / "x.pdf").read_bytes() == b"x"
+
+
+def test_font_subsets_started_early_are_cut_once_and_kept_in_the_later_folder(two_workers, tmp_path, monkeypatch):
+    """prepare_pdf_subsets_early (a build, right after parsing its data) cuts both subsets into a
+    temporary folder, writing nothing in the folder to keep them in; the later
+    prepare_pdf_subsets_later for the same characters cuts nothing, waits for that cut and
+    copies the same bytes into its subset folder, where they are found after."""
+    from pipeline.render import fonts
+
+    started: list[tuple] = []
+    real = parallel.call_all_later
+
+    def counting(func, calls):
+        started.extend(calls)
+        return real(func, calls)
+
+    monkeypatch.setattr(parallel, "call_all_later", counting)
+    before = fonts._subset_dir
+    keep = tmp_path / "cache" / "fonts"
+    try:
+        fonts.prepare_pdf_subsets_early("頼朝", keep)
+        assert len(started) == 2 and not keep.exists()  # regular and bold, cut elsewhere
+        fonts.keep_subsets_in(keep)
+        fonts.prepare_pdf_subsets_later("頼朝")()
+    finally:
+        fonts._subset_dir = before
+    assert len(started) == 2  # nothing cut again
+    kept = sorted(keep.glob("*.otf"))
+    assert [p.name.split("-")[1] for p in kept] == ["bold", "regular"]
+    for path in kept:
+        assert path.read_bytes() == (fonts._scratch_dir / path.name).read_bytes()
+    assert {fonts.pdf_subset_path(b, "頼朝").parent for b in (False, True)} == {keep}
+    # a later build whose cache holds them: nothing started
+    fonts._subsets.clear()
+    fonts.prepare_pdf_subsets_early("頼朝", keep)
+    assert len(started) == 2 and fonts._early == {}
+    parallel.shutdown()
+
+
+def test_pdf_library_loaded_before_forking_is_in_every_forked_maker():
+    """load_pdf_library imports the PDF library, fontTools' subsetter and tables and the vector
+    pages in this process (a fresh interpreter: none of them loaded before), so a maker forked
+    afterwards finds them loaded without importing anything."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pipeline.render import parallel, sheets\n"
+        "assert not any(m in sys.modules for m in sheets.PDF_MODULES), 'loaded before'\n"
+        "sheets.load_pdf_library()\n"
+        "parallel.set_workers(2)\n"
+        "def loaded():\n"
+        "    return str(sorted(set(sheets.PDF_MODULES) - set(sys.modules))).encode()\n"
+        "print(parallel.fork_map({'a': loaded, 'b': loaded}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "{'a': b'[]', 'b': b'[]'}"

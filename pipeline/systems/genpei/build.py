@@ -29,6 +29,8 @@ MODULE_FILE = "genpei.vmod"
 PRINT_SHEETS = True
 #: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
 CACHE_DIR = ".cache"
+#: :func:`build` takes ``prepare_print`` (``gunbai build`` makes the print files right after it).
+PREPARE_PRINT = True
 
 
 def layout_of(data: GenpeiData) -> HexLayout:
@@ -94,8 +96,29 @@ def _steps(progress: bool, total: int) -> Iterator:
     yield lambda desc: shown.step("genpei", desc)
 
 
-def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResult:
+def start_print_subsets(data: GenpeiData, out_dir: Path) -> None:
+    """Start cutting the PDF font subsets of the print files (:func:`printing.print_text`) on the
+    drawing processes now (:func:`pipeline.render.fonts.prepare_pdf_subsets_early`: into a
+    temporary folder, unless the render cache's ``fonts`` folder holds them already); the print
+    step (:func:`pipeline.render.sheets.print_files`) waits for this cut instead of cutting
+    them again, and keeps the files in the render cache. The same files as cut later.
+
+    Raises:
+        FontError: the font package is missing.
+    """
+    from pipeline.render.fonts import prepare_pdf_subsets_early
+    from pipeline.systems.genpei import art
+    from pipeline.systems.genpei.printing import print_text
+
+    cache = art.render_cache(out_dir / CACHE_DIR)
+    prepare_pdf_subsets_early(print_text(data, cache.renderer.root), (cache.folder or out_dir / CACHE_DIR) / "fonts")
+
+
+def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False) -> BuildResult:
     """Build the Genpei module, images and cards from ``data_dir`` into ``out_dir``.
+    ``prepare_print``: the print files follow (``gunbai build``): their PDF font subsets are
+    cut on the drawing processes while the data's text fit checks run here
+    (:func:`start_print_subsets`; the same bytes either way).
 
     Raises:
         DataError: a data file is invalid (nothing is written).
@@ -115,7 +138,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result = BuildResult("genpei")
     t0 = time.perf_counter()
     with _steps(progress, 6) as step:
-        data = load(data_dir)
+        data = load(data_dir, on_parsed=(lambda parsed: start_print_subsets(parsed, out_dir)) if prepare_print else None)
         result.data = data
         result.seconds["load"] = time.perf_counter() - t0
         step("verifying scenarios")

@@ -37,7 +37,7 @@ from typing import Any
 from PIL import Image
 
 from pipeline.render import sheets
-from pipeline.render.cache import RenderCache, RenderJob
+from pipeline.render.cache import RenderCache, RenderJob, task_key
 from pipeline.render.parallel import call_all, fork_map
 from pipeline.render.sheets import (
     Page,
@@ -485,18 +485,58 @@ def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str,
     :func:`scenario_sheet`. Without a cache folder the sheets are composed in forked processes
     (:func:`pipeline.render.parallel.fork_map`)."""
     px = SCENARIO_PNG_PX_PER_MM
-    cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, px).items()})
     if cache.folder is None:
+        cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, px).items()})
         return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, px, cache) for s in data.scenarios})
+    parts = {scenario_png_name(s): _chart_sheet_parts(data, layout, s, px) for s in data.scenarios}
+    cache.render_all({f"{s.scenario.id}/{n}": j for s, (_ctx, jobs, _pieces, _scale) in zip(data.scenarios, parts.values(), strict=True) for n, j in jobs.items()})
     keys: dict[str, str] = {}
     calls: dict[str, tuple] = {}
-    for s in data.scenarios:
-        name = scenario_png_name(s)
-        keys[name], _image = _sheet_parts(data, layout, s, px, cache, SCENARIO_PNG_SUPERSAMPLE)
+    job_keys: dict[str, tuple[RenderJob, str]] = {}  # image name -> (job, cache key): one board, the same pieces, for every scenario
+    for s, (name, part) in zip(data.scenarios, parts.items(), strict=True):
+        keys[name], args = _chart_sheet_key_and_args(data, s, px, cache, part, job_keys)
         if cache.cached_blob(keys[name], "png") is None:
-            calls[name] = _compose_args(data, layout, s, px, cache)
+            calls[name] = args
     made = dict(zip(calls, call_all(compose_sheet_png, list(calls.values())), strict=True))
     return {name: cache.blob(name, key, partial(made.__getitem__, name), ext="png") for name, key in keys.items()}
+
+
+def _chart_sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> tuple[dict[str, Any], dict[str, RenderJob], list, float]:
+    """The chart window sheet of ``loaded`` at ``px_per_mm``: its template context, the jobs of
+    its map picture (:func:`map_jobs`, as :func:`map_image_jobs` gives them), the pieces and the
+    scale, each made once (:func:`_sheet_parts` and :func:`_compose_args` make them again)."""
+    ctx = scenario_context(data, layout, loaded)
+    jobs, pieces, scale = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), print_supersample(px_per_mm))
+    return ctx, jobs, pieces, scale
+
+
+def _chart_sheet_key_and_args(data: Any, loaded: Any, px_per_mm: float, cache: RenderCache, part: tuple, job_keys: dict[str, tuple[RenderJob, str]]) -> tuple[str, tuple]:
+    """The render cache key of the chart window sheet of ``loaded`` (that of :func:`_sheet_parts`
+    with :data:`SCENARIO_PNG_SUPERSAMPLE`) and the arguments of :func:`compose_sheet_png` for it
+    (those of :func:`_compose_args`), from its :func:`_chart_sheet_parts` ``part``: the sheet's
+    template rendered once for both, and each map image's key computed once for all scenarios
+    (``job_keys``: image name → (job, key), reused for an equal job)."""
+    ctx, jobs, pieces, scale = part
+    W, H = SCENARIO_SHEET_MM
+    box = ctx["map"]
+    ss = print_supersample(px_per_mm)
+    sheet = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
+    job = replace(supersampled({"sheet": sheet}, ss)["sheet"], supersample=SCENARIO_PNG_SUPERSAMPLE)
+    task = job.task(cache.renderer)
+    image_keys = {}
+    for n, j in jobs.items():
+        known = job_keys.get(n)
+        if known is None or known[0] != j:
+            known = job_keys[n] = (j, cache.key(j))
+        image_keys[n] = known[1]
+    key = _digest("scenario-sheet", task_key(cache._engine, task), [(n, k, round(x, 3), round(y, 3)) for n, k, x, y in pieces],
+                  {n: image_keys[n] for n in sorted(jobs)}, loaded.scenario.map)
+    assert cache.folder is not None
+    files = {n: str(cache.folder / f"{k}.png") for n, k in image_keys.items()}
+    placed = [(files[name], x * scale, y * scale) for name, _key, x, y in pieces]
+    args = (task.text, sheet.template, sheet.size, SCENARIO_PNG_SUPERSAMPLE, files[art.board_image_name(data.board.id)], placed,
+            (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)), loaded.scenario.map == "not public")
+    return key, args
 
 
 def _compose_args(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> tuple:
