@@ -22,12 +22,10 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import jinja2
-import jinja2.bccache
 import yaml
 from PIL import Image
 
@@ -81,53 +79,6 @@ HELPERS: dict[str, Any] = {
 }
 
 
-class _HandedCode(jinja2.BytecodeCache):
-    """Jinja's bytecode cache, in memory only: a template's compiled code handed over by another
-    process (:meth:`TemplateRenderer.compile_later`), used the first time this process loads
-    the template instead of compiling it here. Jinja checks the code's magic header and the
-    SHA-1 of the template's source before using it (a mismatch: compiled here, as without it);
-    the compiled code is the same either way (same source, same environment settings), so are
-    the rendered texts. Nothing is written anywhere. In a drawing process compiling for another,
-    :meth:`dump_bytecode` keeps what it compiled for :func:`_compiled_code` to send back."""
-
-    def __init__(self) -> None:
-        self.pending: dict[str, Callable[[], list[Any]]] = {}  # cache key -> waits for the code
-        self.dumped: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        wait = self.pending.pop(bucket.key, None)
-        if wait is None:
-            return
-        try:
-            code = wait()[0]
-        except Exception:  # the other process failed (a syntax error): compile here, for the real error
-            return
-        if code:
-            bucket.bytecode_from_string(code)  # checks the magic header and the source's checksum
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.code is not None:
-            self.dumped[bucket.key] = bucket.bytecode_to_string()
-
-
-#: :func:`_compiled_code`'s renderers in this (drawing) process, by templates folder.
-_compilers: dict[str, TemplateRenderer] = {}
-
-
-def _compiled_code(root: str, name: str) -> bytes:
-    """In a drawing process: template ``name`` under ``root`` compiled by a renderer like the
-    one asking (same environment settings), as Jinja's bytecode (magic header, source checksum,
-    marshalled code); ``b""`` when it was loaded already (compiled once per process)."""
-    renderer = _compilers.get(root)
-    if renderer is None:
-        renderer = _compilers[root] = TemplateRenderer(Path(root))
-    cache = renderer.env.bytecode_cache
-    assert isinstance(cache, _HandedCode)
-    renderer.env.get_template(name)
-    source, filename, _ = renderer.env.loader.get_source(renderer.env, name)  # type: ignore[union-attr]
-    return cache.dumped.pop(cache.get_cache_key(name, filename), b"")
-
-
 class TemplateRenderer:
     """Renders the templates under one folder.
 
@@ -144,46 +95,12 @@ class TemplateRenderer:
             keep_trailing_newline=True,
             trim_blocks=True,
             lstrip_blocks=True,
-            bytecode_cache=_HandedCode(),
         )
         self.env.globals.update(HELPERS)
         self.env.filters["num"] = lambda v: round(float(v), 4)
         self.env.filters["tojson"] = yaml_json
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
         self._rendered: dict[tuple[str, str], str] = {}
-
-    def compile_later(self, names: Iterable[str]) -> None:
-        """Start compiling the templates ``names`` (paths under :attr:`root`, in the order this
-        process will first need them) on the drawing processes
-        (:func:`pipeline.render.parallel.call_all_later`, one call per template), while this
-        process goes on (e.g. a system's data load); the first :meth:`render_yaml` of each then
-        waits for its compiled code instead of compiling it here (Jinja's parser and code
-        generator are pure Python: about 0.26 s for Genpei's 14 templates). The rendered texts
-        are the same either way. Nothing is done with one drawing process (or in a forked
-        child), for a template loaded already, or for a missing one (its error comes when it
-        is rendered).
-        """
-        from pipeline.render import parallel
-
-        if parallel.workers() <= 1:
-            return
-        cache = self.env.bytecode_cache
-        assert isinstance(cache, _HandedCode)
-        for name in names:
-            try:
-                _source, filename, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
-            except jinja2.TemplateNotFound:
-                continue
-            key = cache.get_cache_key(name, filename)
-            if key in cache.pending or self._is_loaded(name):
-                continue
-            cache.pending[key] = parallel.call_all_later(_compiled_code, [(str(self.root), name)])
-
-    def _is_loaded(self, name: str) -> bool:
-        """Whether template ``name`` is in the environment's template cache already."""
-        import weakref
-
-        return self.env.cache is not None and self.env.loader is not None and (weakref.ref(self.env.loader), name) in self.env.cache
 
     #: Most rendered texts remembered per renderer (a build renders a few hundred).
     MEMO_SIZE = 8192

@@ -96,19 +96,6 @@ def _steps(progress: bool, total: int) -> Iterator:
     yield lambda desc: shown.step("genpei", desc)
 
 
-#: The templates a build renders, in the order it first renders them (the load's text fit
-#: checks, then the counters, cards and sheets): compiled on the drawing processes during the
-#: data load (:meth:`~pipeline.render.templates.TemplateRenderer.compile_later`). A template
-#: missing from this list is compiled where it is first rendered, as before.
-TEMPLATES_IN_ORDER = (
-    "genpei/unit_counter.yaml.j2", "common/_icons.j2", "genpei/unit_card.yaml.j2",
-    "genpei/leader_counter.yaml.j2", "genpei/marker.yaml.j2", "genpei/terrain_tile.yaml.j2",
-    "genpei/_terrain.j2", "genpei/scenario_sheet.yaml.j2", "genpei/board.yaml.j2",
-    "genpei/tile_marker.yaml.j2", "genpei/die_face.yaml.j2", "genpei/terrain_chart.yaml.j2",
-    "genpei/naval_card.yaml.j2", "genpei/counter_back.yaml.j2",
-)
-
-
 def start_print_subsets(data: GenpeiData, out_dir: Path) -> None:
     """Start cutting the PDF font subsets of the print files (:func:`printing.print_text`) on the
     drawing processes now (:func:`pipeline.render.fonts.prepare_pdf_subsets_early`: into a
@@ -150,8 +137,6 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
 
     result = BuildResult("genpei")
     t0 = time.perf_counter()
-    # the templates are compiled on the drawing processes while the data is read here
-    art.renderer().compile_later(TEMPLATES_IN_ORDER)
     with _steps(progress, 6) as step:
         data = load(data_dir, on_parsed=(lambda parsed: start_print_subsets(parsed, out_dir)) if prepare_print else None)
         result.data = data
