@@ -451,7 +451,12 @@ class _Painter:
 
         self._layer_paint(path, width_px + 2, [colour], fn)
 
-    def text_mask(self, lines: list[tuple[str, float, float, str, int, bool]], colour: RGBA | None, stroke_px: int, stroke_colour: RGBA | None) -> None:
+    def group(self, shape: Shape, T: Affine) -> None:
+        """A ``group`` primitive: its children drawn through :func:`_draw_group` (a layer when
+        it clips or fades)."""
+        _draw_group(self, shape, T)
+
+    def text_lines(self, lines: list[tuple[str, float, float, str, int, bool]], colour: RGBA | None, stroke_px: int, stroke_colour: RGBA | None) -> None:
         """Draw text lines ``(text, x, baseline_y, h_anchor, size_px, bold)`` through an L mask."""
         if colour is None or not lines:
             return
@@ -647,6 +652,9 @@ def _draw_shapes(painter: _Painter, shapes: tuple[Shape, ...], T: Affine) -> Non
 
 
 def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
+    """One primitive through ``painter``: the raster :class:`_Painter` or the vector
+    :class:`pipeline.render.vector.PdfPainter` (both give ``fill_and_stroke``, ``polyline``,
+    ``text_lines`` and ``group``), so that both renderers read a drawing through one switch."""
     name, p = shape.name, shape.params
     k = T.k
     if name in _FILLED:
@@ -668,11 +676,11 @@ def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
         v = {"a": "t", "d": "b", "s": "b"}.get(p["anchor"][1], p["anchor"][1])
         top = y if v == "t" else y - block / 2 if v == "m" else y - block
         placed = [(line, x, top + i * pitch + _ASCENT * s, p["anchor"][0], s, p["bold"]) for i, line in enumerate(lines)]
-        painter.text_mask(placed, p["colour"], round(p["stroke_width"] * k), p["stroke_colour"])
+        painter.text_lines(placed, p["colour"], round(p["stroke_width"] * k), p["stroke_colour"])
     elif name == "paragraphs":
         _draw_paragraphs(painter, p, T)
     elif name == "group":
-        _draw_group(painter, shape, T)
+        painter.group(shape, T)
     else:  # pragma: no cover - SPECS and this switch list the same names
         raise RenderError("primitive has no drawing code", source=painter.source, primitive=name, where=shape.where)
 
@@ -710,9 +718,9 @@ def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
     placed, total = _layout_paragraphs(p, k, x)
     off = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}[p["valign"]]
     for it, line, lx, by, ha, s, bullet, bx in placed:
-        painter.text_mask([(line, lx, off + by, ha, s, it["bold"])], it["colour"], 0, None)
+        painter.text_lines([(line, lx, off + by, ha, s, it["bold"])], it["colour"], 0, None)
         if bullet:
-            painter.text_mask([(bullet, bx, off + by, "l", s, it["bold"])], it["colour"], 0, None)
+            painter.text_lines([(bullet, bx, off + by, "l", s, it["bold"])], it["colour"], 0, None)
 
 
 @dataclass(frozen=True)
@@ -763,15 +771,20 @@ def overflows(drawing: Drawing, k: float = 8.0) -> list[Overflow]:
     return out
 
 
-def _draw_group(painter: _Painter, shape: Shape, T: Affine) -> None:
-    p = shape.params
+def _group_transform(p: dict[str, Any], T: Affine) -> Affine:
+    """The transform of a group's children: scale about the origin, rotate about ``about``,
+    translate, then the group's own ``T`` (shared by the raster and vector painters)."""
     s, ang = p["scale"], math.radians(p["rotate"])
     ax, ay = p["about"]
     tx, ty = p["translate"]
-    # scale about origin, rotate about `about`, then translate
     G = Affine(s, 0, 0, 0, s, 0)
     G = G.then(Affine(1, 0, -ax, 0, 1, -ay)).then(Affine(math.cos(ang), -math.sin(ang), 0, math.sin(ang), math.cos(ang), 0)).then(Affine(1, 0, ax + tx, 0, 1, ay + ty))
-    inner = G.then(T)
+    return G.then(T)
+
+
+def _draw_group(painter: _Painter, shape: Shape, T: Affine) -> None:
+    p = shape.params
+    inner = _group_transform(p, T)
     if shape.clip is None and p["opacity"] >= 1.0:
         _draw_shapes(painter, shape.children, inner)
         return

@@ -200,16 +200,9 @@ def call_all(func: Callable[..., Any], calls: Sequence[tuple]) -> list[Any]:
     Raises:
         Exception: the exception of the first failing call (in the order given), re-raised.
     """
-    pool = _get_pool() if len(calls) > 1 else None
-    if pool is None:
+    if len(calls) <= 1:
         return [func(*args) for args in calls]
-    futures = [pool.submit(func, *args) for args in calls]
-    try:
-        return [f.result() for f in futures]
-    except BaseException:
-        for f in futures:
-            f.cancel()
-        raise
+    return call_all_later(func, calls)()
 
 
 def call_all_later(func: Callable[..., Any], calls: Sequence[tuple]) -> Callable[[], list[Any]]:

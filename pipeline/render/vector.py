@@ -31,17 +31,13 @@ import math
 from typing import Any
 
 from pipeline.render.drawing import (
-    _ASCENT,
-    _FILLED,
     RGBA,
     Affine,
     Drawing,
     Point,
-    RenderError,
     Shape,
-    _arc_points,
-    _layout_paragraphs,
-    _layout_text,
+    _draw_shapes,
+    _group_transform,
     _outline_path,
     text_length,
 )
@@ -151,9 +147,14 @@ class PdfPainter:
         body = f"{self._stroke_state(colour, width_px, dash_px, round_cap)} {self._path(path, False)} S"
         self.out(f"q {gs} {body} Q" if gs else body)
 
+    def group(self, shape: Shape, T: Affine) -> None:
+        """A ``group`` primitive: its clip a clipping path, its opacity multiplied into every
+        colour's alpha inside it (:func:`_group`)."""
+        _group(self, shape, T)
+
     def text_lines(self, lines: list[tuple[str, float, float, str, int, bool]], colour: RGBA | None, stroke_px: int, stroke_colour: RGBA | None) -> None:
         """Text lines ``(text, x, baseline_y, h_anchor, size_px, bold)`` in layout pixels, as
-        :meth:`pipeline.render.drawing._Painter.text_mask` draws them."""
+        :meth:`pipeline.render.drawing._Painter.text_lines` draws them."""
         if colour is None:
             return
         from fpdf.enums import PDFResourceType
@@ -225,7 +226,7 @@ def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, floa
         painter.clip([T(pt) for pt in _outline_path(drawing.clip.name, drawing.clip.params)])
     if drawing.background is not None:
         painter.fill_and_stroke([T(pt) for pt in corners], drawing.background, None, 0, None)
-    _shapes(painter, drawing.shapes, T)
+    _draw_shapes(painter, drawing.shapes, T)
     painter.out("Q")
     painter.flush()
 
@@ -253,67 +254,13 @@ def draw_bleed_pdf(pdf: Any, drawing: Drawing, trim_mm: tuple[float, float, floa
     pdf._out(f"q {PdfPainter._rgb(colour, 'rg')} {rect(x - b, y - b, x + w + b, y + h + b)} {rect(x, y, x + w, y + h)} f* Q")
 
 
-def _shapes(painter: PdfPainter, shapes: tuple[Shape, ...], T: Affine) -> None:
-    for shape in shapes:
-        try:
-            _shape(painter, shape, T)
-        except RenderError:
-            raise
-        except (ValueError, TypeError, OSError) as exc:
-            raise RenderError(str(exc), source=painter.source, primitive=shape.name, where=shape.where) from exc
-
-
-def _shape(painter: PdfPainter, shape: Shape, T: Affine) -> None:
-    """One primitive, as :func:`pipeline.render.drawing._draw_shape` draws it."""
-    name, p = shape.name, shape.params
-    k = T.k
-    if name in _FILLED:
-        path = [T(pt) for pt in _outline_path(name, p)]
-        dash = (p["dash"][0] * k, p["dash"][1] * k) if p.get("dash") else None
-        painter.fill_and_stroke(path, p["fill"], p["outline"], p["width"] * k, dash)
-    elif name in ("line", "arc"):
-        if name == "line":
-            pts = list(p["points"]) + ([p["points"][0]] if p["closed"] else [])
-        else:
-            pts = _arc_points(p["cx"], p["cy"], p["r"], p["r"], p["start"], p["end"])
-        dash = (p["dash"][0] * k, p["dash"][1] * k) if p["dash"] else None
-        painter.polyline([T(pt) for pt in pts], p["colour"], p["width"] * k, dash, p["cap"] == "round")
-    elif name == "text":
-        lines, s = _layout_text(p, k)
-        pitch = s * p["line_height"]
-        block = (len(lines) - 1) * pitch + s
-        x, y = T((p["x"], p["y"]))
-        v = {"a": "t", "d": "b", "s": "b"}.get(p["anchor"][1], p["anchor"][1])
-        top = y if v == "t" else y - block / 2 if v == "m" else y - block
-        placed = [(line, x, top + i * pitch + _ASCENT * s, p["anchor"][0], s, p["bold"]) for i, line in enumerate(lines)]
-        painter.text_lines(placed, p["colour"], round(p["stroke_width"] * k), p["stroke_colour"])
-    elif name == "paragraphs":
-        x, y = T((p["x"], p["y"]))
-        h = p["h"] * k
-        placed, total = _layout_paragraphs(p, k, x)
-        off = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}[p["valign"]]
-        for it, line, lx, by, ha, s, bullet, bx in placed:
-            painter.text_lines([(line, lx, off + by, ha, s, it["bold"])], it["colour"], 0, None)
-            if bullet:
-                painter.text_lines([(bullet, bx, off + by, "l", s, it["bold"])], it["colour"], 0, None)
-    elif name == "group":
-        _group(painter, shape, T)
-    else:  # pragma: no cover - SPECS and this switch list the same names
-        raise RenderError("primitive has no drawing code", source=painter.source, primitive=name, where=shape.where)
-
-
 def _group(painter: PdfPainter, shape: Shape, T: Affine) -> None:
     """A group as :func:`pipeline.render.drawing._draw_group` transforms it; its clip a clipping
     path, its opacity multiplied into every colour's alpha inside it."""
     p = shape.params
-    s, ang = p["scale"], math.radians(p["rotate"])
-    ax, ay = p["about"]
-    tx, ty = p["translate"]
-    G = Affine(s, 0, 0, 0, s, 0)
-    G = G.then(Affine(1, 0, -ax, 0, 1, -ay)).then(Affine(math.cos(ang), -math.sin(ang), 0, math.sin(ang), math.cos(ang), 0)).then(Affine(1, 0, ax + tx, 0, 1, ay + ty))
-    inner = G.then(T)
+    inner = _group_transform(p, T)
     if shape.clip is None and p["opacity"] >= 1.0:
-        _shapes(painter, shape.children, inner)
+        _draw_shapes(painter, shape.children, inner)
         return
     painter.out("q")
     if shape.clip is not None:
@@ -321,7 +268,7 @@ def _group(painter: PdfPainter, shape: Shape, T: Affine) -> None:
     saved = painter.opacity
     painter.opacity = saved * max(0.0, min(1.0, p["opacity"]))
     try:
-        _shapes(painter, shape.children, inner)
+        _draw_shapes(painter, shape.children, inner)
     finally:
         painter.opacity = saved
     painter.out("Q")
