@@ -78,7 +78,7 @@ def main() -> None:
         timed(gb, "printing_scenario_pngs", "  genpei: chart window scenario PNGs")
     timed(fonts, "prepare_pdf_subsets", "  PDF font subsets (every system)")
     timed(sheets, "print_files", "  print files (every system)")
-    timed(sheets, "sheet_pdf", "    scenario PDFs (every system)")
+    timed(sheets, "vector_pdf", "    scenario and card PDFs (every system)")
     timed(sheets, "counters_pdf", "    counter PDFs (every system)")
     with tempfile.TemporaryDirectory(prefix="gunbai-steps-") as tmp:
         results = build.build_all(args.data, Path(tmp) / "out", progress=False, system=args.system, force=True)

@@ -260,14 +260,6 @@ def scenario_pdf(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, n
     return sheets.vector_pdf(key, layers, SHEET_MM, cache, name=name, title=title, text=text, layout_px_per_mm=opts.dpi / MM_PER_INCH)
 
 
-def scenario_pdf_raster(sheet: ScenarioSheet, cache: RenderCache, opts: PrintOptions, name: str, title: str) -> bytes:
-    """The scenario sheet as a one-page A4 landscape PDF of one raster picture at ``opts.dpi``
-    (the picture straight into the PDF, no PNG of it), as it was printed before
-    :func:`scenario_pdf` drew it as vector content: kept to compare the two."""
-    key, image = _sheet_parts(sheet, opts.dpi / MM_PER_INCH, cache)
-    return sheets.sheet_pdf(key, image, SHEET_MM, cache, name=name, title=title, heading=f"{sheet.code}  {sheet.name}")
-
-
 def sheet_pngs(named: dict[str, ScenarioSheet], cache: RenderCache) -> dict[str, bytes]:
     """The sheets of ``named`` (image name → sheet) as PNG for VASSAL's chart window: every image
     they are made of drawn at once on every core, then the sheets composed on every core."""

@@ -614,29 +614,6 @@ def cards_pdf(card_jobs: dict, card_mm: tuple[float, float], page_jobs: dict, ca
     return cache.blob(name, key, make, ext="pdf")
 
 
-def sheet_pdf(key: str, image: Callable[[], Image.Image], size_mm: tuple[float, float], cache, *, name: str, title: str, heading: str,
-              heading_at: tuple[float, float] = (10, 15.5), text: str = "") -> bytes:
-    """A one-page PDF of a sheet picture filling a ``size_mm`` page (A4 landscape is 297 × 210),
-    with ``heading`` as searchable vector text under the picture at ``heading_at`` (mm). The
-    picture comes from ``image()`` (called only when the PDF is not cached) straight into the
-    PDF, without a PNG of it; ``key`` is the content hash of the picture. Cached under ``name``.
-    ``text``: characters beyond Latin and kana the heading uses."""
-    pdf_key = digest("sheet-pdf", name, title, heading, heading_at, text, size_mm, key)
-
-    def make() -> bytes:
-        w, h = size_mm
-        paper = next((k for k, v in PAPER.items() if {round(v[0], 1), round(v[1], 1)} == {round(w, 1), round(h, 1)}), "a4")
-        pdf = new_pdf("L" if w > h else "P", paper, title=title, text=heading + text)
-        pdf.add_page()
-        pdf.set_font("noto", "B", 9)
-        pdf.set_text_color(246, 240, 220)
-        pdf.text(heading_at[0], heading_at[1], heading)
-        pdf.image(embed_image(pdf, image().convert("RGB")), x=0, y=0, w=w, h=h)
-        return pdf_bytes(pdf)
-
-    return cache.blob(name, pdf_key, make, ext="pdf")
-
-
 def vector_key() -> str:
     """SHA-256 (hex) of the code that turns drawings into vector PDF pages
     (:mod:`pipeline.render.vector`, the layout code of :mod:`pipeline.render.drawing`, this

@@ -462,17 +462,6 @@ def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, 
                              layout_px_per_mm=opts.dpi / 25.4)
 
 
-def scenario_pdf_raster(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS) -> bytes:
-    """The scenario sheet as a one-page A4 landscape PDF of one raster picture (the sheet at
-    ``opts.dpi`` filling the page, the scenario's title as searchable vector text under it), as
-    it was printed before :func:`scenario_pdf` drew it as vector content: kept to compare the
-    two. The 300 DPI sheet goes straight into the PDF (no PNG of it is kept)."""
-    sheet_key, image = _sheet_parts(data, layout, loaded, opts.dpi / 25.4, cache)
-    sc = loaded.scenario
-    return sheets.sheet_pdf(sheet_key, image, SCENARIO_SHEET_MM, cache, name=f"scenario_{sc.id}.pdf", title=sc.title,
-                            heading=f"{sc.title}  {SYSTEM_NAME_JA}", text=SYSTEM_NAME_JA)
-
-
 # ---------------------------------------------------------------------------------------------
 # everything
 
@@ -504,7 +493,7 @@ def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str,
 def _chart_sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> tuple[dict[str, Any], dict[str, RenderJob], list, float]:
     """The chart window sheet of ``loaded`` at ``px_per_mm``: its template context, the jobs of
     its map picture (:func:`map_jobs`, as :func:`map_image_jobs` gives them), the pieces and the
-    scale, each made once (:func:`_sheet_parts` and :func:`_compose_args` make them again)."""
+    scale, each made once (:func:`_sheet_parts` makes them again for one sheet)."""
     ctx = scenario_context(data, layout, loaded)
     jobs, pieces, scale = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), print_supersample(px_per_mm))
     return ctx, jobs, pieces, scale
@@ -513,7 +502,7 @@ def _chart_sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: flo
 def _chart_sheet_key_and_args(data: Any, loaded: Any, px_per_mm: float, cache: RenderCache, part: tuple, job_keys: dict[str, tuple[RenderJob, str]]) -> tuple[str, tuple]:
     """The render cache key of the chart window sheet of ``loaded`` (that of :func:`_sheet_parts`
     with :data:`SCENARIO_PNG_SUPERSAMPLE`) and the arguments of :func:`compose_sheet_png` for it
-    (those of :func:`_compose_args`), from its :func:`_chart_sheet_parts` ``part``: the sheet's
+    from its :func:`_chart_sheet_parts` ``part``: the sheet's
     template rendered once for both, and each map image's key computed once for all scenarios
     (``job_keys``: image name → (job, key), reused for an equal job)."""
     ctx, jobs, pieces, scale = part
@@ -537,23 +526,6 @@ def _chart_sheet_key_and_args(data: Any, loaded: Any, px_per_mm: float, cache: R
     args = (task.text, sheet.template, sheet.size, SCENARIO_PNG_SUPERSAMPLE, files[art.board_image_name(data.board.id)], placed,
             (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)), loaded.scenario.map == "not public")
     return key, args
-
-
-def _compose_args(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float, cache: RenderCache) -> tuple:
-    """The arguments of :func:`compose_sheet_png` for the chart window sheet of ``loaded``: what
-    :func:`_sheet_parts`' ``image`` draws, as plain data (texts, sizes, cache file paths)."""
-    ctx = scenario_context(data, layout, loaded)
-    W, H = SCENARIO_SHEET_MM
-    box = ctx["map"]
-    map_w = round(box["w"] * px_per_mm)
-    ss = print_supersample(px_per_mm)
-    sheet = RenderJob("genpei/scenario_sheet.yaml.j2", ctx, size=(round(W * px_per_mm), round(H * px_per_mm)))
-    jobs, pieces, scale = map_jobs(data, layout, loaded, map_w, ss)
-    assert cache.folder is not None
-    files = {n: str(cache.folder / f"{cache.key(j)}.png") for n, j in jobs.items()}
-    placed = [(files[name], x * scale, y * scale) for name, _key, x, y in pieces]
-    return (sheet.task(cache.renderer).text, sheet.template, sheet.size, SCENARIO_PNG_SUPERSAMPLE, files[art.board_image_name(data.board.id)], placed,
-            (round(box["x"] * px_per_mm), round(box["y"] * px_per_mm)), loaded.scenario.map == "not public")
 
 
 def compose_sheet_png(text: str, source: str, size: tuple[int, int], supersample: int, board: str, pieces: list[tuple[str, float, float]],
