@@ -331,11 +331,18 @@ def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache
     the same scale, each piece centred on its hex as in the VASSAL setup."""
     jobs, pieces, scale = map_jobs(data, layout, loaded, width_px, supersample)
     images = _decode(cache.render_all(jobs))
-    canvas = images[art.board_image_name(data.board.id)].copy()
-    for name, _key, x, y in pieces:
+    return _map_picture(images, art.board_image_name(data.board.id), [(name, x * scale, y * scale) for name, _key, x, y in pieces],
+                        loaded.scenario.map == "not public")
+
+
+def _map_picture(images: dict[str, Image.Image], board: str, pieces: list[tuple[str, float, float]], not_public: bool) -> Image.Image:
+    """A copy of ``images[board]`` with each piece ``(image name, x, y)`` centred on ``(x, y)``
+    px, veiled when ``not_public`` (:func:`_not_public`)."""
+    canvas = images[board].copy()
+    for name, x, y in pieces:
         im = images[name]
-        canvas.alpha_composite(im, (round(x * scale - im.width / 2), round(y * scale - im.height / 2)))
-    if loaded.scenario.map == "not public":
+        canvas.alpha_composite(im, (round(x - im.width / 2), round(y - im.height / 2)))
+    if not_public:
         _not_public(canvas)
     return canvas
 
@@ -545,13 +552,7 @@ def compose_sheet_png(text: str, source: str, size: tuple[int, int], supersample
     sheet = draw(parse_drawing_text(text, source), size, supersample=supersample)
     files = [board, *dict.fromkeys(f for f, _x, _y in pieces)]
     images = _decode({f: Path(f).read_bytes() for f in files})
-    canvas = images[board].copy()
-    for f, x, y in pieces:
-        im = images[f]
-        canvas.alpha_composite(im, (round(x - im.width / 2), round(y - im.height / 2)))
-    if not_public:
-        _not_public(canvas)
-    sheet.alpha_composite(canvas, at)
+    sheet.alpha_composite(_map_picture(images, board, pieces, not_public), at)
     return png_bytes(sheet)
 
 
