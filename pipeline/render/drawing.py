@@ -40,11 +40,13 @@ Primitives (``required`` | optional = default):
 ``text`` anchors are two letters: horizontal ``l``/``m``/``r`` (also the alignment of wrapped
 lines) and vertical ``t``/``m``/``b`` of the text block (``a``/``d``/``s`` are read as
 ``t``/``b``/``b``). With ``max_width`` (and ``max_height``) the text is wrapped when ``wrap``
-is true, and shrunk until it fits (not below ``min_size``, default 40 % of ``size``).
+is true, and shrunk until it fits (not below ``min_size``, default 40 % of ``size``); a word
+wider than the line counts as not fitting, so a word is broken between characters only at the
+smallest size.
 
 ``paragraphs`` lays out ``items`` (each ``{text, size=10, bold, colour, indent=0,
 space_before=0, bullet, align=left}``) top to bottom in the box, wrapping each, and scales all
-sizes down together until the block fits the box height.
+sizes down together until the block fits the box height and every word fits its line.
 
 ``group`` draws ``shapes`` under a transform (scale, then rotate about ``about``, then
 translate) and, with ``clip`` (a one-primitive mapping such as ``{hexagon: {…}}``), only
@@ -615,6 +617,21 @@ def wrap_text(text: str, size_px: int, bold: bool, max_width_px: float) -> list[
     return lines
 
 
+def widest_word(text: str, size_px: int, bold: bool) -> float:
+    """Width in pixels of the widest run of ``text`` that :func:`wrap_text` keeps on one line
+    unless forced (a word with its trailing hyphens; one CJK character), at ``size_px``.
+
+    A text whose widest word is wider than its line must be shrunk (or is broken between
+    characters, mid-word, at its smallest size).
+
+    Example::
+
+        >>> widest_word("a bb", 10, False) == text_length("bb", 10, False)
+        True
+    """
+    return max((text_length(t.rstrip(), size_px, bold) for t in _TOKEN.findall(text)), default=0.0)
+
+
 _ASCENT = 0.88  # baseline position in an em box (CJK ideographic box: 0.88 above, 0.12 below)
 
 
@@ -630,7 +647,9 @@ def _layout_text(p: dict[str, Any], k: float) -> tuple[list[str], int]:
             lines = wrap_text(p["text"], s, p["bold"], max_w)
         else:
             lines = p["text"].split("\n")
-        wide = max_w is not None and max(text_length(line, s, p["bold"]) for line in lines) > max_w
+        wide = max_w is not None and (max(text_length(line, s, p["bold"]) for line in lines) > max_w
+                                      # a word broken mid-word does not fit either: shrink first
+                                      or (p["wrap"] and widest_word(p["text"], s, p["bold"]) > max_w))
         tall = max_h is not None and (len(lines) - 1) * s * p["line_height"] + s > max_h
         if not (wide or tall) or size <= min_size or s <= 1:
             return lines, s
@@ -685,9 +704,9 @@ def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
         raise RenderError("primitive has no drawing code", source=painter.source, primitive=name, where=shape.where)
 
 
-def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[list[tuple], float]:
+def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[list[tuple], float, float]:
     """Lines of a paragraphs primitive at length scale ``k`` after scaling down to fit its box:
-    ``(placed, total height)``, each placed line ``(item, text, x, baseline from the top,
+    ``(placed, total height, scale reached)``, each placed line ``(item, text, x, baseline from the top,
     h_anchor, size, bullet, bullet x)``."""
     w, h = p["w"] * k, p["h"] * k
     scale = 1.0
@@ -706,8 +725,11 @@ def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[lis
                 placed.append((it, line, lx, cy + _ASCENT * s, h_anchor, s, it["bullet"] if j == 0 else None, x))
                 cy += s * 1.25
         total = cy
-        if total <= h or scale <= p["min_scale"]:
-            return placed, total
+        # a word wider than its line (broken mid-word by wrap_text) does not fit either
+        broken = any(widest_word(it["text"], max(1, round(it["size"] * k * scale)), it["bold"]) > w - it["indent"] * k * scale
+                     for it in p["items"])
+        if (total <= h and not broken) or scale <= p["min_scale"]:
+            return placed, total, scale
         scale = max(p["min_scale"], scale * 0.94)
 
 
@@ -715,7 +737,7 @@ def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
     k = T.k
     x, y = T((p["x"], p["y"]))
     h = p["h"] * k
-    placed, total = _layout_paragraphs(p, k, x)
+    placed, total, _scale = _layout_paragraphs(p, k, x)
     off = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}[p["valign"]]
     for it, line, lx, by, ha, s, bullet, bx in placed:
         painter.text_lines([(line, lx, off + by, ha, s, it["bold"])], it["colour"], 0, None)
@@ -740,7 +762,8 @@ class Overflow:
 
 def overflows(drawing: Drawing, k: float = 8.0) -> list[Overflow]:
     """Every text of ``drawing`` that overflows its box (``max_width``/``max_height`` of a text,
-    the box of a paragraphs block) even after shrinking to its smallest size, measured with the
+    the box of a paragraphs block), or has a word wider than its line (which would be broken
+    mid-word), even after shrinking to its smallest size, measured with the
     real font at ``k`` pixels per unit: what a template's space can show, found without drawing.
     Text in groups is measured at the group's scale."""
     out: list[Overflow] = []
@@ -756,14 +779,24 @@ def overflows(drawing: Drawing, k: float = 8.0) -> list[Overflow]:
                 ratios = []
                 if p["max_width"] is not None and width > p["max_width"] * kk * 1.001:
                     ratios.append(f"{width / (p['max_width'] * kk):.1f} × the width")
+                elif p["max_width"] is not None and p["wrap"] and (word := widest_word(p["text"], s, p["bold"])) > p["max_width"] * kk * 1.001:
+                    ratios.append(f"{word / (p['max_width'] * kk):.1f} × the width for one word, which would be broken mid-word")
                 if p["max_height"] is not None and height > p["max_height"] * kk * 1.001:
                     ratios.append(f"{height / (p['max_height'] * kk):.1f} × the height")
                 if ratios:
                     out.append(Overflow(shape.where, p["text"], " and ".join(ratios)))
             elif shape.name == "paragraphs":
-                _placed, total = _layout_paragraphs(p, kk)
+                _placed, total, reached = _layout_paragraphs(p, kk)
+                texts = "\n".join(it["text"] for it in p["items"])
                 if total > p["h"] * kk * 1.001:
-                    out.append(Overflow(shape.where, "\n".join(it["text"] for it in p["items"]), f"{total / (p['h'] * kk):.1f} × the height"))
+                    out.append(Overflow(shape.where, texts, f"{total / (p['h'] * kk):.1f} × the height"))
+                else:
+                    for it in p["items"]:
+                        s = max(1, round(it["size"] * kk * reached))
+                        room = p["w"] * kk - it["indent"] * kk * reached
+                        if (word := widest_word(it["text"], s, it["bold"])) > room * 1.001:
+                            out.append(Overflow(shape.where, texts, f"{word / room:.1f} × the width for one word, which would be broken mid-word"))
+                            break
             elif shape.name == "group":
                 walk(shape.children, scale * p["scale"])
 

@@ -243,3 +243,43 @@ def test_supersampled_resolve_of_opaque_and_transparent_drawings_is_the_premulti
     assert (big.getchannel("A").getextrema() == (255, 255)) == (background is not None)
     assert _resolve(big, 4).tobytes() == big.reduce(4).tobytes()
     assert draw(d, (40, 30), supersample=4).tobytes() == big.reduce(4).tobytes()
+
+
+def test_a_wrapped_text_shrinks_before_it_breaks_a_word():
+    """Seen on the Sekigahara units card: "12\" (commander)" in a 78 px column was drawn as
+    "(command" / "er)" at full size. A word wider than its line now counts as not fitting, so the
+    text shrinks until its widest word fits; only at ``min_size`` is a word broken."""
+    from pipeline.render.drawing import _layout_text, text_length, widest_word
+
+    p = {"text": '12" (commander)', "size": 15.0, "bold": False, "max_width": 78.0, "max_height": 54.0,
+         "wrap": True, "min_size": 8.0, "line_height": 1.1}
+    assert text_length("(commander)", 15, False) > 78  # at its own size the word cannot fit
+    lines, s = _layout_text(p, 1.0)
+    assert lines == ['12"', "(commander)"]
+    assert s < 15 and text_length("(commander)", s, False) <= 78
+    assert widest_word(p["text"], s, False) == text_length("(commander)", s, False)
+    # the largest such size: one step up (÷0.93) it would not fit
+    assert text_length("(commander)", round(s / 0.93), False) > 78 or round(s / 0.93) >= 15
+    # at the smallest size a word is still broken when nothing else can be done
+    p.update(text="Incomprehensibilities", max_width=40.0, min_size=10.0)
+    lines, s = _layout_text(p, 1.0)
+    assert s == 10 and len(lines) > 1 and "".join(lines) == "Incomprehensibilities"
+
+
+def test_overflows_names_a_word_broken_mid_word_at_the_smallest_size():
+    """A text that fits only by breaking a word mid-word at its smallest size is an overflow
+    (the data checks of every system then refuse it, naming file and line); one that fits by
+    shrinking is not."""
+    from pipeline.render.drawing import overflows, parse_drawing
+
+    def drawing(text: str, width: float):
+        return parse_drawing({"canvas": {"width": 200, "height": 100}, "shapes": [
+            {"text": {"x": 0, "y": 0, "text": text, "size": 15, "max_width": width, "max_height": 60, "wrap": True, "min_size": 10}}]})
+
+    assert overflows(drawing('12" (commander)', 78), k=1.0) == []
+    got = overflows(drawing("Incomprehensibilities", 40), k=1.0)
+    assert len(got) == 1 and "broken mid-word" in got[0].need and got[0].where == "shapes[0]"
+    paras = parse_drawing({"canvas": {"width": 200, "height": 100}, "shapes": [
+        {"paragraphs": {"x": 0, "y": 0, "w": 40, "h": 90, "min_scale": 0.7, "items": [{"text": "Incomprehensibilities", "size": 15}]}}]})
+    got = overflows(paras, k=1.0)
+    assert len(got) == 1 and "broken mid-word" in got[0].need

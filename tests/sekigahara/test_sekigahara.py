@@ -209,3 +209,15 @@ def test_every_verdict_says_the_victory_condition_is_gunbais(data):
     (rep,) = play(DATA, 2, 1)
     assert "gunbai's own" in rep.lines()[0]
     assert data.scenarios[0].model.victory.startswith("gunbai's own condition")
+
+
+def test_card_footers_cite_each_document_once_with_its_sections(data):
+    """The units card cited "reluctant_samurai" three times (Melee, Flank Attacks, Leaders): a
+    footer now names each document of sources.yaml once, by its title, with every section."""
+    from pipeline.systems.sekigahara.art import card_specs
+
+    title = next(d.title for d in data.sources.documents if d.id == "reluctant_samurai")
+    footer = card_specs(data)["card_units_melee.png"].footer
+    assert footer.count(title) == 1 and "reluctant_samurai" not in footer
+    assert footer == (f"Sources: {title}: Melee, Melee table, Flank Attacks, Leaders, "
+                      "Melee table (Cavalry, Leaders 4-6)")

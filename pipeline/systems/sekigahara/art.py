@@ -19,6 +19,7 @@ from pipeline.measured.art import (
     table_job,
 )
 from pipeline.render.cache import RenderJob
+from pipeline.data.common import Source
 from pipeline.render.cards import Bars, Card, Dice, Notes, Steps, Table
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitPlacement
@@ -109,7 +110,26 @@ def treachery_card(data: SekiData) -> Card:
         Bars("Chance he has decided, by the end of a turn", bars, row_h=34),
         Notes("", ["Once he joins a side he fights for it to the end; no more rolls.", *note], h=0, size=14),
     ], subtitle=f"{data.scenarios[0].model.undecided.leader if data.scenarios else 'The undecided contingent'} on Mt Matsuo", kanji="裏切",
-        colour="#4a4a4a", footer=f"Sources: {tr.source.doc} ({tr.source.section}); chances computed exactly by gunbai")
+        colour="#4a4a4a", footer=sources_footer(data, tr.source) + "; chances computed exactly by gunbai")
+
+
+def sources_footer(data: SekiData, *sources: Source) -> str:
+    """A card's footer citing ``sources``: each document once, by its title in ``sources.yaml``,
+    with its sections in the order given and without repeats.
+
+    Example: the melee, flank attack and leader rules, all from the rules text, give
+    ``"Sources: The Reluctant Samurai: Battle of Sekigahara (1600): Melee, Melee table, Flank
+    Attacks, Leaders, …"`` (documents separated by ``;``) rather than the document named three times.
+    """
+    titles = {d.id: d.title for d in data.sources.documents}
+    sections: dict[str, list[str]] = {}
+    for src in sources:
+        got = sections.setdefault(src.doc, [])
+        for part in src.section.split(";"):
+            part = part.strip()
+            if part and part not in got:
+                got.append(part)
+    return "Sources: " + "; ".join(f"{titles.get(doc, doc)}: {', '.join(secs)}" for doc, secs in sections.items())
 
 
 def card_specs(data: SekiData) -> dict[str, Card]:
@@ -123,7 +143,7 @@ def card_specs(data: SekiData) -> dict[str, Card]:
                                       f'Charge up to {s.charge.max_inches:g}", only at an enemy in front that the charge can reach; the only way into melee.'], h=110),
         Notes("Shooting", [f'Arquebusiers and Archers, range {s.shooting.range_inches:g}": if any base is in range, all fire. 1 D6 per base; each {s.shooting.hit_on} removes a stand.',
                            "No shooting by, or at, a unit that has fought a round of melee until its melee ends."], h=0),
-    ], subtitle="The Reluctant Samurai · Sekigahara 1600", kanji="手順", footer=f"Sources: {s.sequence.source.doc}, {s.movement.source.doc}, {s.shooting.source.doc}")
+    ], subtitle="The Reluctant Samurai · Sekigahara 1600", kanji="手順", footer=sources_footer(data, s.sequence.source, s.movement.source, s.shooting.source))
     rows = []
     for u in data.units.values():
         hit = f"{u.melee_hit_on}-6" if u.melee_hit_on < 6 else "6"
@@ -131,12 +151,12 @@ def card_specs(data: SekiData) -> dict[str, Card]:
                      f'{s.movement.inches:g}"', f'{s.shooting.range_inches:g}"' if u.shoots else "—", hit])
     rows.append([{"text": "Leader (with a unit)", "bold": True}, f'{s.movement.commander_inches:g}" (commander)', "—", f"{s.leaders.hit_on}-6, one more base"])
     units = Card("Units and melee", [
-        Table("", [("Unit", 0.4), ("Move", 0.17), ("Shoots", 0.15), ("Melee hits on", 0.28)], rows, row_h=58),
+        Table("", [("Unit", 0.37), ("Move", 0.2), ("Shoots", 0.15), ("Melee hits on", 0.28)], rows, row_h=58),
         Notes("Melee", [f"Anyone fighting Archers or Arquebusiers hits on {s.melee.versus_missile_troops_hit_on}-6. Each hit removes a stand; engaged units fight again next turn.",
                         f"Flank or rear charge: the enemy fights back with {s.flank_attack.defender_bases} bases, first round only.",
                         f"A unit down to {s.last_stand.removed_at_bases} stand is removed at once.",
                         "A leader is never targeted; if his unit loses bases in melee, a 6 on a D6 kills him. Two leaders in a melee may fight a duel: high roll wins."], h=0),
-    ], subtitle="1 D6 per base in the fight", kanji="兵種", footer=f"Sources: {s.melee.source.doc} ({s.melee.source.section}), {s.flank_attack.source.doc}, {s.leaders.source.doc}")
+    ], subtitle="1 D6 per base in the fight", kanji="兵種", footer=sources_footer(data, s.melee.source, s.flank_attack.source, s.leaders.source))
     return {"card_sequence.png": seq, "card_units_melee.png": units, "card_treachery.png": treachery_card(data)}
 
 
