@@ -80,6 +80,7 @@ bench: setup
 	$(PY) benchmarks/bench_games.py
 	$(PY) benchmarks/bench_geometry.py
 	$(PY) benchmarks/bench_lint.py
+	-$(PY) benchmarks/bench_reference.py
 
 # Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored
 # in it, then with each extension beside it; exit 0 only when every run is clean.
