@@ -205,7 +205,8 @@ def load_roster(path: Path) -> Loaded:
 
 
 def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[str, Any]) -> list[DataProblem]:
-    """Every weapon, attribute and model id a faction names exists."""
+    """Every weapon, attribute and model id a faction names exists; every deployment option a
+    scenario names is one of rules.yaml, and every role its deployment rules bind is its own."""
     problems = []
     armour_ids = {"none", "light", "medium", "heavy", "as_model"}
     for key, doc in docs.items():
@@ -231,4 +232,19 @@ def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[st
                     }[g.kind]
                     if not ok:
                         problems.append(DataProblem(doc.path, doc.line_of(("models", i, "options", j, "choices", c)), f"models[{i}].options[{j}].choices", repr(c), f"a valid {g.kind} choice"))
+    options = {o.id for o in data.rules.deployments}
+    for key, doc in docs.items():
+        if not key.startswith("scenarios/"):
+            continue
+        sc: Scenario = models[key]
+        for j, o in enumerate(sc.deployment_options):
+            if o not in options:
+                problems.append(DataProblem(doc.path, doc.line_of(("deployment_options", j)), f"deployment_options[{j}]", repr(o),
+                                            f"a deployment option of rules.yaml ({', '.join(sorted(options))})"))
+        for j, rule in enumerate(sc.deployment_rules):
+            for key_name in ("who", "apart_from"):
+                role = getattr(rule, key_name)
+                if role is not None and role not in sc.roles:
+                    problems.append(DataProblem(doc.path, doc.line_of(("deployment_rules", j, key_name)), f"deployment_rules[{j}].{key_name}", repr(role),
+                                                f"a role of the scenario ({', '.join(sc.roles)})"))
     return problems

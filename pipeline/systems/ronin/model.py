@@ -755,6 +755,49 @@ class Scoring(Strict):
     source: Source
 
 
+class DeploymentRule(Strict):
+    """A rule of a scenario's set-up that ``gunbai verify`` checks on every game of the scenario
+    (:mod:`pipeline.systems.ronin.deployment`), in inches, measured from the edge of a model's
+    base as the book measures (erratum ``deployment_measured_from_bases``).
+
+    Attributes:
+        kind: ``within``: every model of ``who`` lies wholly within ``inches`` of ``of``
+            (Defence: the Defender within 12 of the objective); ``outside``: no model of ``who``
+            comes within ``inches`` of ``of`` (Duel: none inside the duelling area);
+            ``apart``: every model of ``who`` at least ``inches`` from every model of
+            ``apart_from``, base edge to base edge (Assassination: 9); ``edge``: every model of
+            ``who`` wholly within ``inches`` of a table edge (Defend the Village: 3); ``clear``:
+            every terrain piece but the objective's at least ``inches`` from ``of`` (Defence: 8
+            from the objective's piece; Duel: a 12-inch circle, radius 6, round the centre);
+            ``centred``: the game's objective stands in the centre of the table (Capture).
+        who: the role the rule binds (None: both sides).
+        of: ``centre`` of the table, the game's ``objective`` point, or ``objective_piece`` (the
+            terrain piece marked ``objective``).
+        apart_from: for ``apart``, the other role.
+        inches: the distance.
+        source: the page the rule comes from.
+    """
+
+    kind: Literal["within", "outside", "apart", "edge", "clear", "centred"]
+    who: str | None = None
+    of: Literal["centre", "objective", "objective_piece"] | None = None
+    apart_from: str | None = None
+    inches: float = Field(default=0, ge=0, le=1000)
+    source: Source
+
+    @model_validator(mode="after")
+    def _complete(self) -> DeploymentRule:
+        if self.kind in ("within", "outside", "clear") and self.of is None:
+            raise ValueError(f"a {self.kind!r} rule needs 'of' (centre, objective or objective_piece)")
+        if self.kind in ("within", "outside") and self.of == "objective_piece":
+            raise ValueError(f"a {self.kind!r} rule measures from a point: 'of' is centre or objective")
+        if self.kind == "apart" and not self.apart_from:
+            raise ValueError("an 'apart' rule needs 'apart_from' (the other role)")
+        if self.kind != "centred" and self.inches <= 0:
+            raise ValueError(f"a {self.kind!r} rule needs 'inches' greater than 0")
+        return self
+
+
 class Scenario(Strict):
     """A scenario of the Scenarios chapter. ``length`` and ``scoring`` are its game length and
     victory conditions as numbers (the texts ``game_length`` and ``victory_points`` say the
@@ -773,6 +816,7 @@ class Scenario(Strict):
     time_of_day_on: list[int] = []
     deployment: str
     deployment_options: list[Id] = []
+    deployment_rules: list[DeploymentRule] = []
     reserves: Literal["no", "optional", "attacker"] = "no"
     game_length: str
     length: GameLength

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.systems.ronin import art
+from pipeline.systems.ronin.deployment import markers, spots
 from pipeline.systems.ronin.load import HIRED, RoninData
 from pipeline.systems.ronin.model import Game
 from pipeline.systems.ronin.roster import check_roster
@@ -248,7 +249,8 @@ class Placement:
 def placements(data: RoninData, g: Game) -> list[Placement]:
     """Every piece a game's setup places: its terrain pieces (each at the centre of its zone),
     the two zones, the objective and civilians, then each side's models where the game places
-    them (an imported set-up), else in rows inside its zone (roster order, 1.5 inches apart).
+    them (an imported set-up), else in rows inside its zone (roster order, 1.5 inches apart,
+    clear of terrain and markers: :func:`deployment`).
     The layers (:data:`PIECE_LAYERS`) draw them bottom to
     top in that order."""
     ppi = data.system.vassal.px_per_inch
@@ -274,11 +276,10 @@ def placements(data: RoninData, g: Game) -> list[Placement]:
                 at(model_key(*pm.model.split(":", 1), side.side), pm.x, pm.y)
             continue
         keys = [model_key(*m.split(":", 1), side.side) for m in force(data, g, side)]
-        for p in spots(side.zone, len(keys), g.table_side_in):
-            at(keys.pop(0), *p)
-    for k in range(g.civilians):
-        ox, oy = g.objective or (g.table_side_in / 2, g.table_side_in / 2)
-        at(marker_key("civilian"), ox - 1.5 * (g.civilians - 1) / 2 + 1.5 * k, oy + 2)
+        for key, p in zip(keys, deployment(data, g, side), strict=True):
+            at(key, *p)
+    for x, y in markers(g)[1 if g.objective is not None else 0:]:
+        at(marker_key("civilian"), x, y)
     return out
 
 
@@ -295,13 +296,23 @@ def force(data: RoninData, g: Game, side) -> list[str]:
     return out
 
 
+def base_radius(data: RoninData) -> float:
+    """Radius of a model's round base in inches (``vassal.base_mm`` of system.yaml; 25 mm, p.5)."""
+    return data.system.vassal.base_mm / 25.4 / 2
+
+
 def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
     """Where each model of :func:`force` (in that order) starts, in inches: the game's
     ``placed`` positions when it lists them (each model takes the first unused position of a
-    model of its kind), else :func:`spots` in its zone."""
+    model of its kind), else :func:`pipeline.systems.ronin.deployment.spots` in its zone, clear
+    of the game's terrain pieces and of its objective and civilian markers.
+
+    Raises:
+        ValueError: a placed set-up lacks a model of the force, or the zone cannot hold the force.
+    """
     models = force(data, g, side)
     if not side.placed:
-        return spots(side.zone, len(models), g.table_side_in)
+        return spots(side.zone, len(models), g.table_side_in, r=base_radius(data), terrain=[tp.zone for tp in g.terrain], avoid=markers(g))
     free = list(side.placed)
     out = []
     for m in models:
@@ -311,22 +322,3 @@ def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
         pm = free.pop(i)
         out.append((pm.x, pm.y))
     return out
-
-
-def spots(z, n: int, table: int) -> list[tuple[float, float]]:
-    """``n`` positions 1.5 inches apart inside zone ``z``, row by row from its middle row."""
-    step = 1.5
-    if z.kind == "circle":
-        x0, y0, w, h = z.x - z.r * 0.7, z.y - z.r * 0.7, z.r * 1.4, z.r * 1.4
-    else:
-        x0, y0, w, h = z.x, z.y, z.w, z.h
-    per_row = max(1, int(w // step))
-    rows = max(1, int(h // step))
-    out = []
-    for k in range(n):
-        r, c = divmod(k, per_row)
-        r = r % rows
-        in_row = min(per_row, n - (k - c))
-        left = x0 + (w - (in_row - 1) * step) / 2
-        out.append((left + c * step, y0 + h / 2 + (r - (min(rows, (n + per_row - 1) // per_row) - 1) / 2) * step))
-    return [(min(max(x, 0.5), table - 0.5), min(max(y, 0.5), table - 0.5)) for x, y in out]

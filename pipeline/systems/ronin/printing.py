@@ -215,7 +215,7 @@ def drawing_problems(data: RoninData) -> list:
             fields += [(sdoc, ("special_rules", i), t) for i, t in enumerate(sc.special_rules)]
         try:
             sheet = game_sheet(data, lg)
-        except (LookupError, GunbaiError):
-            continue  # an unknown scenario, roster or model: verify reports it
+        except (LookupError, GunbaiError, ValueError):
+            continue  # an unknown scenario, roster or model, a zone too small: verify reports it
         fit.sheet_problems(sheet, fields, out)
     return out

@@ -35,6 +35,14 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("known-terrain", "A terrain piece of a game names a kind of terrain.yaml (how it is drawn).", "gunbai", "Game format"),
     LegalityRule("terrain-on-table", "A terrain piece of a game lies on the table.", "gunbai", "Game format"),
     LegalityRule("placed-force", "Models a game places (an imported set-up) are exactly the side's force, each inside its deployment zone.", "gunbai", "Game format"),
+    LegalityRule("zone-room", "A deployment zone holds its side's models, 1 inch apart at least, clear of terrain and markers.", "gunbai", "Game format"),
+    LegalityRule("deploy-within", "Every model of the role lies wholly within the scenario's distance of the centre or objective (Defence: 12 inches of the objective; Assassination: the Defender within 12 of the centre).", "ronin_book", "Scenarios: Defence (p.62), Assassination (p.63)"),
+    LegalityRule("deploy-outside", "No model of the role comes within the scenario's distance of the centre (Duel: outside the 12-inch duelling area).", "ronin_book", "Scenarios: Duel (p.61)"),
+    LegalityRule("deploy-apart", "Every model of the role stands at least the scenario's distance from every model of the other (Assassination: 9 inches), base edge to base edge.", "ronin_book", "Scenarios: Assassination (p.63)"),
+    LegalityRule("deploy-edge", "Every model of the role lies wholly within the scenario's distance of a table edge (Defend the Village: 3 inches).", "ronin_book", "Scenarios: Defend the Village (p.65-66)"),
+    LegalityRule("terrain-clear", "No terrain piece but the objective's comes within the scenario's distance of it (Defence: 8 inches; Duel: the 12-inch circle in the middle).", "ronin_book", "Scenarios: Duel (p.61), Defence (p.62)"),
+    LegalityRule("objective-centred", "The objective stands in the exact centre of the table.", "ronin_book", "Scenarios: Capture (p.60)"),
+    LegalityRule("deployment-option", "The sides stand as one of the scenario's deployment options puts them: Edges (each within 2 inches of an edge, opposite edges) or Corners (within 6 inches of opposite corners).", "ronin_book", "Scenarios: Deployment Rules (p.59)"),
 )
 
 
@@ -77,6 +85,26 @@ def on_table(z: Zone, side_in: float) -> bool:
     if z.kind == "rect":
         return 0 <= z.x and 0 <= z.y and z.x + z.w <= side_in and z.y + z.h <= side_in
     return z.r <= z.x <= side_in - z.r and z.r <= z.y <= side_in - z.r
+
+
+def _check_deployment(data: RoninData, g: Game, sc, fail) -> None:
+    """Where the sides' models start (the game's own positions or the module's layout) against
+    the zones' room and the scenario's set-up rules (:func:`pipeline.systems.ronin.deployment.check`)."""
+    from pipeline.systems.ronin import deployment as dep
+    from pipeline.systems.ronin.module import base_radius, deployment
+
+    positions: list[list[tuple[float, float]]] = []
+    for i, side in enumerate(g.sides):
+        if side.roster is not None and side.roster not in data.rosters:
+            return
+        try:
+            positions.append(deployment(data, g, side))
+        except ValueError as exc:
+            fail(("sides", i, "zone"), "zone-room" if not side.placed else "placed-force", f"{side.role}: {exc}")
+            return
+    depths = {d.id: d.depth_in for d in data.rules.deployments if d.depth_in is not None}
+    for p in dep.check(g, sc, positions, base_radius(data), depths):
+        fail(p.where, p.rule, p.message)
 
 
 def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
@@ -124,6 +152,7 @@ def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
     for i, side in enumerate(g.sides):
         if side.placed and (side.roster is None or side.roster in data.rosters):
             _check_placed(data, g, i, side, fail)
+    _check_deployment(data, g, sc, fail)
     f = sc.forces
     roles = [s.role for s in g.sides]
     limits = [r.points_limit if r else None for r in rosters]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.data.common import Source
 from pipeline.measured.art import (
     CounterSpec,
     Scenery,
@@ -19,7 +20,6 @@ from pipeline.measured.art import (
     table_job,
 )
 from pipeline.render.cache import RenderJob
-from pipeline.data.common import Source
 from pipeline.render.cards import Bars, Card, Dice, Notes, Steps, Table
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitPlacement

@@ -1,0 +1,279 @@
+"""Where a Ronin game's models start: laid out in their zones clear of terrain and markers, and
+checked against the scenario's set-up rules (book, Scenarios p.59-66).
+
+All lengths are inches on the table, ``(x, y)`` from its top-left corner. A model stands on a
+round base of radius ``r`` (25 mm bases, p.5: ``system.yaml``'s ``vassal.base_mm``); distances to
+models are measured from the edge of the base, as the book measures range ("from the edge of
+one base to the edge of the target's", p.14; erratum ``deployment_measured_from_bases``):
+
+- *within d of a point*: the whole base is, ``|p - c| + r <= d``;
+- *at least d from a model*: edge to edge, ``|p - q| - 2r >= d``;
+- *within d of a table edge*: the whole base is;
+- *outside an area of radius R*: no part of the base is in it, ``|p - c| - r >= R``.
+
+A scenario's rules are data (``deployment_rules`` of ``scenarios/*.yaml``, each citing its page);
+the Edges and Corners options of p.59 (``deployment_options``, depths in ``rules.yaml``) are
+checked too. :func:`check` returns the problems of one game; :func:`spots` lays out a side whose
+game does not place its models.
+
+Example::
+
+    >>> from pipeline.systems.ronin.model import Zone
+    >>> spots(Zone(kind="rect", x=0, y=0, w=6, h=2), 3, 24, r=0.5)
+    [(1.5, 1.0), (3.0, 1.0), (4.5, 1.0)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.systems.ronin.model import DeploymentRule, Game, Scenario, Zone
+
+#: Slack of every comparison, inches (positions are written with a few decimals).
+EPS = 1e-6
+#: Distances between neighbouring models tried in turn when a zone is laid out (inches).
+STEPS = (1.5, 1.25, 1.0)
+#: Room kept between a laid-out model's base and a terrain piece or marker (inches).
+CLEARANCE = 0.25
+#: Radius of the objective and civilian markers on the table (inches; 1-inch counters).
+MARKER_RADIUS = 0.5
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A set-up that breaks a rule: ``where`` is the location in the game file (keys and
+    indexes, e.g. ``("sides", 1, "zone")``), ``rule`` a verify rule id, ``message`` what is wrong."""
+
+    where: tuple
+    rule: str
+    message: str
+
+
+def zone_gap(z: Zone, p: Point) -> float:
+    """Distance from ``p`` to the nearest point of zone ``z`` (0 inside it), inches."""
+    if z.kind == "circle":
+        return max(0.0, math.hypot(p[0] - z.x, p[1] - z.y) - z.r)
+    dx = max(z.x - p[0], 0.0, p[0] - (z.x + z.w))
+    dy = max(z.y - p[1], 0.0, p[1] - (z.y + z.h))
+    return math.hypot(dx, dy)
+
+
+def zones_gap(a: Zone, b: Zone) -> float:
+    """Distance between the nearest points of two zones (0 when they touch or overlap), inches."""
+    if a.kind == "circle" and b.kind == "circle":
+        return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.r - b.r)
+    if a.kind == "circle":
+        return max(0.0, zone_gap(b, (a.x, a.y)) - a.r)
+    if b.kind == "circle":
+        return max(0.0, zone_gap(a, (b.x, b.y)) - b.r)
+    dx = max(a.x - (b.x + b.w), 0.0, b.x - (a.x + a.w))
+    dy = max(a.y - (b.y + b.h), 0.0, b.y - (a.y + a.h))
+    return math.hypot(dx, dy)
+
+
+def base_inside(z: Zone, p: Point, r: float) -> bool:
+    """Does a base of radius ``r`` at ``p`` lie wholly inside zone ``z``?"""
+    if z.kind == "circle":
+        return math.hypot(p[0] - z.x, p[1] - z.y) + r <= z.r + EPS
+    return z.x + r - EPS <= p[0] <= z.x + z.w - r + EPS and z.y + r - EPS <= p[1] <= z.y + z.h - r + EPS
+
+
+def markers(g: Game) -> list[Point]:
+    """Where a game's objective and civilian markers stand (the civilians in a row 2 inches
+    below the objective, or the table's centre, 1.5 inches apart), inches."""
+    out: list[Point] = []
+    if g.objective is not None:
+        out.append(g.objective)
+    if g.civilians:
+        ox, oy = g.objective or (g.table_side_in / 2, g.table_side_in / 2)
+        out += [(ox - 1.5 * (g.civilians - 1) / 2 + 1.5 * k, oy + 2) for k in range(g.civilians)]
+    return out
+
+
+def spots(z: Zone, n: int, table: float, *, r: float, terrain: Sequence[Zone] = (), avoid: Sequence[Point] = ()) -> list[Point]:
+    """``n`` positions for models of base radius ``r`` inside zone ``z`` of a ``table``-inch
+    table: on a grid 1.5 inches apart (1.25, then 1 inch when the zone is too small), the whole
+    base inside the zone and on the table, and kept :data:`CLEARANCE` clear of the ``terrain``
+    zones and of the markers at ``avoid``; the rows nearest the zone's middle first, each row
+    centred; returned row by row, top to bottom, left to right (the side's models take them in
+    roster order).
+
+    Raises:
+        ValueError: the zone cannot hold ``n`` such models even 1 inch apart.
+    """
+    cx, cy = (z.x, z.y) if z.kind == "circle" else (z.x + z.w / 2, z.y + z.h / 2)
+    half_w, half_h = (z.r, z.r) if z.kind == "circle" else (z.w / 2, z.h / 2)
+    if n == 0:
+        return []
+
+    def free(p: Point) -> bool:
+        return (base_inside(z, p, r) and r - EPS <= p[0] <= table - r + EPS and r - EPS <= p[1] <= table - r + EPS
+                and all(zone_gap(t, p) >= r + CLEARANCE for t in terrain)
+                and all(math.hypot(p[0] - a[0], p[1] - a[1]) >= r + MARKER_RADIUS + CLEARANCE for a in avoid))
+
+    for step in STEPS:
+        best: list[Point] = []
+        best_cost: tuple[float, float, float] = (math.inf, math.inf, math.inf)
+        # the grid is centred on the zone, or offset by half a step (an even count of columns or
+        # rows straddles the middle): one of these four lattices is used
+        for ox, oy in ((0.0, 0.0), (step / 2, 0.0), (0.0, step / 2), (step / 2, step / 2)):
+            cols, rows = int(half_w // step) + 1, int(half_h // step) + 1
+            cands = []
+            for j in range(-rows, rows + 1):
+                for i in range(-cols, cols + 1):
+                    p = (round(cx + ox + i * step, 6), round(cy + oy + j * step, 6))
+                    if free(p):
+                        # rows nearest the middle first (the upper of two as near), each row
+                        # filled from its middle outwards
+                        cands.append((abs(p[1] - cy), p[1], abs(p[0] - cx), p[0], p))
+            if len(cands) < n:
+                continue
+            cands.sort()
+            chosen = cands[:n]
+            # fewest rows, then nearest the middle, then most evenly balanced about it
+            cost = (len({c[1] for c in chosen}), round(sum(c[0] + c[2] for c in chosen), 6),
+                    round(abs(sum(c[3] - cx for c in chosen)) + abs(sum(c[1] - cy for c in chosen)), 6))
+            if cost < best_cost:
+                best, best_cost = [c[4] for c in chosen], cost
+        if best:
+            return sorted(best, key=lambda p: (p[1], p[0]))
+    raise ValueError(f"a {_describe(z)} zone holds fewer than {n} models 1 inch apart clear of terrain and markers")
+
+
+def _describe(z: Zone) -> str:
+    return f"{z.r:g}-inch circle" if z.kind == "circle" else f"{z.w:g} x {z.h:g}-inch"
+
+
+# ---------------------------------------------------------------------------------------------
+# checks
+
+
+def _point_of(rule: DeploymentRule, g: Game) -> Point | None:
+    t = g.table_side_in
+    if rule.of == "centre":
+        return (t / 2, t / 2)
+    if rule.of == "objective":
+        return g.objective
+    return None
+
+
+def _objective_piece(g: Game) -> int | None:
+    """Index of the terrain piece that is the objective (marked ``objective``, else the piece
+    under the game's objective)."""
+    for i, tp in enumerate(g.terrain):
+        if tp.objective:
+            return i
+    if g.objective is not None:
+        for i, tp in enumerate(g.terrain):
+            if zone_gap(tp.zone, g.objective) == 0:
+                return i
+    return None
+
+
+def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float, options: dict[str, float]) -> list[Problem]:
+    """Problems of game ``g``'s set-up under its scenario ``sc``: ``positions[i]`` are where side
+    ``i``'s models start (inches), ``r`` the base radius, ``options`` the depth in inches of
+    each deployment option of ``rules.yaml`` (``edges``: 2, ``corners``: 6).
+
+    Checks every rule of ``sc.deployment_rules`` and, when the scenario lists
+    ``deployment_options``, that the two sides stand as one of them says (within the depth of
+    one table edge and of the opposite one; or of one corner and the opposite one).
+    """
+    out: list[Problem] = []
+    roles = [s.role for s in g.sides]
+    t = g.table_side_in
+    for k, rule in enumerate(sc.deployment_rules):
+        cite = f"({rule.source.section})"
+        sides = [i for i, role in enumerate(roles) if rule.who in (None, role)]
+        if rule.kind in ("within", "outside"):
+            c = _point_of(rule, g)
+            if c is None:
+                out.append(Problem(("objective",), "deploy-" + rule.kind, f"the {sc.name} scenario measures from the objective {cite}; the game places none"))
+                continue
+            for i in sides:
+                for p in positions[i]:
+                    d = math.hypot(p[0] - c[0], p[1] - c[1])
+                    if rule.kind == "within" and d + r > rule.inches + EPS:
+                        out.append(Problem(("sides", i, "zone"), "deploy-within",
+                                           f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) reaches {d + r:.2f} inches from the {rule.of}; "
+                                           f"the {sc.name} scenario deploys it within {rule.inches:g} {cite}"))
+                        break
+                    if rule.kind == "outside" and d - r < rule.inches - EPS:
+                        out.append(Problem(("sides", i, "zone"), "deploy-outside",
+                                           f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) comes {max(0.0, d - r):.2f} inches from the {rule.of}; "
+                                           f"the {sc.name} scenario keeps it {rule.inches:g} inches away {cite}"))
+                        break
+        elif rule.kind == "apart":
+            others = [i for i, role in enumerate(roles) if role == rule.apart_from]
+            for i in sides:
+                gap, p, q = min(((math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * r, p, q) for j in others for p in positions[i] for q in positions[j]),
+                                default=(math.inf, None, None))
+                if p is not None and q is not None and gap < rule.inches - EPS:
+                    out.append(Problem(("sides", i, "zone"), "deploy-apart",
+                                       f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) is {max(0.0, gap):.2f} inches from {rule.apart_from}'s at ({q[0]:g}, {q[1]:g}); "
+                                       f"the {sc.name} scenario keeps them at least {rule.inches:g} apart {cite}"))
+        elif rule.kind == "edge":
+            for i in sides:
+                for p in positions[i]:
+                    d = min(p[0], p[1], t - p[0], t - p[1]) + r
+                    if d > rule.inches + EPS:
+                        out.append(Problem(("sides", i, "zone"), "deploy-edge",
+                                           f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) reaches {d:.2f} inches from the nearest table edge; "
+                                           f"the {sc.name} scenario deploys it within {rule.inches:g} of an edge {cite}"))
+                        break
+        elif rule.kind == "clear":
+            piece = _objective_piece(g) if rule.of == "objective_piece" else None
+            if rule.of == "objective_piece" and piece is None:
+                out.append(Problem(("terrain",), "terrain-clear", f"the {sc.name} scenario keeps terrain away from the objective's piece {cite}; the game has none"))
+                continue
+            c = _point_of(rule, g)
+            for j, tp in enumerate(g.terrain):
+                if j == piece:
+                    continue
+                if piece is not None:
+                    gap = zones_gap(tp.zone, g.terrain[piece].zone)
+                    what = g.terrain[piece].name
+                elif c is not None:
+                    gap, what = zone_gap(tp.zone, c), f"the {rule.of}"
+                else:
+                    out.append(Problem(("objective",), "terrain-clear", f"the {sc.name} scenario measures from the objective {cite}; the game places none"))
+                    break
+                if gap < rule.inches - EPS:
+                    out.append(Problem(("terrain", j, "zone"), "terrain-clear",
+                                       f"{tp.name} comes {gap:.2f} inches from {what}; the {sc.name} scenario keeps all other terrain {rule.inches:g} inches away {cite}"))
+        elif rule.kind == "centred":
+            if g.objective is None or math.hypot(g.objective[0] - t / 2, g.objective[1] - t / 2) > EPS:
+                out.append(Problem(("objective",), "objective-centred",
+                                   f"the objective is at {g.objective or 'no place'}; the {sc.name} scenario places it in the centre ({t / 2:g}, {t / 2:g}) {cite}"))
+        del k
+    if sc.deployment_options and len(positions) == 2 and all(positions):
+        if not any(_by_option(opt, options.get(opt), positions, r, t) for opt in sc.deployment_options):
+            names = " or ".join(f"{o} ({options[o]:g} inches)" if o in options else o for o in sc.deployment_options)
+            out.append(Problem(("sides",), "deployment-option",
+                               f"{roles[0]} and {roles[1]} do not stand as {names} deployment puts them: each within the depth of one "
+                               f"table edge (corner) and the other of the opposite one (the {sc.name} scenario; Deployment Rules, p.59)"))
+    return out
+
+
+def _by_option(option: str, depth: float | None, positions: Sequence[Sequence[Point]], r: float, t: float) -> bool:
+    """Do the two sides stand as deployment ``option`` (``edges``/``corners``) with ``depth``
+    inches puts them: every model of a side wholly within the depth of one edge (corner), the
+    other side's of the opposite one?"""
+    if depth is None:
+        return False
+    if option == "edges":
+        def near(p: Point, k: int) -> float:
+            return (p[1], t - p[0], t - p[1], p[0])[k] + r
+    elif option == "corners":
+        corners = ((0.0, 0.0), (t, 0.0), (t, t), (0.0, t))
+
+        def near(p: Point, k: int) -> float:
+            return math.hypot(p[0] - corners[k][0], p[1] - corners[k][1]) + r
+    else:
+        return False
+    fits = [{k for k in range(4) if all(near(p, k) <= depth + EPS for p in side)} for side in positions]
+    return any((k + 2) % 4 in fits[1] for k in fits[0])
