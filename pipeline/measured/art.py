@@ -408,6 +408,36 @@ def clear_spot(width: float, depth: float, size: Point, avoid: Sequence[tuple[fl
     return min(cands, key=lambda c: cover(*c))
 
 
+def scale_bar_inches(width: float) -> int:
+    """Length of a table's scale bar: 12 inches on tables 30 inches wide or more, else 6."""
+    return 12 if width >= 30 else 6
+
+
+def decoration_spots(width: float, depth: float, avoid: Sequence[tuple[float, float, float, float]] = (),
+                     compass: Point | None = None, scale_bar: Point | None = None) -> tuple[Point, Point]:
+    """Where a ``width`` × ``depth`` inch table's compass rose (its centre) and scale bar (its
+    left end) go, in inches: those given, else the spots along the edges that cover the fewest
+    ``avoid`` boxes (:func:`clear_spot`; the scale bar also keeps off the compass)."""
+    bar = scale_bar_inches(width)
+    if compass is None:
+        cx, cy = clear_spot(width, depth, (4.4, 4.4), avoid)
+        compass = (cx + 2.2, cy + 2.2)
+    if scale_bar is None:
+        c = compass
+        sx, sy = clear_spot(width, depth, (bar + 0.8, 1.7), avoid, [(c[0] - 2.2, c[1] - 2.2, c[0] + 2.2, c[1] + 2.2)])
+        scale_bar = (sx + 0.4, sy + 1.05)
+    return compass, scale_bar
+
+
+def decoration_boxes(width: float, depth: float, avoid: Sequence[tuple[float, float, float, float]] = ()) -> list[tuple[float, float, float, float]]:
+    """The boxes ``(x0, y0, x1, y1)`` in inches that a table's compass rose (4.4 inches square)
+    and scale bar (its length + 0.8 by 1.7 inches) cover, placed as :func:`decoration_spots`
+    places them: what a set-up laid out on the table keeps its pieces off."""
+    (cx, cy), (sx, sy) = decoration_spots(width, depth, avoid)
+    bar = scale_bar_inches(width)
+    return [(cx - 2.2, cy - 2.2, cx + 2.2, cy + 2.2), (sx - 0.4, sy - 1.05, sx - 0.4 + bar + 0.8, sy - 1.05 + 1.7)]
+
+
 def battlefield_context(width: float, depth: float, features: Sequence[Scenery], zones: Sequence[Zone] = (), *,
                         title: str = "", subtitle: str = "", seed: str = "", compass: Point | None = None,
                         scale_bar: Point | None = None) -> dict[str, Any]:
@@ -432,15 +462,8 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
             for p, ang in crossings(road["path"], water["path"]):
                 bridges.append({"x": _r(p[0]), "y": _r(p[1]), "angle": _r(ang), "length": _r(water["width"] + 0.9), "width": _r(road["width"] + 0.3)})
     labels = [c["label"] for c in ctx_feats if c.get("label")]
-    bar = 12 if width >= 30 else 6
-    avoid = _boxes(features, zones)
-    if compass is None:
-        cx, cy = clear_spot(width, depth, (4.4, 4.4), avoid)
-        compass = (cx + 2.2, cy + 2.2)
-    if scale_bar is None:
-        c = compass
-        sx, sy = clear_spot(width, depth, (bar + 0.8, 1.7), avoid, [(c[0] - 2.2, c[1] - 2.2, c[0] + 2.2, c[1] + 2.2)])
-        scale_bar = (sx + 0.4, sy + 1.05)
+    bar = scale_bar_inches(width)
+    compass, scale_bar = decoration_spots(width, depth, _boxes(features, zones), compass, scale_bar)
     return {
         "table": {"width": width, "depth": depth, "title": title, "subtitle": subtitle},
         "ground": ground_texture(width, depth, seed or title),

@@ -154,3 +154,21 @@ def test_a_rule_naming_a_role_the_scenario_lacks_is_refused_with_its_line(tmp_pa
         load(copy)
     text = str(exc.value)
     assert "scenarios/assassination.yaml:" in text and "deployment_rules[1].apart_from" in text and "'Defendr'" in text
+
+
+def test_laid_out_models_keep_off_the_compass_and_scale_bar(data):
+    """Seen in VASSAL: the Defence Attacker's row of twelve stood on the 36-inch board's scale bar
+    (top left, 0.8-13.6 by 0.8-2.5 inches). Every shipped game's laid-out models now keep off
+    both drawn boxes (the 12-model row falls back to 1.25 inches apart to fit between them)."""
+    from pipeline.measured.art import decoration_boxes
+
+    assert decoration_boxes(36, 36)[1] == pytest.approx((0.8, 0.8, 13.6, 2.5))
+    r = base_radius(data)
+    for lg in data.games:
+        g = lg.value
+        boxes = [Zone(kind="rect", x=a, y=b, w=c - a, h=d - b) for a, b, c, d in decoration_boxes(g.table_side_in, g.table_side_in)]
+        for side in g.sides:
+            if side.placed:
+                continue
+            for p in deployment(data, g, side):
+                assert all(zone_gap(b, p) >= r + CLEARANCE - 1e-9 for b in boxes), (g.id, side.role, p)

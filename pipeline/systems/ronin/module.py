@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pipeline.systems.ronin import art
 from pipeline.systems.ronin.deployment import markers, spots
 from pipeline.systems.ronin.load import HIRED, RoninData
-from pipeline.systems.ronin.model import Game
+from pipeline.systems.ronin.model import Game, Zone
 from pipeline.systems.ronin.roster import check_roster
 from pipeline.vassal.buildfile import (
     Board,
@@ -301,18 +301,30 @@ def base_radius(data: RoninData) -> float:
     return data.system.vassal.base_mm / 25.4 / 2
 
 
+def keep_off(g: Game) -> list[Zone]:
+    """What a laid-out set-up keeps its models off, inches: the game's terrain pieces and the
+    board's compass rose and scale bar (:func:`pipeline.measured.art.decoration_boxes` of the
+    bare table the module's board is drawn from, :func:`pipeline.systems.ronin.art.table_context`)."""
+    from pipeline.measured.art import decoration_boxes
+
+    t = g.table_side_in
+    boxes = [Zone(kind="rect", x=x0, y=y0, w=x1 - x0, h=y1 - y0) for x0, y0, x1, y1 in decoration_boxes(t, t)]
+    return [tp.zone for tp in g.terrain] + boxes
+
+
 def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
     """Where each model of :func:`force` (in that order) starts, in inches: the game's
     ``placed`` positions when it lists them (each model takes the first unused position of a
     model of its kind), else :func:`pipeline.systems.ronin.deployment.spots` in its zone, clear
-    of the game's terrain pieces and of its objective and civilian markers.
+    of the game's terrain pieces, the board's compass and scale bar (:func:`keep_off`) and of its
+    objective and civilian markers.
 
     Raises:
         ValueError: a placed set-up lacks a model of the force, or the zone cannot hold the force.
     """
     models = force(data, g, side)
     if not side.placed:
-        return spots(side.zone, len(models), g.table_side_in, r=base_radius(data), terrain=[tp.zone for tp in g.terrain], avoid=markers(g))
+        return spots(side.zone, len(models), g.table_side_in, r=base_radius(data), terrain=keep_off(g), avoid=markers(g))
     free = list(side.placed)
     out = []
     for m in models:
