@@ -164,7 +164,8 @@ def verify(
                 for line in report.lines():
                     out.print(line, markup=False)
     for name, fs, n in per_system:
-        bad = len({getattr(f, "scenario", None) or str(f) for f in blocking(fs)})
+        # one count per scenario (a Ronin game's findings name it as "<game>" or "<game> (<role>)")
+        bad = len({getattr(f, "scenario", None) or (getattr(f, "roster", None) or "").split(" (")[0] or str(f) for f in blocking(fs)})
         bad = min(bad, n - len([f for f in fs if f not in blocking(fs)]))
         open_ = len([f for f in fs if f not in blocking(fs)])
         parts = [f"{n - bad - open_} legal"] + ([f"{bad} with problems"] if bad else []) + ([f"{open_} incomplete"] if open_ else [])

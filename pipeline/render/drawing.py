@@ -643,6 +643,11 @@ def _layout_text(p: dict[str, Any], k: float) -> tuple[list[str], int]:
     max_h = p["max_height"] * k if p["max_height"] is not None else None
     while True:
         s = max(1, round(size))
+        if size <= min_size:
+            # at the smallest size the template allows, never round up past it: a text the data
+            # checks found to fit at that size (measured at a large scale) must fit when drawn
+            # small too, where rounding 19.8 px up to 20 broke a name that fitted
+            s = max(1, min(s, math.floor(min_size + 1e-6)))
         if max_w is not None and p["wrap"]:
             lines = wrap_text(p["text"], s, p["bold"], max_w)
         else:

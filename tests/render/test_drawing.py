@@ -283,3 +283,18 @@ def test_overflows_names_a_word_broken_mid_word_at_the_smallest_size():
         {"paragraphs": {"x": 0, "y": 0, "w": 40, "h": 90, "min_scale": 0.7, "items": [{"text": "Incomprehensibilities", "size": 15}]}}]})
     got = overflows(paras, k=1.0)
     assert len(got) == 1 and "broken mid-word" in got[0].need
+
+
+def test_at_the_smallest_size_the_pixel_size_never_rounds_up_past_it():
+    """A Ronin model named "Kamokudoka" passed the data check (measured at 8 px per unit: 72 px,
+    fits) and was drawn broken ("Kamokudok" / "a") on its counter at 2.2 px per unit, where the
+    smallest size 9 × 2.2 = 19.8 px rounded up to 20. At the smallest size the size is now
+    rounded down: 19 px."""
+    from pipeline.render.drawing import _layout_text
+
+    p = {"text": "Kamokudoka Kamokudoka", "size": 14.0, "bold": True, "max_width": 10.0, "max_height": None,
+         "wrap": True, "min_size": 9.0, "line_height": 1.1}
+    _lines, s = _layout_text(p, 2.2)
+    assert s == 19
+    _lines, s = _layout_text(p, 8.0)
+    assert s == 72

@@ -112,10 +112,17 @@ def test_defence_keeps_the_defender_within_12_inches_of_the_objective(tmp_path):
 
 
 def test_defend_the_village_attacker_within_3_inches_of_an_edge(tmp_path):
-    # an 8-inch-deep band: the one row stands at y = 4, its bases reach 4 + r = 4.49 inches in
+    # an 8-inch-deep band along the north edge: the zone the players see reaches 8 inches in
     copy = _copy(tmp_path, "defend_the_village", lambda d: d["sides"][0]["zone"].update(h=8))
     f = [x for x in _findings(copy) if x.rule == "deploy-edge"]
-    assert len(f) == 1 and "4.49 inches from the nearest table edge" in f[0].message
+    assert len(f) == 1 and "zone reaches 8.00 inches in from its nearest table edge" in f[0].message
+    # the shipped 3-inch band with the models placed in it (as `gunbai import` writes them) passes
+    def placed(d):
+        d["sides"][0]["zone"].update(h=3)
+        d["sides"][0]["placed"] = [{"model": "bushi:ashigaru", "x": 3.0 + 1.5 * k, "y": 1.5} for k in range(4)] + [
+            {"model": "bushi:samurai", "x": 12.0, "y": 1.5}]
+    copy = _copy(tmp_path / "b", "defend_the_village", placed)
+    assert "deploy-edge" not in [x.rule for x in _findings(copy)]
 
 
 def test_skirmish_sides_on_opposite_edges_or_corners(tmp_path):
@@ -172,3 +179,122 @@ def test_laid_out_models_keep_off_the_compass_and_scale_bar(data):
                 continue
             for p in deployment(data, g, side):
                 assert all(zone_gap(b, p) >= r + CLEARANCE - 1e-9 for b in boxes), (g.id, side.role, p)
+
+
+# --- found by a tester trying to break the checks (each was accepted before) -----------------
+
+
+def test_a_role_the_scenario_lacks_or_two_alike(tmp_path):
+    """A rule binds a role by name: a side renamed "Raider" escaped the Attacker's 3-inch rule."""
+    copy = _copy(tmp_path, "defend_the_village", lambda d: d["sides"][0].update(role="Raider"))
+    f = [x for x in _findings(copy) if x.rule == "known-role"]
+    assert len(f) == 1 and "'Raider' is not a role of the Defend the Village scenario (Attacker, Defender)" in f[0].message
+    copy = _copy(tmp_path / "b", "skirmish", lambda d: d["sides"][1].update(role="Player A"))
+    assert [x.rule for x in _findings(copy)] == ["known-role"]
+
+
+def test_a_fixed_force_zone_off_the_table(tmp_path):
+    """The Assassination Attacker (a fixed force, no roster) skipped the zone-on-table check."""
+    def change(d):
+        d["sides"][0]["zone"] = {"kind": "rect", "x": -30, "y": 0, "w": 20, "h": 4}
+    copy = _copy(tmp_path, "assassination", change)
+    assert "zone-on-table" in [x.rule for x in _findings(copy)]
+
+
+def test_placed_models_whole_base_on_the_table_and_apart(tmp_path):
+    """Placed at y = 0 half of each base was off the table; six on one point passed."""
+    def change(d):
+        d["sides"][0]["zone"] = {"kind": "rect", "x": 0, "y": 0, "w": 24, "h": 2}
+        ids = ["bushi:ashigaru"] * 4 + ["bushi:samurai"]
+        d["sides"][0]["placed"] = [{"model": m, "x": 3.0 + 2 * k, "y": 0.0 if k == 0 else 1.0} for k, m in enumerate(ids)]
+    copy = _copy(tmp_path, "skirmish", change)
+    f = [x for x in _findings(copy) if x.rule == "placed-force"]
+    assert len(f) == 1 and "at (3, 0) has its base" in f[0].message
+    def stacked(d):
+        change(d)
+        for pm in d["sides"][0]["placed"]:
+            pm.update(x=5.0, y=1.0)
+    copy = _copy(tmp_path / "b", "skirmish", stacked)
+    f = [x for x in _findings(copy) if x.rule == "bases-apart"]
+    assert len(f) == 1 and "stand 0.00 apart" in f[0].message
+
+
+def test_the_second_side_laid_out_keeps_off_the_first(tmp_path):
+    """Defend the Village's Defender may deploy anywhere: in the Attacker's band the two rows
+    overlapped. The Defender (listed second) now keeps off the Attacker's models."""
+    copy = _copy(tmp_path, "defend_the_village", lambda d: d["sides"][1].update(zone={"kind": "rect", "x": 0, "y": 0, "w": 24, "h": 3}))
+    data = load(copy)
+    g = next(lg.value for lg in data.games if lg.value.id == "defend_the_village")
+    a, b = deployment(data, g, g.sides[0]), deployment(data, g, g.sides[1])
+    r = base_radius(data)
+    assert min(math.dist(p, q) for p in a for q in b) >= 2 * r
+    assert "bases-apart" not in [x.rule for x in verify_all(data)]
+
+
+def test_defence_attacker_along_an_edge_and_the_objective_piece_in_the_centre(tmp_path):
+    """Erratum defence_attacker_edge_depth: the Attacker within 2 inches of an edge; the shrine
+    (the objective's piece) must cover the centre."""
+    def change(d):
+        d["sides"][0]["zone"] = {"kind": "rect", "x": 10, "y": 24, "w": 16, "h": 2}  # y 24-26: 12 inches in from the south edge
+        d["terrain"][0]["zone"] = {"kind": "circle", "x": 16.5, "y": 18, "r": 1}     # 0.5 inches short of (18, 18)
+    copy = _copy(tmp_path, "defence", change)
+    f = {x.rule: x for x in _findings(copy)}
+    assert "deploy-edge" in f and "zone reaches 12.00 inches in from its nearest table edge" in f["deploy-edge"].message
+    assert "objective-centred" in f and "(it is 0.50 inches away)" in f["objective-centred"].message
+
+
+def test_a_zone_wider_than_its_rule(tmp_path):
+    """A Defender circle of r 16 round the objective passed because its laid-out models happened
+    to fall within 12 inches; the module draws the zone for players, so it must obey the rule."""
+    copy = _copy(tmp_path, "defence", lambda d: d["sides"][1]["zone"].update(r=16))
+    f = [x for x in _findings(copy) if x.rule == "deploy-within"]
+    assert len(f) == 1 and "zone reaches 16.00 inches from the objective" in f[0].message
+
+
+@pytest.mark.parametrize("rule, expected", [
+    ({"kind": "apart", "who": "Defender", "apart_from": "Defender", "inches": 9}, "who' and 'apart_from' differ"),
+    ({"kind": "apart", "apart_from": "Defender", "inches": 9}, "needs who"),
+    ({"kind": "edge", "who": "Attacker", "of": "centre", "inches": 3}, "takes no of"),
+    ({"kind": "centred", "inches": 4}, "takes no inches"),
+    ({"kind": "within", "who": "Defender", "inches": 12}, "needs of"),
+])
+def test_malformed_deployment_rules_are_refused_with_their_line(tmp_path, rule, expected):
+    def change(d):
+        d["deployment_rules"][0] = {**rule, "source": {"doc": "ronin_book", "section": "Scenarios: Assassination, Deployment (p.63)"}}
+    copy = _copy(tmp_path, "assassination", scenario="assassination", change_scenario=change)
+    with pytest.raises(DataError) as exc:
+        load(copy)
+    assert "scenarios/assassination.yaml:" in str(exc.value) and expected in str(exc.value)
+
+
+def test_reserves_is_not_a_deployment_option_that_places_models(tmp_path):
+    copy = _copy(tmp_path, "skirmish", scenario="skirmish", change_scenario=lambda d: d.update(deployment_options=["reserves"]))
+    with pytest.raises(DataError, match=r"deployment_options\[0\]: 'reserves'.*places the models"):
+        load(copy)
+
+
+def test_gunbai_sheets_refuses_a_zone_too_small_in_one_line(tmp_path):
+    """`gunbai sheets` printed a traceback (ValueError from the layout) where verify names the game."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    copy = _copy(tmp_path, "skirmish", lambda d: d["sides"][0]["zone"].update(w=2, h=2))
+    res = CliRunner().invoke(app, ["sheets", "--system", "ronin", "--data", str(copy.parent), "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "games/skirmish.yaml:" in res.output and "fewer than 5 models" in res.output
+
+
+def test_verify_counts_games_with_problems_not_problems(tmp_path):
+    """One game with two problems printed "4 legal, 3 with problems" for 7 games."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    def change(d):
+        d["sides"][1]["role"] = "Player A"
+        d["sides"][1]["zone"].update(x=30)
+    copy = _copy(tmp_path, "skirmish", change)
+    res = CliRunner().invoke(app, ["verify", "--system", "ronin", "--data", str(copy.parent)])
+    assert res.exit_code == 1
+    assert "ronin: 7 scenario(s): 6 legal, 1 with problems" in res.output

@@ -46,11 +46,13 @@ Point = tuple[float, float]
 @dataclass(frozen=True)
 class Problem:
     """A set-up that breaks a rule: ``where`` is the location in the game file (keys and
-    indexes, e.g. ``("sides", 1, "zone")``), ``rule`` a verify rule id, ``message`` what is wrong."""
+    indexes, e.g. ``("sides", 1, "zone")``), ``rule`` a verify rule id, ``message`` what is wrong,
+    ``model`` the index of the model it is about in its side's positions (None: the side or game)."""
 
     where: tuple
     rule: str
     message: str
+    model: int | None = None
 
 
 def zone_gap(z: Zone, p: Point) -> float:
@@ -195,35 +197,52 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
                 out.append(Problem(("objective",), "deploy-" + rule.kind, f"the {sc.name} scenario measures from the objective {cite}; the game places none"))
                 continue
             for i in sides:
-                for p in positions[i]:
+                z = g.sides[i].zone
+                # the zone the module draws for the players obeys the rule too
+                far = _farthest(z, c)
+                if rule.kind == "within" and far > rule.inches + EPS:
+                    out.append(Problem(("sides", i, "zone"), "deploy-within",
+                                       f"{roles[i]}'s zone reaches {far:.2f} inches from the {rule.of}; the {sc.name} scenario deploys it within {rule.inches:g} {cite}"))
+                    continue  # the zone says it: its models are not listed too
+                if rule.kind == "outside" and zone_gap(z, c) < rule.inches - EPS:
+                    out.append(Problem(("sides", i, "zone"), "deploy-outside",
+                                       f"{roles[i]}'s zone comes {zone_gap(z, c):.2f} inches from the {rule.of}; the {sc.name} scenario keeps it {rule.inches:g} inches away {cite}"))
+                    continue
+                for m, p in enumerate(positions[i]):
                     d = math.hypot(p[0] - c[0], p[1] - c[1])
                     if rule.kind == "within" and d + r > rule.inches + EPS:
                         out.append(Problem(("sides", i, "zone"), "deploy-within",
                                            f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) reaches {d + r:.2f} inches from the {rule.of}; "
-                                           f"the {sc.name} scenario deploys it within {rule.inches:g} {cite}"))
+                                           f"the {sc.name} scenario deploys it within {rule.inches:g} {cite}", m))
                         break
                     if rule.kind == "outside" and d - r < rule.inches - EPS:
                         out.append(Problem(("sides", i, "zone"), "deploy-outside",
                                            f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) comes {max(0.0, d - r):.2f} inches from the {rule.of}; "
-                                           f"the {sc.name} scenario keeps it {rule.inches:g} inches away {cite}"))
+                                           f"the {sc.name} scenario keeps it {rule.inches:g} inches away {cite}", m))
                         break
         elif rule.kind == "apart":
             others = [i for i, role in enumerate(roles) if role == rule.apart_from]
             for i in sides:
-                gap, p, q = min(((math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * r, p, q) for j in others for p in positions[i] for q in positions[j]),
-                                default=(math.inf, None, None))
+                gap, m, p, q = min(((math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * r, m, p, q) for j in others for m, p in enumerate(positions[i]) for q in positions[j]),
+                                   default=(math.inf, None, None, None))
                 if p is not None and q is not None and gap < rule.inches - EPS:
                     out.append(Problem(("sides", i, "zone"), "deploy-apart",
                                        f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) is {max(0.0, gap):.2f} inches from {rule.apart_from}'s at ({q[0]:g}, {q[1]:g}); "
-                                       f"the {sc.name} scenario keeps them at least {rule.inches:g} apart {cite}"))
+                                       f"the {sc.name} scenario keeps them at least {rule.inches:g} apart {cite}", m))
         elif rule.kind == "edge":
             for i in sides:
-                for p in positions[i]:
+                depth = _edge_depth(g.sides[i].zone, t)
+                if depth > rule.inches + EPS:
+                    out.append(Problem(("sides", i, "zone"), "deploy-edge",
+                                       f"{roles[i]}'s zone reaches {depth:.2f} inches in from its nearest table edge; "
+                                       f"the {sc.name} scenario deploys it within {rule.inches:g} of an edge {cite}"))
+                    continue
+                for m, p in enumerate(positions[i]):
                     d = min(p[0], p[1], t - p[0], t - p[1]) + r
                     if d > rule.inches + EPS:
                         out.append(Problem(("sides", i, "zone"), "deploy-edge",
                                            f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) reaches {d:.2f} inches from the nearest table edge; "
-                                           f"the {sc.name} scenario deploys it within {rule.inches:g} of an edge {cite}"))
+                                           f"the {sc.name} scenario deploys it within {rule.inches:g} of an edge {cite}", m))
                         break
         elif rule.kind == "clear":
             piece = _objective_piece(g) if rule.of == "objective_piece" else None
@@ -249,6 +268,14 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
             if g.objective is None or math.hypot(g.objective[0] - t / 2, g.objective[1] - t / 2) > EPS:
                 out.append(Problem(("objective",), "objective-centred",
                                    f"the objective is at {g.objective or 'no place'}; the {sc.name} scenario places it in the centre ({t / 2:g}, {t / 2:g}) {cite}"))
+            # the objective's piece (Defence) stands under the objective (checked above to be
+            # in the centre): one finding when only the objective is off-centre
+            piece = next((j for j, tp in enumerate(g.terrain) if tp.objective), None)
+            at = g.objective or (t / 2, t / 2)
+            if piece is not None and zone_gap(g.terrain[piece].zone, at) > EPS:
+                out.append(Problem(("terrain", piece, "zone"), "objective-centred",
+                                   f"{g.terrain[piece].name}, the objective's piece, does not cover the objective ({at[0]:g}, {at[1]:g}) "
+                                   f"(it is {zone_gap(g.terrain[piece].zone, at):.2f} inches away); the {sc.name} scenario places it in the centre {cite}"))
         del k
     if sc.deployment_options and len(positions) == 2 and all(positions):
         if not any(_by_option(opt, options.get(opt), positions, r, t) for opt in sc.deployment_options):
@@ -257,6 +284,23 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
                                f"{roles[0]} and {roles[1]} do not stand as {names} deployment puts them: each within the depth of one "
                                f"table edge (corner) and the other of the opposite one (the {sc.name} scenario; Deployment Rules, p.59)"))
     return out
+
+
+def _farthest(z: Zone, c: Point) -> float:
+    """Distance from ``c`` to the farthest point of zone ``z``, inches."""
+    if z.kind == "circle":
+        return math.hypot(z.x - c[0], z.y - c[1]) + z.r
+    return max(math.hypot(x - c[0], y - c[1]) for x in (z.x, z.x + z.w) for y in (z.y, z.y + z.h))
+
+
+def _edge_depth(z: Zone, t: float) -> float:
+    """How far zone ``z`` reaches in from the table edge it lies along (the edge that gives the
+    smallest such depth), inches: a 24 x 3 band on the north edge of a table reaches 3."""
+    if z.kind == "circle":
+        x0, y0, x1, y1 = z.x - z.r, z.y - z.r, z.x + z.r, z.y + z.r
+    else:
+        x0, y0, x1, y1 = z.x, z.y, z.x + z.w, z.y + z.h
+    return min(y1, t - y0, x1, t - x0)
 
 
 def _by_option(option: str, depth: float | None, positions: Sequence[Sequence[Point]], r: float, t: float) -> bool:

@@ -232,7 +232,7 @@ def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[st
                     }[g.kind]
                     if not ok:
                         problems.append(DataProblem(doc.path, doc.line_of(("models", i, "options", j, "choices", c)), f"models[{i}].options[{j}].choices", repr(c), f"a valid {g.kind} choice"))
-    options = {o.id for o in data.rules.deployments}
+    options = {o.id for o in data.rules.deployments if o.depth_in is not None}  # Edges, Corners (Reserves places nobody)
     for key, doc in docs.items():
         if not key.startswith("scenarios/"):
             continue
@@ -240,7 +240,7 @@ def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[st
         for j, o in enumerate(sc.deployment_options):
             if o not in options:
                 problems.append(DataProblem(doc.path, doc.line_of(("deployment_options", j)), f"deployment_options[{j}]", repr(o),
-                                            f"a deployment option of rules.yaml ({', '.join(sorted(options))})"))
+                                            f"a deployment option of rules.yaml that places the models ({', '.join(sorted(options))})"))
         for j, rule in enumerate(sc.deployment_rules):
             for key_name in ("who", "apart_from"):
                 role = getattr(rule, key_name)

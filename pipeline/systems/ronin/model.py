@@ -787,14 +787,18 @@ class DeploymentRule(Strict):
 
     @model_validator(mode="after")
     def _complete(self) -> DeploymentRule:
-        if self.kind in ("within", "outside", "clear") and self.of is None:
-            raise ValueError(f"a {self.kind!r} rule needs 'of' (centre, objective or objective_piece)")
+        fields = {"within": {"of", "inches"}, "outside": {"of", "inches"}, "apart": {"who", "apart_from", "inches"},
+                  "edge": {"inches"}, "clear": {"of", "inches"}, "centred": set()}[self.kind]
+        optional = {"within": {"who"}, "outside": {"who"}, "edge": {"who"}}.get(self.kind, set())
+        given = {k for k in ("who", "of", "apart_from") if getattr(self, k) is not None} | ({"inches"} if self.inches else set())
+        if missing := sorted(fields - given):
+            raise ValueError(f"a {self.kind!r} rule needs {', '.join(missing)}")
+        if extra := sorted(given - fields - optional):
+            raise ValueError(f"a {self.kind!r} rule takes no {', '.join(extra)}")
         if self.kind in ("within", "outside") and self.of == "objective_piece":
             raise ValueError(f"a {self.kind!r} rule measures from a point: 'of' is centre or objective")
-        if self.kind == "apart" and not self.apart_from:
-            raise ValueError("an 'apart' rule needs 'apart_from' (the other role)")
-        if self.kind != "centred" and self.inches <= 0:
-            raise ValueError(f"a {self.kind!r} rule needs 'inches' greater than 0")
+        if self.kind == "apart" and self.who == self.apart_from:
+            raise ValueError("an 'apart' rule keeps one role from another: 'who' and 'apart_from' differ")
         return self
 
 
@@ -841,6 +845,14 @@ class Zone(Strict):
     w: float = 0
     h: float = 0
     r: float = 0
+
+    @model_validator(mode="after")
+    def _sized(self) -> Zone:
+        if self.kind == "rect" and (self.w <= 0 or self.h <= 0 or self.r):
+            raise ValueError("a rect zone needs w and h greater than 0 (and no r)")
+        if self.kind == "circle" and (self.r <= 0 or self.w or self.h):
+            raise ValueError("a circle zone needs r greater than 0 (and no w or h)")
+        return self
 
 
 class PlacedModel(Strict):

@@ -316,15 +316,17 @@ def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
     """Where each model of :func:`force` (in that order) starts, in inches: the game's
     ``placed`` positions when it lists them (each model takes the first unused position of a
     model of its kind), else :func:`pipeline.systems.ronin.deployment.spots` in its zone, clear
-    of the game's terrain pieces, the board's compass and scale bar (:func:`keep_off`) and of its
-    objective and civilian markers.
+    of the game's terrain pieces, the board's compass and scale bar (:func:`keep_off`), its
+    objective and civilian markers and the models of the sides listed before it.
 
     Raises:
         ValueError: a placed set-up lacks a model of the force, or the zone cannot hold the force.
     """
     models = force(data, g, side)
     if not side.placed:
-        return spots(side.zone, len(models), g.table_side_in, r=base_radius(data), terrain=keep_off(g), avoid=markers(g))
+        # the sides set up in the game's order: a side's models also keep off those set up before
+        before = [p for other in g.sides[:g.sides.index(side)] for p in deployment(data, g, other)]
+        return spots(side.zone, len(models), g.table_side_in, r=base_radius(data), terrain=keep_off(g), avoid=markers(g) + before)
     free = list(side.placed)
     out = []
     for m in models:

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import DataError, DataProblem
 from pipeline.measured.art import Zone
 from pipeline.measured.printing import (
     MM_PER_INCH,
@@ -122,7 +123,11 @@ def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
     for i, (_image, tp) in enumerate(art.game_terrain_pieces(data, g)):
         pieces[game_terrain_key(g.id, i)] = tp
     zone_keys = {zone_key(g.id, i) for i in range(len(g.sides))}
-    units = [Placement(pieces[p.key], p.x / ppi, p.y / ppi) for p in placements(data, g) if p.key not in zone_keys]
+    try:
+        placed = placements(data, g)
+    except ValueError as exc:  # a zone too small for its force (gunbai verify: zone-room)
+        raise DataError([DataProblem(lg.path, lg.doc.line_of(("sides",)), "sides", repr(g.id), f"deployment zones that hold their forces ({exc})")]) from exc
+    units = [Placement(pieces[p.key], p.x / ppi, p.y / ppi) for p in placed if p.key not in zone_keys]
     sides = []
     for side in g.sides:
         col = data.system.sides[side.side]

@@ -11,6 +11,7 @@ A problem is printed as one line::
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -35,13 +36,15 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("known-terrain", "A terrain piece of a game names a kind of terrain.yaml (how it is drawn).", "gunbai", "Game format"),
     LegalityRule("terrain-on-table", "A terrain piece of a game lies on the table.", "gunbai", "Game format"),
     LegalityRule("placed-force", "Models a game places (an imported set-up) are exactly the side's force, each inside its deployment zone.", "gunbai", "Game format"),
+    LegalityRule("known-role", "Each side of a game takes a different role of its scenario (Attacker, Defender, Player A...): the scenario's set-up rules bind the roles.", "ronin_book", "Scenarios (p.59-66)"),
+    LegalityRule("bases-apart", "No two models' bases overlap where the set-up puts them.", "ronin_book", "Introduction: Models (p.5, 25 mm round bases)"),
     LegalityRule("zone-room", "A deployment zone holds its side's models, 1 inch apart at least, clear of terrain and markers.", "gunbai", "Game format"),
     LegalityRule("deploy-within", "Every model of the role lies wholly within the scenario's distance of the centre or objective (Defence: 12 inches of the objective; Assassination: the Defender within 12 of the centre).", "ronin_book", "Scenarios: Defence (p.62), Assassination (p.63)"),
     LegalityRule("deploy-outside", "No model of the role comes within the scenario's distance of the centre (Duel: outside the 12-inch duelling area).", "ronin_book", "Scenarios: Duel (p.61)"),
     LegalityRule("deploy-apart", "Every model of the role stands at least the scenario's distance from every model of the other (Assassination: 9 inches), base edge to base edge.", "ronin_book", "Scenarios: Assassination (p.63)"),
-    LegalityRule("deploy-edge", "Every model of the role lies wholly within the scenario's distance of a table edge (Defend the Village: 3 inches).", "ronin_book", "Scenarios: Defend the Village (p.65-66)"),
+    LegalityRule("deploy-edge", "Every model of the role lies wholly within the scenario's distance of a table edge (Defend the Village: 3 inches; Defence: 2, erratum defence_attacker_edge_depth).", "ronin_book", "Scenarios: Defence (p.62), Defend the Village (p.65-66)"),
     LegalityRule("terrain-clear", "No terrain piece but the objective's comes within the scenario's distance of it (Defence: 8 inches; Duel: the 12-inch circle in the middle).", "ronin_book", "Scenarios: Duel (p.61), Defence (p.62)"),
-    LegalityRule("objective-centred", "The objective stands in the exact centre of the table.", "ronin_book", "Scenarios: Capture (p.60)"),
+    LegalityRule("objective-centred", "The objective stands in the exact centre of the table, on its piece when the scenario has one.", "ronin_book", "Scenarios: Capture (p.60), Defence (p.62)"),
     LegalityRule("deployment-option", "The sides stand as one of the scenario's deployment options puts them: Edges (each within 2 inches of an edge, opposite edges) or Corners (within 6 inches of opposite corners).", "ronin_book", "Scenarios: Deployment Rules (p.59)"),
 )
 
@@ -64,12 +67,19 @@ def _check_placed(data: RoninData, g: Game, i: int, side, fail) -> None:
     if want != got:
         more, fewer = got - want, want - got
         fail(("sides", i, "placed"), "placed-force", f"{side.role} places {dict(more) or 'nothing more'} beyond its force and lacks {dict(fewer) or 'nothing'}")
-    z = side.zone
+    from pipeline.systems.ronin.deployment import base_inside
+    from pipeline.systems.ronin.model import Zone
+    from pipeline.systems.ronin.module import base_radius
+
+    # the whole base inside the zone and on the table (erratum deployment_measured_from_bases),
+    # with 0.01 inch of slack for positions read back from a VASSAL setup
+    r = base_radius(data) - 0.01
+    t = g.table_side_in
+    table = Zone(kind="rect", x=0, y=0, w=t, h=t)
     for k, pm in enumerate(side.placed):
-        inside = (z.x - 0.01 <= pm.x <= z.x + z.w + 0.01 and z.y - 0.01 <= pm.y <= z.y + z.h + 0.01) if z.kind == "rect" else (
-            (pm.x - z.x) ** 2 + (pm.y - z.y) ** 2 <= (z.r + 0.01) ** 2)
-        if not inside:
-            fail(("sides", i, "placed", k), "placed-force", f"{side.role}'s {pm.model} at ({pm.x:g}, {pm.y:g}) in stands outside its deployment zone")
+        if not base_inside(side.zone, (pm.x, pm.y), r) or not base_inside(table, (pm.x, pm.y), r):
+            fail(("sides", i, "placed", k), "placed-force", f"{side.role}'s {pm.model} at ({pm.x:g}, {pm.y:g}) has its base (radius {r + 0.01:.2f} inches) "
+                 "outside its deployment zone or off the table")
 
 
 def recommended_table(data: RoninData, points: int) -> int:
@@ -100,11 +110,41 @@ def _check_deployment(data: RoninData, g: Game, sc, fail) -> None:
         try:
             positions.append(deployment(data, g, side))
         except ValueError as exc:
-            fail(("sides", i, "zone"), "zone-room" if not side.placed else "placed-force", f"{side.role}: {exc}")
+            if not side.placed:  # a placed set-up that lacks a model is reported by placed-force
+                fail(("sides", i, "zone"), "zone-room", f"{side.role}: {exc}")
             return
+    r = base_radius(data)
+    seen: list[tuple[int, tuple[float, float]]] = []
+    for i, side in enumerate(g.sides):
+        for k, p in enumerate(positions[i]):
+            hit = next(((j, q) for j, q in seen if math.dist(p, q) < 2 * r - 0.01), None)
+            if hit is not None:
+                where = ("sides", i, "placed", _placed_index(data, g, i, k)) if side.placed else ("sides", i, "zone")
+                fail(where, "bases-apart", f"{side.role}'s model at ({p[0]:g}, {p[1]:g}) overlaps {g.sides[hit[0]].role}'s at ({hit[1][0]:g}, {hit[1][1]:g}): "
+                     f"bases {2 * r:.2f} inches across stand {math.dist(p, hit[1]):.2f} apart")
+                break
+            seen.append((i, p))
     depths = {d.id: d.depth_in for d in data.rules.deployments if d.depth_in is not None}
-    for p in dep.check(g, sc, positions, base_radius(data), depths):
-        fail(p.where, p.rule, p.message)
+    for p in dep.check(g, sc, positions, r, depths):
+        where = p.where
+        if p.model is not None and g.sides[where[1]].placed:
+            # the model's own line: positions follow the force's order, each taking the first
+            # unused placed entry of its kind (module.deployment), so find which one it took
+            where = ("sides", where[1], "placed", _placed_index(data, g, where[1], p.model))
+        fail(where, p.rule, p.message)
+
+
+def _placed_index(data: RoninData, g: Game, i: int, m: int) -> int:
+    """Index in ``g.sides[i].placed`` of the entry the ``m``-th model of the side's force stands on."""
+    from pipeline.systems.ronin.module import force
+
+    free = list(range(len(g.sides[i].placed)))
+    for n, model in enumerate(force(data, g, g.sides[i])):
+        k = next(k for k in free if g.sides[i].placed[k].model == model)
+        free.remove(k)
+        if n == m:
+            return k
+    return 0
 
 
 def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
@@ -122,6 +162,13 @@ def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
         return out
     if g.sides[0].side == g.sides[1].side:
         fail(("sides", 1, "side"), "distinct-sides", f"both sides are {g.sides[0].side}")
+    for i, side in enumerate(g.sides):
+        if side.role not in sc.roles:
+            fail(("sides", i, "role"), "known-role", f"{side.role!r} is not a role of the {sc.name} scenario ({', '.join(sc.roles)})")
+        elif i == 1 and side.role == g.sides[0].role:
+            fail(("sides", 1, "role"), "known-role", f"both sides are {side.role!r}: the {sc.name} scenario has {', '.join(sc.roles)}")
+        if not on_table(side.zone, g.table_side_in):
+            fail(("sides", i, "zone"), "zone-on-table", f"{side.role}'s zone leaves the {g.table_side_in}-inch table")
     rosters: list[Roster | None] = []
     totals: list[int] = []
     for i, side in enumerate(g.sides):
@@ -142,8 +189,6 @@ def verify_game(data: RoninData, loaded: Loaded) -> list[RosterFinding]:
             out.append(RosterFinding(f.file, f.line, f"{g.id} ({side.role})", f.rule, f.message, f.source))
         rosters.append(lr.value)
         totals.append(rep.total)
-        if not on_table(side.zone, g.table_side_in):
-            fail(("sides", i, "zone"), "zone-on-table", f"{side.role}'s zone leaves the {g.table_side_in}-inch table")
     for i, tp in enumerate(g.terrain):
         if tp.kind not in data.terrain:
             fail(("terrain", i, "kind"), "known-terrain", f"{tp.name}: {tp.kind!r} is not a kind of terrain.yaml ({', '.join(data.terrain)})")
