@@ -350,6 +350,22 @@ class GenpeiState:
         return self._legal
 
     def apply_action(self, a) -> None:
+        self.step(a)
+
+    def view(self) -> tuple[int | None, list, int]:
+        """The node as :class:`pipeline.play.protocol.SteppedState` gives it: ``(player,
+        legal actions, turns)`` at a decision, ``(CHANCE, [(outcome, probability)], turns)`` at a
+        chance node, ``(None, (), turns)`` when the game is over (``turns``: :meth:`turn_count`)."""
+        if self.winner_ is not None:
+            return None, (), self.turn
+        node = self.node
+        if node is not None:
+            return (CHANCE if node[0] == "chance" else node[1]), node[2], self.turn
+        return self.player, self.legal_actions(), self.turn
+
+    def step(self, a) -> tuple[int | None, list, int]:
+        """Take action ``a`` (or apply chance outcome ``a``) and return the :meth:`view` of the
+        node reached: the fused step of :class:`pipeline.play.protocol.SteppedState`."""
         self._legal = None
         node = self.node
         if node is not None:
@@ -358,7 +374,7 @@ class GenpeiState:
         else:
             self._apply_phase(a)
         self._reach_cache = None
-        self._advance()
+        return self._advance()
 
     def clone(self) -> GenpeiState:
         """An independent copy of the state (every mutable part copied, shared static data)."""
@@ -489,8 +505,9 @@ class GenpeiState:
         self._count("leader_eliminated")
 
     # ================================================================ main loop
-    def _advance(self) -> None:
-        """Run automatic steps until a decision or chance node with a choice (or the end)."""
+    def _advance(self) -> tuple[int | None, list, int]:
+        """Run automatic steps until a decision or chance node with a choice (or the end), and
+        return that node's :meth:`view`."""
         if self._vdirty:
             self._check_victory()
         steps = self.steps
@@ -499,7 +516,7 @@ class GenpeiState:
             if node is not None:
                 opts = node[2]
                 if len(opts) != 1:
-                    return
+                    return (CHANCE if node[0] == "chance" else node[1]), opts, self.turn
                 self.node = None  # one choice only: take it
                 _HANDLERS[node[3]](self, opts[0][0] if node[0] == "chance" else opts[0], *node[4])
                 self._reach_cache = None
@@ -532,7 +549,7 @@ class GenpeiState:
                     self._end_turn()
                     continue
             elif phase not in ("card", "order", "alongside"):
-                return
+                return self.view()
             acts = self._legal  # legal_actions() inlined: no winner and no node here
             if acts is None:
                 acts = self._legal = self._phase_actions()
@@ -541,7 +558,8 @@ class GenpeiState:
                 self._legal = None
                 self._reach_cache = None
                 continue
-            return
+            return self.player, acts, self.turn
+        return None, (), self.turn
 
     # ---------------------------------------------------------------- decks
     def _draw_from(self, deck: dict[str, int], discard: dict[str, int], which: str) -> list | None:
