@@ -372,7 +372,10 @@ class GenpeiState:
             self.node = None
             _HANDLERS[node[3]](self, a, *node[4])
         else:
-            self._apply_phase(a)
+            f = _PHASE_ACTS.get(a[0])
+            if f is None:
+                raise ValueError(f"not a legal action now: {a!r}")
+            f(self, a)
         self._reach_cache = None
         return self._advance()
 
@@ -552,9 +555,10 @@ class GenpeiState:
                 return self.view()
             acts = self._legal  # legal_actions() inlined: no winner and no node here
             if acts is None:
-                acts = self._legal = self._phase_actions()
+                acts = self._legal = _PHASE_LISTS[phase](self)
             if len(acts) == 1:
-                self._apply_phase(acts[0])
+                a = acts[0]
+                _PHASE_ACTS[a[0]](self, a)
                 self._legal = None
                 self._reach_cache = None
                 continue
@@ -744,54 +748,61 @@ class GenpeiState:
         return len(kinds) == 2
 
     def _phase_actions(self) -> list:
-        phase = self.phase
-        if phase == "card":
-            me = self.sides[self.player]
-            info = self.decks.info
-            held = sorted(set(me.hand))
-            playable = [c for c in held if info[c].effect != "first_strike"] or held
-            acts: list = []
-            mixed = None
-            for c in playable:
-                eff = info[c].effect
-                if eff in ("cavalry_charge", "infantry_onslaught"):
-                    if mixed is None:
-                        mixed = self._mixed(self.player)
-                    if mixed:
-                        acts += [("card", c, "land"), ("card", c, "naval")]
-                        continue
-                    naval = all(self.board.is_naval(u.hex) for u in self.units.values() if u.side == self.player)
-                    acts.append(("card", c, "naval" if naval else "land"))
+        """The legal actions of the phase decision now (no node pending): one function per
+        phase (:data:`_PHASE_LISTS`), ``[]`` in a phase without one."""
+        f = _PHASE_LISTS.get(self.phase)
+        return f(self) if f is not None else []
+
+    def _pl_card(self) -> list:
+        me = self.sides[self.player]
+        info = self.decks.info
+        held = sorted(set(me.hand))
+        playable = [c for c in held if info[c].effect != "first_strike"] or held
+        acts: list = []
+        mixed = None
+        for c in playable:
+            eff = info[c].effect
+            if eff in ("cavalry_charge", "infantry_onslaught"):
+                if mixed is None:
+                    mixed = self._mixed(self.player)
+                if mixed:
+                    acts += [("card", c, "land"), ("card", c, "naval")]
                     continue
-                acts.append(("card", c, None))
-            return acts
-        if phase == "alongside":
-            acts = [("no_dragon",)]
-            if self.can_play_dragon(self.player, "turncoat"):
-                acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
-            return acts
-        if phase == "order":
-            toks = self.tokens
-            if not toks:
-                return [END_ORDERS]
-            kept = self._order_acts
-            if kept is not None and kept[0] == (self.turn, len(toks), len(self.ordered)):
-                return kept[1]  # the list before the last order, less the piece ordered (_apply_phase)
-            acts = self._order_actions()
-            # With every token alike (and not a naval group) an order changes no other piece's
-            # options: the next list is this one less the piece ordered (see _apply_phase).
-            uniform = toks.count(toks[0]) == len(toks) and toks[0][0] != "naval_group"
-            self._order_acts = ((self.turn, len(toks), len(self.ordered)), acts) if uniform else None
-            return acts
-        if phase == "move":
-            pid = self.queue[0]
-            if pid >= LEADER_BASE:
-                return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
-            return [("move", pid, h) for h in self._reach(self.units[pid])]  # destinations()
-        if phase == "battle":
-            u = self.units[self.queue[0]]
-            return self.battle_actions(u) + [("pass", u.uid)]
-        return []
+                naval = all(self.board.is_naval(u.hex) for u in self.units.values() if u.side == self.player)
+                acts.append(("card", c, "naval" if naval else "land"))
+                continue
+            acts.append(("card", c, None))
+        return acts
+
+    def _pl_alongside(self) -> list:
+        acts = [("no_dragon",)]
+        if self.can_play_dragon(self.player, "turncoat"):
+            acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
+        return acts
+
+    def _pl_order(self) -> list:
+        toks = self.tokens
+        if not toks:
+            return [END_ORDERS]
+        kept = self._order_acts
+        if kept is not None and kept[0] == (self.turn, len(toks), len(self.ordered)):
+            return kept[1]  # the list before the last order, less the piece ordered (_a_order)
+        acts = self._order_actions()
+        # With every token alike (and not a naval group) an order changes no other piece's
+        # options: the next list is this one less the piece ordered (see _a_order).
+        uniform = toks.count(toks[0]) == len(toks) and toks[0][0] != "naval_group"
+        self._order_acts = ((self.turn, len(toks), len(self.ordered)), acts) if uniform else None
+        return acts
+
+    def _pl_move(self) -> list:
+        pid = self.queue[0]
+        if pid >= LEADER_BASE:
+            return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
+        return [("move", pid, h) for h in self._reach(self.units[pid])]  # destinations()
+
+    def _pl_battle(self) -> list:
+        u = self.units[self.queue[0]]
+        return self.battle_actions(u) + [("pass", u.uid)]
 
     def _order_actions(self) -> list:
         """The actions of the order phase (tokens left): order a candidate piece
@@ -807,51 +818,63 @@ class GenpeiState:
         return acts
 
     def _apply_phase(self, a) -> None:
-        kind = a[0]
-        if kind == "card":
-            self._play_card(a[1], a[2])
-        elif kind == "no_dragon":
-            self.phase = "order"
-        elif kind == "dragon":
-            self._play_dragon(self.player, self.can_play_dragon(self.player, a[1]))  # type: ignore[arg-type]
-            self.phase = "order"
-            self._push(("turncoat", a[2]))
-        elif kind == "order":
-            kept = self._order_acts
-            pid = a[1]
-            fresh = (self.phase == "order" and kept is not None and kept[1][0] is not END_ORDERS
-                     and kept[0] == (self.turn, len(self.tokens), len(self.ordered)))
-            self._order(pid)
-            if fresh:
-                # nothing but the ordered piece changed: its order (and detach) leave the list
-                rest = [x for x in kept[1] if x[1] != pid] or [END_ORDERS]  # type: ignore[index]
-                self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest)
-            else:
-                self._order_acts = None
-        elif kind == "detach":
-            self._order_acts = None  # a leader left his unit: deck-to-deck options may change
-            self._detach(a[1])
-        elif kind == "end_orders":
-            self.phase = "move"
-            self.queue = deque(self.ordered)
-        elif kind == "move":
-            self.queue.popleft()
-            if a[1] >= LEADER_BASE:
-                self._move_leader(self.leaders[a[1]], a[2])
-            else:
-                self._move(self.units[a[1]], a[2])
-        elif kind == "pass":
-            self.queue.popleft()
-        elif kind == "battle":
-            self.queue.popleft()
-            _, uid, target, bkind, insp = a
-            self._push(("declare", uid, target, bkind, insp, False))
-        elif kind == "destroy":
-            self.queue.popleft()
-            _, uid, h, insp = a
-            self._destroy(self.units[uid], h, insp)
-        else:
+        """Take the phase action ``a``: one function per action kind (:data:`_PHASE_ACTS`)."""
+        f = _PHASE_ACTS.get(a[0])
+        if f is None:
             raise ValueError(f"not a legal action now: {a!r}")
+        f(self, a)
+
+    def _a_card(self, a) -> None:
+        self._play_card(a[1], a[2])
+
+    def _a_no_dragon(self, a) -> None:
+        self.phase = "order"
+
+    def _a_dragon(self, a) -> None:
+        self._play_dragon(self.player, self.can_play_dragon(self.player, a[1]))  # type: ignore[arg-type]
+        self.phase = "order"
+        self._push(("turncoat", a[2]))
+
+    def _a_order(self, a) -> None:
+        kept = self._order_acts
+        pid = a[1]
+        fresh = (self.phase == "order" and kept is not None and kept[1][0] is not END_ORDERS
+                 and kept[0] == (self.turn, len(self.tokens), len(self.ordered)))
+        self._order(pid)
+        if fresh:
+            # nothing but the ordered piece changed: its order (and detach) leave the list
+            rest = [x for x in kept[1] if x[1] != pid] or [END_ORDERS]  # type: ignore[index]
+            self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest)
+        else:
+            self._order_acts = None
+
+    def _a_detach(self, a) -> None:
+        self._order_acts = None  # a leader left his unit: deck-to-deck options may change
+        self._detach(a[1])
+
+    def _a_end_orders(self, a) -> None:
+        self.phase = "move"
+        self.queue = deque(self.ordered)
+
+    def _a_move(self, a) -> None:
+        self.queue.popleft()
+        if a[1] >= LEADER_BASE:
+            self._move_leader(self.leaders[a[1]], a[2])
+        else:
+            self._move(self.units[a[1]], a[2])
+
+    def _a_pass(self, a) -> None:
+        self.queue.popleft()
+
+    def _a_battle(self, a) -> None:
+        self.queue.popleft()
+        _, uid, target, bkind, insp = a
+        self._push(("declare", uid, target, bkind, insp, False))
+
+    def _a_destroy(self, a) -> None:
+        self.queue.popleft()
+        _, uid, h, insp = a
+        self._destroy(self.units[uid], h, insp)
 
     # ---------------------------------------------------------------- cards and orders
     def _play_card(self, card: str, mode: str | None) -> None:
@@ -1976,6 +1999,10 @@ class GenpeiState:
 #: main loop dispatches through these tables rather than ``getattr`` with a built name.
 _STEPS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_s_")}
 _HANDLERS = {k: v for k, v in vars(GenpeiState).items() if k.startswith("_h_")}
+#: Phase → the ``_pl_<phase>`` function listing its actions; action kind → the ``_a_<kind>``
+#: function taking a phase action (the main loop and :meth:`GenpeiState.step` dispatch on these).
+_PHASE_LISTS = {k[4:]: v for k, v in vars(GenpeiState).items() if k.startswith("_pl_")}
+_PHASE_ACTS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_a_")}
 
 
 @lru_cache(maxsize=1024)
