@@ -807,9 +807,22 @@ class GenpeiState:
     def _order_actions(self) -> list:
         """The actions of the order phase (tokens left): order a candidate piece
         (:meth:`_order_candidates`), or with a section card detach an attached leader."""
-        acts: list = [("order", pid) for pid in self._order_candidates()] or [END_ORDERS]
+        cands = self._order_candidates()
+        acts: list = [("order", pid) for pid in cands] or [END_ORDERS]
         if self.card_effect == "section":  # a section card may detach a leader (1 order)
             p, ordered, naval = self.player, self.ordered, self.board._naval
+            toks = self.tokens
+            if toks.count(toks[0]) == len(toks) and toks[0][0] == "section":
+                # every token the same section: the units a token can order are the candidates
+                # (the units first, in id order, as the loop below finds them)
+                units = self.units
+                for pid in cands:
+                    if pid >= LEADER_BASE:
+                        break
+                    u = units[pid]
+                    if u.leader is not None and (u.hex not in naval or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex)):
+                        acts.append(("detach", pid))
+                return acts
             for u in self.units.values():
                 if u.side != p or u.leader is None or u.uid in ordered or self._token_for(u) is None:
                     continue
@@ -1090,8 +1103,30 @@ class GenpeiState:
         special = b.entry_rules
         embark = b.naval_rules
         frontier = [start]
+        # Past the first step (or without embarking) Ocean and impassable hexes are never
+        # entered: the per-hex table without them gives the same hexes in the same order, unless
+        # a lone leader stands at sea (whom the unit could join).
+        land = b.land_adjacent
+        lean = not lat or not any(h in naval for h in lat)
         for step in range(1, reach + 1):
             nxt = []
+            if lean and (step > 1 or not embark):
+                for h in frontier:
+                    if h in must_stop and h != start:
+                        continue
+                    for n in land[h]:
+                        if n in out or n in at:
+                            continue
+                        if n in lat:
+                            if self._joinable(u, n):
+                                out[n] = (step, "join")
+                            continue
+                        if n in special and not self._may_enter(u, n, h):
+                            continue
+                        out[n] = (step, "land")
+                        nxt.append(n)
+                frontier = nxt
+                continue
             for h in frontier:
                 if h in must_stop and h != start:
                     continue
