@@ -85,9 +85,31 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
     return GameResult(state.winner(), state.turn_count(), False, steps, stats() if stats else ())
 
 
+def _randrange_draws_bits() -> bool:
+    """``random.Random.randrange(n)`` draws ``n.bit_length()`` bits with ``getrandbits`` until
+    they are below ``n`` (CPython's ``_randbelow_with_getrandbits``): checked on 2000 draws of
+    two equally seeded generators, so that :func:`_play_stepped` may draw inline exactly what
+    :func:`~pipeline.play.protocol.random_policy` draws (it falls back to ``randrange`` if not)."""
+    a, b = random.Random("randrange check"), random.Random("randrange check")
+    for i in range(2000):
+        n = 1 + i % 37 + (i % 5) * 1000
+        k = n.bit_length()
+        r = b.getrandbits(k)
+        while r >= n:
+            r = b.getrandbits(k)
+        if a.randrange(n) != r:
+            return False
+    return True
+
+
+#: :func:`_play_stepped` draws ``random_policy``'s choice inline (:func:`_randrange_draws_bits`).
+_INLINE_RANDRANGE = _randrange_draws_bits()
+
+
 def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_steps: int, stats) -> GameResult:
     """:func:`play_game`'s loop on a :class:`~pipeline.play.protocol.SteppedState`: one
-    ``step`` call per action or chance outcome."""
+    ``step`` call per action or chance outcome; with :func:`~pipeline.play.protocol.random_policy`
+    for every player and a plain ``random.Random``, its ``randrange`` draw made inline."""
     step = state.step
     player, opts, turns = state.view()
     if pols is not None:
@@ -95,6 +117,7 @@ def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_
     else:
         inline_random = policies is random_policy
     randrange = rng.randrange
+    bits = rng.getrandbits if _INLINE_RANDRANGE and type(rng) is random.Random else None
     steps = 0
     while player is not None:
         if turns > turn_cap or steps >= max_steps:
@@ -102,7 +125,15 @@ def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_
         if player < 0:
             a = sample_chance(opts, rng)
         elif inline_random:
-            a = opts[randrange(len(opts))]
+            n = len(opts)
+            if bits is not None:
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                a = opts[r]
+            else:
+                a = opts[randrange(n)]
         else:
             a = (pols[player] if pols is not None else policies)(state, rng)  # type: ignore[operator]
         player, opts, turns = step(a)

@@ -147,5 +147,12 @@ def test_the_fused_step_plays_the_same_games_as_the_protocol_calls():
                 a = play_game(lambda t=target: Race(t), pols, random.Random(seed), turn_cap=cap)
                 b = play_game(lambda t=target: SteppedRace(t), pols, random.Random(seed), turn_cap=cap)
                 assert a == b
+    class OwnRandom(random.Random):  # not a plain Random: the runner draws through randrange
+        pass
+
+    for seed in range(10):
+        a = play_game(Race, random_policy, OwnRandom(seed), turn_cap=1000)
+        assert a == play_game(SteppedRace, random_policy, OwnRandom(seed), turn_cap=1000)
+        assert a == play_game(SteppedRace, random_policy, random.Random(seed), turn_cap=1000)
     cut = play_game(lambda: SteppedRace(None), random_policy, random.Random(1), turn_cap=5, max_steps=9)
     assert cut.cut_off and cut.steps == 9
