@@ -290,6 +290,8 @@ class GenpeiState:
         #: Units lying flat (they stand up at the start of their owner's next turn).
         self.flat: set[int] = set()
         self._reach_cache: tuple | None = None
+        #: ((units left, defections), (units of side 0, units of side 1)): :meth:`_side_units`.
+        self._by_side: tuple | None = None
         self.dragon_played = [False, False]
         self.replacements = [0, 0]
         self.pick: list[str] = []
@@ -411,6 +413,7 @@ class GenpeiState:
         c.flat = set(self.flat)
         c.notes = self.notes
         c._reach_cache = None
+        c._by_side = None
         if hasattr(self, "_policy_cache"):
             del c._policy_cache  # type: ignore[attr-defined]
 
@@ -445,6 +448,18 @@ class GenpeiState:
     def units_of(self, side: int) -> list[Unit]:
         """The units of side ``side`` (0 or 1)."""
         return [u for u in self.units.values() if u.side == side]
+
+    def _side_units(self, side: int) -> list[Unit]:
+        """The units of side ``side`` in id order, as a list kept until a unit is lost or
+        defects (the engine's loops over one side's units; do not change it)."""
+        key = (len(self.units), self.log.get("turncoat_defected", 0))
+        by = self._by_side
+        if by is None or by[0] != key:
+            both: tuple[list[Unit], list[Unit]] = ([], [])
+            for u in self.units.values():
+                both[u.side].append(u)
+            by = self._by_side = (key, both)
+        return by[1][side]
 
     def occupied(self, h: Hex) -> bool:
         """A unit or a lone leader stands on ``h``."""
@@ -768,7 +783,7 @@ class GenpeiState:
                 if mixed:
                     acts += [("card", c, "land"), ("card", c, "naval")]
                     continue
-                naval = all(self.board.is_naval(u.hex) for u in self.units.values() if u.side == self.player)
+                naval = all(self.board.is_naval(u.hex) for u in self._side_units(self.player))
                 acts.append(("card", c, "naval" if naval else "land"))
                 continue
             acts.append(("card", c, None))
@@ -904,7 +919,7 @@ class GenpeiState:
         elif eff == "cavalry_charge":
             if mode == "naval":
                 self.tokens = [("naval",)] * 4
-            elif any(u.side == self.player and u.type.mounted and not self.naval(u) for u in self.units.values()):
+            elif any(u.type.mounted and not self.naval(u) for u in self._side_units(self.player)):
                 self.tokens = [("cavalry",)] * 4
             else:
                 self.tokens = [("any",)]
@@ -994,18 +1009,18 @@ class GenpeiState:
         if toks.count(tok) == len(toks) and kind in ("section", "any"):
             # all tokens alike and a test of the hex alone: no call per piece
             if kind == "any":
-                out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered]
+                out = [u.uid for u in self._side_units(p) if u.uid not in ordered]
                 out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered]
                 return out
             section = tok[1]
             secs = self.board.sections_at[self.sides[p].edge]
-            out = [u.uid for u in self.units.values() if u.side == p and section in secs[u.hex] and u.uid not in ordered]
+            out = [u.uid for u in self._side_units(p) if section in secs[u.hex] and u.uid not in ordered]
             if self.leaders:
                 out += [le.lid for le in self.leaders.values()
                         if le.side == p and section in secs[le.hex] and le.lid not in ordered]
             return out
         token_for = self._token_for
-        out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered and token_for(u.uid) is not None]
+        out = [u.uid for u in self._side_units(p) if u.uid not in ordered and token_for(u.uid) is not None]
         out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered and token_for(le.lid) is not None]
         return out
 
@@ -1499,8 +1514,8 @@ class GenpeiState:
         row = b.dist[h]
         side = u.side
         out = []
-        for o in self.units.values():
-            if o.side != side and lo <= row[o.hex] <= r and self.has_los(h, o.hex):
+        for o in self._side_units(1 - side):
+            if lo <= row[o.hex] <= r and self.has_los(h, o.hex):
                 out.append(o.uid)
         for le in self.leaders.values():
             if le.side != side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(h, le.hex):
