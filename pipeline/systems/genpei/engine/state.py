@@ -1205,8 +1205,8 @@ class GenpeiState:
             self._count("leader_joined")
         self._enter_hex(u, dest)  # marks u touched: moved, no_battle
         u.moved = True
-        for m in self.markers:
-            if m[0] in ("command_ship", "command_tent") and m[1] == old and u.type.id == "bodyguard":
+        for m in self.markers if u.type.id == "bodyguard" else ():
+            if m[0] in ("command_ship", "command_tent") and m[1] == old:
                 if m[0] == "command_ship":
                     m[1] = dest
                     if how == "disembark":
@@ -1221,7 +1221,7 @@ class GenpeiState:
             limit = u.move_override if u.move_override is not None else u.stats.move
             if steps > limit:
                 u.no_battle = True
-            if any(t.movement.no_battle_after_entering for t in self.board.terrain(dest)):
+            if dest in self.board.no_battle_entering:  # a tile with no_battle_after_entering
                 u.no_battle = True
         if how in ("land", "disembark", "join") and self.board.entry_roll(dest):
             self._push(("marsh", u.uid, False))
