@@ -150,11 +150,14 @@ class Board:
         naval = frozenset(h for h, ts in tiles.items() if any(t.naval for t in ts))
         impassable = frozenset(h for h, ts in tiles.items() if any(
             t.movement.passable == "no" or (t.movement.passable == "naval" and not naval_rules) for t in ts))
+        same_impassable = prev is not None and prev["impassable"] == impassable
         return {
             "naval": naval,
             "impassable": impassable,
-            "land_adjacent": (prev["land_adjacent"] if prev is not None and prev["naval"] == naval and prev["impassable"] == impassable
+            "land_adjacent": (prev["land_adjacent"] if same_impassable and prev["naval"] == naval  # type: ignore[index]
                               else {h: tuple(n for n in ns if n not in naval and n not in impassable) for h, ns in self.adjacent.items()}),
+            "passable_adjacent": (prev["passable_adjacent"] if same_impassable  # type: ignore[index]
+                                  else {h: tuple(n for n in ns if n not in impassable) for h, ns in self.adjacent.items()}),
             "must_stop": frozenset(h for h, ts in tiles.items() if any(t.movement.must_stop for t in ts)),
             "entry_roll": frozenset(h for h, ts in tiles.items() if any(t.entry_roll for t in ts)),
             "blocks": frozenset(h for h, ts in tiles.items() if any(t.blocks_los != "no" for t in ts)),
@@ -177,6 +180,8 @@ class Board:
         #: hex → its neighbours a land move may enter by terrain (neither Ocean nor impassable),
         #: in the order of :attr:`adjacent`.
         self.land_adjacent: dict[Hex, tuple[Hex, ...]] = d["land_adjacent"]
+        #: hex → its neighbours that are not impassable, in the order of :attr:`adjacent`.
+        self.passable_adjacent: dict[Hex, tuple[Hex, ...]] = d["passable_adjacent"]
         self._must_stop: frozenset[Hex] = d["must_stop"]
         self._entry_roll: frozenset[Hex] = d["entry_roll"]
         self._blocks: frozenset[Hex] = d["blocks"]

@@ -557,7 +557,8 @@ class GenpeiState:
                     q.popleft()
                 if not q:
                     self.phase = "battle"
-                    self.queue = deque(u for u in self.ordered if u in self.units and not self.units[u].no_battle)
+                    units = self.units
+                    self.queue = deque([u for u in self.ordered if u in units and not units[u].no_battle])
                     continue
             elif phase == "battle":
                 q = self.queue
@@ -759,7 +760,8 @@ class GenpeiState:
 
     # ================================================================ phase decisions
     def _mixed(self, side: int) -> bool:
-        kinds = {self.board.is_naval(u.hex) for u in self.units.values() if u.side == side}
+        naval = self.board._naval
+        kinds = {u.hex in naval for u in self._side_units(side)}
         return len(kinds) == 2
 
     def _phase_actions(self) -> list:
@@ -1122,7 +1124,7 @@ class GenpeiState:
         # entered: the per-hex table without them gives the same hexes in the same order, unless
         # a lone leader stands at sea (whom the unit could join).
         land = b.land_adjacent
-        lean = not lat or not any(h in naval for h in lat)
+        lean = not lat or naval.isdisjoint(lat)
         for step in range(1, reach + 1):
             nxt = []
             if lean and (step > 1 or not embark):
@@ -1279,17 +1281,18 @@ class GenpeiState:
         if start in naval:
             return out + self._deck_to_deck(start, le.side, 2, exclude=start)
         reach = min(3, b.exit_max.get(start, 3))
-        adjacent, impassable, must_stop, special = b.adjacent, b._impassable, b._must_stop, b.entry_rules
+        passable, must_stop, special = b.passable_adjacent, b._must_stop, b.entry_rules
         at, lat, units, side, mounted = self.at, self.lat, self.units, le.side, le.type.mounted
         frontier = [start]
-        seen = {start}
+        seen = set(lat)  # other lone leaders' hexes are never entered: as if seen
+        seen.add(start)
         for _ in range(reach):
             nxt = []
             for h in frontier:
                 if h in must_stop and h != start:
                     continue
-                for n in adjacent[h]:
-                    if n in seen or n in impassable or n in lat:
+                for n in passable[h]:  # impassable hexes left out
+                    if n in seen:
                         continue
                     seen.add(n)
                     if n in special and n not in naval and not self._leader_may_enter(le, n):
