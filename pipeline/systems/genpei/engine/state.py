@@ -941,9 +941,7 @@ class GenpeiState:
         self.phase = "alongside"
 
     def _s_shogun(self, dice: int) -> None:
-        syms = ("circle", "triangle", "square", "flag", "honour_fortune")
-        outs = [(("shogun",) + k, p) for k, p in symbol_counts(self.faces, dice, syms)]
-        self._chance(outs, "_h_shogun")
+        self._chance(shogun_outcomes(self.faces, dice), "_h_shogun")
 
     def _h_shogun(self, o) -> None:
         _, c, t, s, flags, hf = o
@@ -2058,6 +2056,15 @@ _PHASE_LISTS = {k[4:]: v for k, v in vars(GenpeiState).items() if k.startswith("
 _PHASE_ACTS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_a_")}
 
 
+@lru_cache(maxsize=64)
+def shogun_outcomes(faces: tuple[str, ...], dice: int) -> list[tuple[tuple, float]]:
+    """The Shogun roll of ``dice`` dice: ``(("shogun", circles, triangles, squares, flags, H&F),
+    probability)`` (:func:`symbol_counts`), one list per die and dice count, shared by every
+    chance node that rolls it (never changed)."""
+    syms = ("circle", "triangle", "square", "flag", "honour_fortune")
+    return [(("shogun",) + k, p) for k, p in symbol_counts(faces, dice, syms)]
+
+
 @lru_cache(maxsize=1024)
 def _sword_hf(faces: tuple[str, ...], dice: int) -> tuple[tuple[tuple[int, int], float], ...]:
     return tuple(symbol_counts(faces, dice, ("sword", "honour_fortune")))
@@ -2084,5 +2091,5 @@ def more_hf_probability(faces: tuple[str, ...], mine: int, theirs: int) -> float
 
 
 __all__ = ["CHANCE", "LEADER_BASE", "TERMINAL", "GenpeiState", "Leader", "SideState", "Unit",
-           "casualty_check_probability", "challenge_outcomes", "marsh_entry_outcomes", "more_hf_probability",
+           "casualty_check_probability", "challenge_outcomes", "marsh_entry_outcomes", "more_hf_probability", "shogun_outcomes",
            "symbol_counts"]
