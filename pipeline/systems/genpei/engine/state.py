@@ -870,6 +870,24 @@ class GenpeiState:
         pid = a[1]
         fresh = (self.phase == "order" and kept is not None and kept[1][0] is not END_ORDERS
                  and kept[0] == (self.turn, len(self.tokens), len(self.ordered)))
+        if fresh:
+            acts = kept[1]  # type: ignore[index]
+            try:
+                i = acts.index(a)
+            except ValueError:
+                i = -1
+            if i >= 0:
+                # a listed order while every token is alike: the card spends its first token,
+                # and the next list is this one less the order (and a detach) of the piece
+                self._order(pid, 0)
+                rest = acts.copy()
+                del rest[i]
+                if rest and rest[-1][0] == "detach":  # detaches come after the orders
+                    d = ("detach", pid)
+                    if d in rest:
+                        rest.remove(d)
+                self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest or [END_ORDERS])
+                return
         self._order(pid)
         if fresh:
             # nothing but the ordered piece changed: its order (and detach) leave the list
@@ -1024,8 +1042,9 @@ class GenpeiState:
         out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered and token_for(le.lid) is not None]
         return out
 
-    def _order(self, pid: int) -> None:
-        i = self._token_for(pid)
+    def _order(self, pid: int, token: int | None = None) -> None:
+        """Order piece ``pid`` with the card's token ``token`` (by default :meth:`_token_for`'s)."""
+        i = self._token_for(pid) if token is None else token
         del self.tokens[i]  # type: ignore[arg-type]
         self.ordered.append(pid)
         if pid >= LEADER_BASE:
