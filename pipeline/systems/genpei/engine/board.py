@@ -158,6 +158,9 @@ class Board:
                               else {h: tuple(n for n in ns if n not in naval and n not in impassable) for h, ns in self.adjacent.items()}),
             "passable_adjacent": (prev["passable_adjacent"] if same_impassable  # type: ignore[index]
                                   else {h: tuple(n for n in ns if n not in impassable) for h, ns in self.adjacent.items()}),
+            "sea_adjacent": (prev["sea_adjacent"] if prev is not None and prev["naval"] == naval  # type: ignore[index]
+                             else {h: (tuple(n for _, n in ns if n in naval), tuple(n for d, n in ns if n in naval and d in self.wind_dirs))
+                                   for h, ns in self._nb.items()}),
             "must_stop": frozenset(h for h, ts in tiles.items() if any(t.movement.must_stop for t in ts)),
             "entry_roll": frozenset(h for h, ts in tiles.items() if any(t.entry_roll for t in ts)),
             "blocks": frozenset(h for h, ts in tiles.items() if any(t.blocks_los != "no" for t in ts)),
@@ -182,6 +185,9 @@ class Board:
         self.land_adjacent: dict[Hex, tuple[Hex, ...]] = d["land_adjacent"]
         #: hex → its neighbours that are not impassable, in the order of :attr:`adjacent`.
         self.passable_adjacent: dict[Hex, tuple[Hex, ...]] = d["passable_adjacent"]
+        #: hex → (its Ocean neighbours, those of them a step with the wind/tide reaches), in the
+        #: order of :meth:`neighbours`.
+        self.sea_adjacent: dict[Hex, tuple[tuple[Hex, ...], tuple[Hex, ...]]] = d["sea_adjacent"]
         self._must_stop: frozenset[Hex] = d["must_stop"]
         self._entry_roll: frozenset[Hex] = d["entry_roll"]
         self._blocks: frozenset[Hex] = d["blocks"]

@@ -1114,14 +1114,16 @@ class GenpeiState:
             two = cap != 1
             wind = b.wind_dirs
             any_wind = u.sea_any_wind
+            sea = b.sea_adjacent  # (Ocean neighbours, those with the wind) of each hex
+            k = 0 if any_wind else 1
             for d, n in b.neighbours(start):
                 if n in at or n in lat or n in impassable:
                     continue
                 if n in naval:
                     out[n] = (1, "sea")
                     if two and (any_wind or d in wind):
-                        for d2, n2 in b.neighbours(n):
-                            if n2 not in out and n2 not in at and n2 not in lat and n2 in naval and (any_wind or d2 in wind):
+                        for n2 in sea[n][k]:
+                            if n2 not in out and n2 not in at and n2 not in lat:
                                 out[n2] = (2, "sea")
                 elif self._may_enter(u, n, start):
                     out[n] = (1, "disembark")
