@@ -170,3 +170,23 @@ def test_the_fused_step_plays_as_the_protocol_calls(data):
                 fused = play_game(lambda: GenpeiState(data, sc), POLICIES[policy], random.Random(f"p:{game}"), 25)
                 plain = play_game(lambda: _ProtocolOnly(GenpeiState(data, sc)), POLICIES[policy], random.Random(f"p:{game}"), 25)
                 assert fused == plain and fused.steps > 100
+
+
+def test_a_unit_entering_a_stockade_of_the_stronghold_wins_at_once(data):
+    """The victory count skips moves that change no banner: a move onto a Stockade hex that the
+    stronghold rule counts (GP19) must still end the game when it brings the target."""
+    st = GenpeiState(data, _scenario(data, "GP19"))
+    tb = st.temporary
+    att = tb.stronghold
+    assert att is not None and tb.hexes
+    h = tb.stockades[0]
+    if h in st.at:  # the defender holding it leaves the board (by hand, no banner)
+        del st.units[st.at.pop(h)]
+    st.lat.pop(h, None)
+    u = next(u for u in st.units.values() if u.side == att)
+    st._check_victory()
+    assert st.winner() is None
+    st.sides[att].banners = st.sides[att].target - 1 - tb.count(att)
+    st._enter_hex(u, h)
+    st._check_victory()
+    assert st.winner() == att

@@ -485,7 +485,8 @@ class GenpeiState:
 
     def _check_victory(self) -> None:
         """End the game when a side holds its banner target. Banners change only on events that
-        set ``_vdirty`` (an elimination, a leader lost, a move, a grapple, a tile removed, a
+        set ``_vdirty`` (an elimination, a leader lost, a move onto or off a hex of
+        :attr:`.victory.TemporaryBanners.hexes`, a Command Tent taken, a grapple, a tile removed, a
         defection), so other steps skip the count."""
         if self.winner_ is not None or not self._vdirty:
             return
@@ -1194,7 +1195,9 @@ class GenpeiState:
         return n not in b.start_adjacent or b.distance(u.start_hex, n) == 1
 
     def _enter_hex(self, u: Unit, dest: Hex) -> None:
-        self._vdirty = True
+        watched = self.temporary.hexes  # a move elsewhere changes no banner (_tent_capture aside)
+        if u.hex in watched or dest in watched:
+            self._vdirty = True
         del self.at[u.hex]
         u.hex = dest
         self.at[dest] = u.uid
@@ -1210,6 +1213,7 @@ class GenpeiState:
             if m[0] in ("command_tent", "command_ship") and m[1] == u.hex and m[2] is not None and m[2] != self.sides[u.side].id:
                 self.markers.remove(m)
                 self.sides[u.side].banners += 1
+                self._vdirty = True
                 self._count("command_tent_taken")
                 return
 
