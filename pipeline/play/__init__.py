@@ -5,7 +5,7 @@ Genpei implements it in :mod:`pipeline.systems.genpei.engine`; Ronin, OHW and Se
 plug in the same way.
 """
 
-from pipeline.play.protocol import GameState, Policy, random_policy, sample_chance
+from pipeline.play.protocol import CHANCE_NODE, GameState, Policy, SteppedState, random_policy, sample_chance
 from pipeline.play.runner import (
     GameResult,
     Job,
@@ -18,6 +18,6 @@ from pipeline.play.runner import (
 )
 
 __all__ = [
-    "GameResult", "GameState", "Job", "PlayabilityReport", "Policy", "SideReport", "play_game",
-    "random_policy", "run_many", "run_playability", "sample_chance", "wilson",
+    "CHANCE_NODE", "GameResult", "GameState", "Job", "PlayabilityReport", "Policy", "SideReport", "play_game",
+    "random_policy", "run_many", "run_playability", "sample_chance", "SteppedState", "wilson",
 ]

@@ -4,6 +4,10 @@ A state is mutable: ``apply_action`` moves it on. At a chance node ``chance_outc
 ``(outcome, probability)`` and the runner samples one and applies it like an action; at a
 decision node ``current_player()`` says whose it is and ``legal_actions()`` what he may do.
 Actions and outcomes are any hashable values the engine documents.
+
+An engine may also offer the fused step of :class:`SteppedState` (``view()`` and ``step(action)``):
+one call that applies an action and returns the next node's player and options, which the runner
+uses instead of the five protocol calls per action when the state has it.
 """
 
 from __future__ import annotations
@@ -49,6 +53,27 @@ class GameState(Protocol):
         """Player turns begun so far (the runner's turn cap counts these)."""
         ...
 
+
+@runtime_checkable
+class SteppedState(GameState, Protocol):
+    """A :class:`GameState` with the fused step :func:`pipeline.play.play_game` prefers.
+
+    A node is ``(player, options, turns)``: ``player`` the deciding player (0, 1, …) with
+    ``options`` its legal actions, or :data:`CHANCE_NODE` with ``options`` the ``(outcome,
+    probability)`` pairs, or ``None`` when the game is over (``options`` then empty); ``turns``
+    is :meth:`~GameState.turn_count`. The node must be what the other protocol calls say."""
+
+    def view(self) -> tuple[int | None, Sequence, int]:
+        """The current node (see the class docstring), without changing the state."""
+        ...
+
+    def step(self, action: Hashable) -> tuple[int | None, Sequence, int]:
+        """``apply_action(action)``, then :meth:`view` of the node reached."""
+        ...
+
+
+#: The ``player`` of a chance node in a :class:`SteppedState` node.
+CHANCE_NODE = -1
 
 #: A policy picks an action for the current player: ``policy(state, rng) -> action``.
 Policy = Callable[[GameState, random.Random], Hashable]

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from pipeline import progress
-from pipeline.play.protocol import GameState, Policy, sample_chance
+from pipeline.play.protocol import GameState, Policy, random_policy, sample_chance
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -61,11 +61,18 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
         rng: drives chance outcomes and the policies.
         turn_cap: player turns after which the game is cut off.
         max_steps: a safety net against an engine that loops inside a turn (counts as cut off).
+
+    A state with the fused step (:class:`~pipeline.play.protocol.SteppedState`) is played through
+    ``step`` alone, with the same draws of ``rng`` and the same result as through the protocol
+    calls; :func:`~pipeline.play.protocol.random_policy` is then applied inline (the same
+    ``rng.randrange`` draw on the same list).
     """
     state = state_factory()
     pols = policies if isinstance(policies, Sequence) else None
-    steps = 0
     stats = getattr(state, "play_stats", None)
+    if getattr(state, "step", None) is not None and getattr(state, "view", None) is not None:
+        return _play_stepped(state, pols, policies, rng, turn_cap, max_steps, stats)
+    steps = 0
     while not state.is_terminal():
         if state.turn_count() > turn_cap or steps >= max_steps:
             return GameResult(None, min(state.turn_count(), turn_cap), True, steps, stats() if stats else ())
@@ -76,6 +83,62 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
             state.apply_action(p(state, rng))  # type: ignore[operator]
         steps += 1
     return GameResult(state.winner(), state.turn_count(), False, steps, stats() if stats else ())
+
+
+def _randrange_draws_bits() -> bool:
+    """``random.Random.randrange(n)`` draws ``n.bit_length()`` bits with ``getrandbits`` until
+    they are below ``n`` (CPython's ``_randbelow_with_getrandbits``): checked on 2000 draws of
+    two equally seeded generators, so that :func:`_play_stepped` may draw inline exactly what
+    :func:`~pipeline.play.protocol.random_policy` draws (it falls back to ``randrange`` if not)."""
+    a, b = random.Random("randrange check"), random.Random("randrange check")
+    for i in range(2000):
+        n = 1 + i % 37 + (i % 5) * 1000
+        k = n.bit_length()
+        r = b.getrandbits(k)
+        while r >= n:
+            r = b.getrandbits(k)
+        if a.randrange(n) != r:
+            return False
+    return True
+
+
+#: :func:`_play_stepped` draws ``random_policy``'s choice inline (:func:`_randrange_draws_bits`).
+_INLINE_RANDRANGE = _randrange_draws_bits()
+
+
+def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_steps: int, stats) -> GameResult:
+    """:func:`play_game`'s loop on a :class:`~pipeline.play.protocol.SteppedState`: one
+    ``step`` call per action or chance outcome; with :func:`~pipeline.play.protocol.random_policy`
+    for every player and a plain ``random.Random``, its ``randrange`` draw made inline."""
+    step = state.step
+    player, opts, turns = state.view()
+    if pols is not None:
+        inline_random = all(p is random_policy for p in pols)
+    else:
+        inline_random = policies is random_policy
+    randrange = rng.randrange
+    bits = rng.getrandbits if _INLINE_RANDRANGE and type(rng) is random.Random else None
+    steps = 0
+    while player is not None:
+        if turns > turn_cap or steps >= max_steps:
+            return GameResult(None, min(turns, turn_cap), True, steps, stats() if stats else ())
+        if player < 0:
+            a = sample_chance(opts, rng)
+        elif inline_random:
+            n = len(opts)
+            if bits is not None:
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                a = opts[r]
+            else:
+                a = opts[randrange(n)]
+        else:
+            a = (pols[player] if pols is not None else policies)(state, rng)  # type: ignore[operator]
+        player, opts, turns = step(a)
+        steps += 1
+    return GameResult(state.winner(), turns, False, steps, stats() if stats else ())
 
 
 @dataclass(frozen=True)

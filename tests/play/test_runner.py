@@ -115,3 +115,44 @@ def test_run_many_gives_the_same_reports_as_one_by_one():
     one = [run_playability(j.state_factory, j.policies, games=j.games, seed=j.seed, turn_cap=j.turn_cap, label=j.label) for j in jobs]
     assert run_many(jobs) == one
     assert run_many(jobs[:1], workers=2, chunk=7) == one[:1]
+
+
+class SteppedRace(Race):
+    """:class:`Race` with the fused step (``view``/``step``) of ``SteppedState``."""
+
+    def view(self):
+        if self.win is not None:
+            return None, (), self.turns
+        if self.is_chance_node():
+            return -1, self.chance_outcomes(), self.turns
+        return self.player, self.legal_actions(), self.turns
+
+    def step(self, a):
+        self.apply_action(a)
+        return self.view()
+
+
+def _greedy_bank(state, rng):
+    rng.random()
+    return "bank" if state.pending >= 3 else "pass"
+
+
+def test_the_fused_step_plays_the_same_games_as_the_protocol_calls():
+    from pipeline.play import SteppedState
+
+    assert isinstance(SteppedRace(), SteppedState) and not isinstance(Race(), SteppedState)
+    for pols in (random_policy, _greedy_bank, [random_policy, _greedy_bank], [random_policy, random_policy]):
+        for seed in range(20):
+            for target, cap in ((10, 1000), (30, 7), (None, 12)):
+                a = play_game(lambda t=target: Race(t), pols, random.Random(seed), turn_cap=cap)
+                b = play_game(lambda t=target: SteppedRace(t), pols, random.Random(seed), turn_cap=cap)
+                assert a == b
+    class OwnRandom(random.Random):  # not a plain Random: the runner draws through randrange
+        pass
+
+    for seed in range(10):
+        a = play_game(Race, random_policy, OwnRandom(seed), turn_cap=1000)
+        assert a == play_game(SteppedRace, random_policy, OwnRandom(seed), turn_cap=1000)
+        assert a == play_game(SteppedRace, random_policy, random.Random(seed), turn_cap=1000)
+    cut = play_game(lambda: SteppedRace(None), random_policy, random.Random(1), turn_cap=5, max_steps=9)
+    assert cut.cut_off and cut.steps == 9

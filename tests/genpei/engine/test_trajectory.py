@@ -126,3 +126,67 @@ def _full_fingerprint(data, sc, policy: str, game: int) -> tuple[str, int, int |
 def test_seeded_games_and_their_chance_lists_play_as_before_the_engine_speed_work(data):
     got = {k: _full_fingerprint(data, _scenario(data, k[0]), k[1], k[2]) for k in EXPECTED_WITH_CHANCE}
     assert got == EXPECTED_WITH_CHANCE
+
+
+class _ProtocolOnly:
+    """A game state seen through the protocol calls alone (no fused ``step``/``view``)."""
+
+    def __init__(self, st: GenpeiState):
+        object.__setattr__(self, "_st", st)
+
+    def __getattr__(self, name):
+        if name in ("step", "view"):
+            raise AttributeError(name)
+        return getattr(self._st, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._st, name, value)
+
+
+def test_the_fused_step_plays_as_the_protocol_calls(data):
+    """``view()`` is at every node what the protocol calls say, and :func:`play_game` gives the
+    same games through ``step`` as through the protocol calls."""
+    from pipeline.play import play_game
+
+    for code in ("GP19", "GP20"):
+        sc = _scenario(data, code)
+        for policy in ("random", "greedy"):
+            for game in range(2):
+                rng = random.Random(f"v:{game}")
+                st = GenpeiState(data, sc)
+                while st.turn_count() <= 12:
+                    player, opts, turns = st.view()
+                    assert turns == st.turn_count()
+                    if st.is_terminal():
+                        assert (player, opts) == (None, ())
+                        break
+                    if st.is_chance_node():
+                        assert (player, opts) == (st.current_player(), st.chance_outcomes())
+                        a = sample_chance(opts, rng)
+                    else:
+                        assert (player, opts) == (st.current_player(), st.legal_actions())
+                        a = POLICIES[policy](st, rng)
+                    assert st.step(a) == st.view()
+                fused = play_game(lambda: GenpeiState(data, sc), POLICIES[policy], random.Random(f"p:{game}"), 25)
+                plain = play_game(lambda: _ProtocolOnly(GenpeiState(data, sc)), POLICIES[policy], random.Random(f"p:{game}"), 25)
+                assert fused == plain and fused.steps > 100
+
+
+def test_a_unit_entering_a_stockade_of_the_stronghold_wins_at_once(data):
+    """The victory count skips moves that change no banner: a move onto a Stockade hex that the
+    stronghold rule counts (GP19) must still end the game when it brings the target."""
+    st = GenpeiState(data, _scenario(data, "GP19"))
+    tb = st.temporary
+    att = tb.stronghold
+    assert att is not None and tb.hexes
+    h = tb.stockades[0]
+    if h in st.at:  # the defender holding it leaves the board (by hand, no banner)
+        del st.units[st.at.pop(h)]
+    st.lat.pop(h, None)
+    u = next(u for u in st.units.values() if u.side == att)
+    st._check_victory()
+    assert st.winner() is None
+    st.sides[att].banners = st.sides[att].target - 1 - tb.count(att)
+    st._enter_hex(u, h)
+    st._check_victory()
+    assert st.winner() == att

@@ -138,18 +138,29 @@ class Board:
                 "adjacent_set": {h: frozenset(n for _, n in v) for h, v in nb.items()}, "step": step, "bearing": {},
                 "between": {}, "tiles": {h: tuple(v) for h, v in tiles.items()}, "palisade_sides": pal}
 
-    def _derived(self, tiles: dict[Hex, tuple[TerrainType, ...]]) -> dict:
-        """Per-hex facts the engine asks for all the time, from the tiles ``tiles``."""
+    def _derived(self, tiles: dict[Hex, tuple[TerrainType, ...]], prev: dict | None = None) -> dict:
+        """Per-hex facts the engine asks for all the time, from the tiles ``tiles`` (``prev``: the
+        facts before a tile was removed, whose neighbour table is kept when it still holds)."""
         naval_rules = self.naval_rules
         exit_max: dict[Hex, int] = {}
         for h, ts in tiles.items():
             caps = [t.movement.exit_max_hexes for t in ts if t.movement.exit_max_hexes is not None]
             if caps:
                 exit_max[h] = min(caps)
+        naval = frozenset(h for h, ts in tiles.items() if any(t.naval for t in ts))
+        impassable = frozenset(h for h, ts in tiles.items() if any(
+            t.movement.passable == "no" or (t.movement.passable == "naval" and not naval_rules) for t in ts))
+        same_impassable = prev is not None and prev["impassable"] == impassable
         return {
-            "naval": frozenset(h for h, ts in tiles.items() if any(t.naval for t in ts)),
-            "impassable": frozenset(h for h, ts in tiles.items() if any(
-                t.movement.passable == "no" or (t.movement.passable == "naval" and not naval_rules) for t in ts)),
+            "naval": naval,
+            "impassable": impassable,
+            "land_adjacent": (prev["land_adjacent"] if same_impassable and prev["naval"] == naval  # type: ignore[index]
+                              else {h: tuple(n for n in ns if n not in naval and n not in impassable) for h, ns in self.adjacent.items()}),
+            "passable_adjacent": (prev["passable_adjacent"] if same_impassable  # type: ignore[index]
+                                  else {h: tuple(n for n in ns if n not in impassable) for h, ns in self.adjacent.items()}),
+            "sea_adjacent": (prev["sea_adjacent"] if prev is not None and prev["naval"] == naval  # type: ignore[index]
+                             else {h: (tuple(n for _, n in ns if n in naval), tuple(n for d, n in ns if n in naval and d in self.wind_dirs))
+                                   for h, ns in self._nb.items()}),
             "must_stop": frozenset(h for h, ts in tiles.items() if any(t.movement.must_stop for t in ts)),
             "entry_roll": frozenset(h for h, ts in tiles.items() if any(t.entry_roll for t in ts)),
             "blocks": frozenset(h for h, ts in tiles.items() if any(t.blocks_los != "no" for t in ts)),
@@ -166,8 +177,17 @@ class Board:
         }
 
     def _use(self, d: dict) -> None:
+        self._facts = d
         self._naval: frozenset[Hex] = d["naval"]
         self._impassable: frozenset[Hex] = d["impassable"]
+        #: hex → its neighbours a land move may enter by terrain (neither Ocean nor impassable),
+        #: in the order of :attr:`adjacent`.
+        self.land_adjacent: dict[Hex, tuple[Hex, ...]] = d["land_adjacent"]
+        #: hex → its neighbours that are not impassable, in the order of :attr:`adjacent`.
+        self.passable_adjacent: dict[Hex, tuple[Hex, ...]] = d["passable_adjacent"]
+        #: hex → (its Ocean neighbours, those of them a step with the wind/tide reaches), in the
+        #: order of :meth:`neighbours`.
+        self.sea_adjacent: dict[Hex, tuple[tuple[Hex, ...], tuple[Hex, ...]]] = d["sea_adjacent"]
         self._must_stop: frozenset[Hex] = d["must_stop"]
         self._entry_roll: frozenset[Hex] = d["entry_roll"]
         self._blocks: frozenset[Hex] = d["blocks"]
@@ -292,7 +312,7 @@ class Board:
             if not any(t.hexsides for t in left):
                 pal = dict(pal)
                 pal.pop(h, None)
-            got = after[self.destroyed] = (tiles, pal, self._derived(tiles))
+            got = after[self.destroyed] = (tiles, pal, self._derived(tiles, self._facts))
         self.tiles, self.palisade_sides = got[0], got[1]
         self._use(got[2])
 

@@ -290,6 +290,8 @@ class GenpeiState:
         #: Units lying flat (they stand up at the start of their owner's next turn).
         self.flat: set[int] = set()
         self._reach_cache: tuple | None = None
+        #: ((units left, defections), (units of side 0, units of side 1)): :meth:`_side_units`.
+        self._by_side: tuple | None = None
         self.dragon_played = [False, False]
         self.replacements = [0, 0]
         self.pick: list[str] = []
@@ -350,15 +352,34 @@ class GenpeiState:
         return self._legal
 
     def apply_action(self, a) -> None:
+        self.step(a)
+
+    def view(self) -> tuple[int | None, list, int]:
+        """The node as :class:`pipeline.play.protocol.SteppedState` gives it: ``(player,
+        legal actions, turns)`` at a decision, ``(CHANCE, [(outcome, probability)], turns)`` at a
+        chance node, ``(None, (), turns)`` when the game is over (``turns``: :meth:`turn_count`)."""
+        if self.winner_ is not None:
+            return None, (), self.turn
+        node = self.node
+        if node is not None:
+            return (CHANCE if node[0] == "chance" else node[1]), node[2], self.turn
+        return self.player, self.legal_actions(), self.turn
+
+    def step(self, a) -> tuple[int | None, list, int]:
+        """Take action ``a`` (or apply chance outcome ``a``) and return the :meth:`view` of the
+        node reached: the fused step of :class:`pipeline.play.protocol.SteppedState`."""
         self._legal = None
         node = self.node
         if node is not None:
             self.node = None
             _HANDLERS[node[3]](self, a, *node[4])
         else:
-            self._apply_phase(a)
+            f = _PHASE_ACTS.get(a[0])
+            if f is None:
+                raise ValueError(f"not a legal action now: {a!r}")
+            f(self, a)
         self._reach_cache = None
-        self._advance()
+        return self._advance()
 
     def clone(self) -> GenpeiState:
         """An independent copy of the state (every mutable part copied, shared static data)."""
@@ -392,6 +413,7 @@ class GenpeiState:
         c.flat = set(self.flat)
         c.notes = self.notes
         c._reach_cache = None
+        c._by_side = None
         if hasattr(self, "_policy_cache"):
             del c._policy_cache  # type: ignore[attr-defined]
 
@@ -427,6 +449,18 @@ class GenpeiState:
         """The units of side ``side`` (0 or 1)."""
         return [u for u in self.units.values() if u.side == side]
 
+    def _side_units(self, side: int) -> list[Unit]:
+        """The units of side ``side`` in id order, as a list kept until a unit is lost or
+        defects (the engine's loops over one side's units; do not change it)."""
+        key = (len(self.units), self.log.get("turncoat_defected", 0))
+        by = self._by_side
+        if by is None or by[0] != key:
+            both: tuple[list[Unit], list[Unit]] = ([], [])
+            for u in self.units.values():
+                both[u.side].append(u)
+            by = self._by_side = (key, both)
+        return by[1][side]
+
     def occupied(self, h: Hex) -> bool:
         """A unit or a lone leader stands on ``h``."""
         return h in self.at or h in self.lat
@@ -451,7 +485,8 @@ class GenpeiState:
 
     def _check_victory(self) -> None:
         """End the game when a side holds its banner target. Banners change only on events that
-        set ``_vdirty`` (an elimination, a leader lost, a move, a grapple, a tile removed, a
+        set ``_vdirty`` (an elimination, a leader lost, a move onto or off a hex of
+        :attr:`.victory.TemporaryBanners.hexes`, a Command Tent taken, a grapple, a tile removed, a
         defection), so other steps skip the count."""
         if self.winner_ is not None or not self._vdirty:
             return
@@ -489,8 +524,9 @@ class GenpeiState:
         self._count("leader_eliminated")
 
     # ================================================================ main loop
-    def _advance(self) -> None:
-        """Run automatic steps until a decision or chance node with a choice (or the end)."""
+    def _advance(self) -> tuple[int | None, list, int]:
+        """Run automatic steps until a decision or chance node with a choice (or the end), and
+        return that node's :meth:`view`."""
         if self._vdirty:
             self._check_victory()
         steps = self.steps
@@ -499,7 +535,7 @@ class GenpeiState:
             if node is not None:
                 opts = node[2]
                 if len(opts) != 1:
-                    return
+                    return (CHANCE if node[0] == "chance" else node[1]), opts, self.turn
                 self.node = None  # one choice only: take it
                 _HANDLERS[node[3]](self, opts[0][0] if node[0] == "chance" else opts[0], *node[4])
                 self._reach_cache = None
@@ -522,7 +558,8 @@ class GenpeiState:
                     q.popleft()
                 if not q:
                     self.phase = "battle"
-                    self.queue = deque(u for u in self.ordered if u in self.units and not self.units[u].no_battle)
+                    units = self.units
+                    self.queue = deque([u for u in self.ordered if u in units and not units[u].no_battle])
                     continue
             elif phase == "battle":
                 q = self.queue
@@ -532,16 +569,18 @@ class GenpeiState:
                     self._end_turn()
                     continue
             elif phase not in ("card", "order", "alongside"):
-                return
+                return self.view()
             acts = self._legal  # legal_actions() inlined: no winner and no node here
             if acts is None:
-                acts = self._legal = self._phase_actions()
+                acts = self._legal = _PHASE_LISTS[phase](self)
             if len(acts) == 1:
-                self._apply_phase(acts[0])
+                a = acts[0]
+                _PHASE_ACTS[a[0]](self, a)
                 self._legal = None
                 self._reach_cache = None
                 continue
-            return
+            return self.player, acts, self.turn
+        return None, (), self.turn
 
     # ---------------------------------------------------------------- decks
     def _draw_from(self, deck: dict[str, int], discard: dict[str, int], which: str) -> list | None:
@@ -722,65 +761,86 @@ class GenpeiState:
 
     # ================================================================ phase decisions
     def _mixed(self, side: int) -> bool:
-        kinds = {self.board.is_naval(u.hex) for u in self.units.values() if u.side == side}
+        naval = self.board._naval
+        kinds = {u.hex in naval for u in self._side_units(side)}
         return len(kinds) == 2
 
     def _phase_actions(self) -> list:
-        phase = self.phase
-        if phase == "card":
-            me = self.sides[self.player]
-            info = self.decks.info
-            held = sorted(set(me.hand))
-            playable = [c for c in held if info[c].effect != "first_strike"] or held
-            acts: list = []
-            mixed = None
-            for c in playable:
-                eff = info[c].effect
-                if eff in ("cavalry_charge", "infantry_onslaught"):
-                    if mixed is None:
-                        mixed = self._mixed(self.player)
-                    if mixed:
-                        acts += [("card", c, "land"), ("card", c, "naval")]
-                        continue
-                    naval = all(self.board.is_naval(u.hex) for u in self.units.values() if u.side == self.player)
-                    acts.append(("card", c, "naval" if naval else "land"))
+        """The legal actions of the phase decision now (no node pending): one function per
+        phase (:data:`_PHASE_LISTS`), ``[]`` in a phase without one."""
+        f = _PHASE_LISTS.get(self.phase)
+        return f(self) if f is not None else []
+
+    def _pl_card(self) -> list:
+        me = self.sides[self.player]
+        info = self.decks.info
+        held = sorted(set(me.hand))
+        playable = [c for c in held if info[c].effect != "first_strike"] or held
+        acts: list = []
+        mixed = None
+        for c in playable:
+            eff = info[c].effect
+            if eff in ("cavalry_charge", "infantry_onslaught"):
+                if mixed is None:
+                    mixed = self._mixed(self.player)
+                if mixed:
+                    acts += [("card", c, "land"), ("card", c, "naval")]
                     continue
-                acts.append(("card", c, None))
-            return acts
-        if phase == "alongside":
-            acts = [("no_dragon",)]
-            if self.can_play_dragon(self.player, "turncoat"):
-                acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
-            return acts
-        if phase == "order":
-            toks = self.tokens
-            if not toks:
-                return [END_ORDERS]
-            kept = self._order_acts
-            if kept is not None and kept[0] == (self.turn, len(toks), len(self.ordered)):
-                return kept[1]  # the list before the last order, less the piece ordered (_apply_phase)
-            acts = self._order_actions()
-            # With every token alike (and not a naval group) an order changes no other piece's
-            # options: the next list is this one less the piece ordered (see _apply_phase).
-            uniform = toks.count(toks[0]) == len(toks) and toks[0][0] != "naval_group"
-            self._order_acts = ((self.turn, len(toks), len(self.ordered)), acts) if uniform else None
-            return acts
-        if phase == "move":
-            pid = self.queue[0]
-            if pid >= LEADER_BASE:
-                return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
-            return [("move", pid, h) for h in self._reach(self.units[pid])]  # destinations()
-        if phase == "battle":
-            u = self.units[self.queue[0]]
-            return self.battle_actions(u) + [("pass", u.uid)]
-        return []
+                naval = all(self.board.is_naval(u.hex) for u in self._side_units(self.player))
+                acts.append(("card", c, "naval" if naval else "land"))
+                continue
+            acts.append(("card", c, None))
+        return acts
+
+    def _pl_alongside(self) -> list:
+        acts = [("no_dragon",)]
+        if self.can_play_dragon(self.player, "turncoat"):
+            acts += [("dragon", "turncoat", u.uid) for u in self.units.values() if u.side != self.player and u.leader is None]
+        return acts
+
+    def _pl_order(self) -> list:
+        toks = self.tokens
+        if not toks:
+            return [END_ORDERS]
+        kept = self._order_acts
+        if kept is not None and kept[0] == (self.turn, len(toks), len(self.ordered)):
+            return kept[1]  # the list before the last order, less the piece ordered (_a_order)
+        acts = self._order_actions()
+        # With every token alike (and not a naval group) an order changes no other piece's
+        # options: the next list is this one less the piece ordered (see _a_order).
+        uniform = toks.count(toks[0]) == len(toks) and toks[0][0] != "naval_group"
+        self._order_acts = ((self.turn, len(toks), len(self.ordered)), acts) if uniform else None
+        return acts
+
+    def _pl_move(self) -> list:
+        pid = self.queue[0]
+        if pid >= LEADER_BASE:
+            return [("move", pid, h) for h in self.leader_destinations(self.leaders[pid])]
+        return [("move", pid, h) for h in self._reach(self.units[pid])]  # destinations()
+
+    def _pl_battle(self) -> list:
+        u = self.units[self.queue[0]]
+        return self.battle_actions(u) + [("pass", u.uid)]
 
     def _order_actions(self) -> list:
         """The actions of the order phase (tokens left): order a candidate piece
         (:meth:`_order_candidates`), or with a section card detach an attached leader."""
-        acts: list = [("order", pid) for pid in self._order_candidates()] or [END_ORDERS]
+        cands = self._order_candidates()
+        acts: list = [("order", pid) for pid in cands] or [END_ORDERS]
         if self.card_effect == "section":  # a section card may detach a leader (1 order)
             p, ordered, naval = self.player, self.ordered, self.board._naval
+            toks = self.tokens
+            if toks.count(toks[0]) == len(toks) and toks[0][0] == "section":
+                # every token the same section: the units a token can order are the candidates
+                # (the units first, in id order, as the loop below finds them)
+                units = self.units
+                for pid in cands:
+                    if pid >= LEADER_BASE:
+                        break
+                    u = units[pid]
+                    if u.leader is not None and (u.hex not in naval or self._deck_to_deck(u.hex, u.side, 2, exclude=u.hex)):
+                        acts.append(("detach", pid))
+                return acts
             for u in self.units.values():
                 if u.side != p or u.leader is None or u.uid in ordered or self._token_for(u) is None:
                     continue
@@ -789,51 +849,81 @@ class GenpeiState:
         return acts
 
     def _apply_phase(self, a) -> None:
-        kind = a[0]
-        if kind == "card":
-            self._play_card(a[1], a[2])
-        elif kind == "no_dragon":
-            self.phase = "order"
-        elif kind == "dragon":
-            self._play_dragon(self.player, self.can_play_dragon(self.player, a[1]))  # type: ignore[arg-type]
-            self.phase = "order"
-            self._push(("turncoat", a[2]))
-        elif kind == "order":
-            kept = self._order_acts
-            pid = a[1]
-            fresh = (self.phase == "order" and kept is not None and kept[1][0] is not END_ORDERS
-                     and kept[0] == (self.turn, len(self.tokens), len(self.ordered)))
-            self._order(pid)
-            if fresh:
-                # nothing but the ordered piece changed: its order (and detach) leave the list
-                rest = [x for x in kept[1] if x[1] != pid] or [END_ORDERS]  # type: ignore[index]
-                self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest)
-            else:
-                self._order_acts = None
-        elif kind == "detach":
-            self._order_acts = None  # a leader left his unit: deck-to-deck options may change
-            self._detach(a[1])
-        elif kind == "end_orders":
-            self.phase = "move"
-            self.queue = deque(self.ordered)
-        elif kind == "move":
-            self.queue.popleft()
-            if a[1] >= LEADER_BASE:
-                self._move_leader(self.leaders[a[1]], a[2])
-            else:
-                self._move(self.units[a[1]], a[2])
-        elif kind == "pass":
-            self.queue.popleft()
-        elif kind == "battle":
-            self.queue.popleft()
-            _, uid, target, bkind, insp = a
-            self._push(("declare", uid, target, bkind, insp, False))
-        elif kind == "destroy":
-            self.queue.popleft()
-            _, uid, h, insp = a
-            self._destroy(self.units[uid], h, insp)
-        else:
+        """Take the phase action ``a``: one function per action kind (:data:`_PHASE_ACTS`)."""
+        f = _PHASE_ACTS.get(a[0])
+        if f is None:
             raise ValueError(f"not a legal action now: {a!r}")
+        f(self, a)
+
+    def _a_card(self, a) -> None:
+        self._play_card(a[1], a[2])
+
+    def _a_no_dragon(self, a) -> None:
+        self.phase = "order"
+
+    def _a_dragon(self, a) -> None:
+        self._play_dragon(self.player, self.can_play_dragon(self.player, a[1]))  # type: ignore[arg-type]
+        self.phase = "order"
+        self._push(("turncoat", a[2]))
+
+    def _a_order(self, a) -> None:
+        kept = self._order_acts
+        pid = a[1]
+        fresh = (self.phase == "order" and kept is not None and kept[1][0] is not END_ORDERS
+                 and kept[0] == (self.turn, len(self.tokens), len(self.ordered)))
+        if fresh:
+            acts = kept[1]  # type: ignore[index]
+            try:
+                i = acts.index(a)
+            except ValueError:
+                i = -1
+            if i >= 0:
+                # a listed order while every token is alike: the card spends its first token,
+                # and the next list is this one less the order (and a detach) of the piece
+                self._order(pid, 0)
+                rest = acts.copy()
+                del rest[i]
+                if rest and rest[-1][0] == "detach":  # detaches come after the orders
+                    d = ("detach", pid)
+                    if d in rest:
+                        rest.remove(d)
+                self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest or [END_ORDERS])
+                return
+        self._order(pid)
+        if fresh:
+            # nothing but the ordered piece changed: its order (and detach) leave the list
+            rest = [x for x in kept[1] if x[1] != pid] or [END_ORDERS]  # type: ignore[index]
+            self._order_acts = ((self.turn, len(self.tokens), len(self.ordered)), rest)
+        else:
+            self._order_acts = None
+
+    def _a_detach(self, a) -> None:
+        self._order_acts = None  # a leader left his unit: deck-to-deck options may change
+        self._detach(a[1])
+
+    def _a_end_orders(self, a) -> None:
+        self.phase = "move"
+        self.queue = deque(self.ordered)
+
+    def _a_move(self, a) -> None:
+        self.queue.popleft()
+        if a[1] >= LEADER_BASE:
+            self._move_leader(self.leaders[a[1]], a[2])
+        else:
+            self._move(self.units[a[1]], a[2])
+
+    def _a_pass(self, a) -> None:
+        self.queue.popleft()
+
+    def _a_battle(self, a) -> None:
+        self.queue.popleft()
+        _, uid, target, bkind, insp = a
+        self._push(("declare", uid, target, bkind, insp, False))
+
+    def _a_destroy(self, a) -> None:
+        self.queue.popleft()
+        _, uid, h, insp = a
+        self._destroy(self.units[uid], h, insp)
 
     # ---------------------------------------------------------------- cards and orders
     def _play_card(self, card: str, mode: str | None) -> None:
@@ -850,7 +940,7 @@ class GenpeiState:
         elif eff == "cavalry_charge":
             if mode == "naval":
                 self.tokens = [("naval",)] * 4
-            elif any(u.side == self.player and u.type.mounted and not self.naval(u) for u in self.units.values()):
+            elif any(u.type.mounted and not self.naval(u) for u in self._side_units(self.player)):
                 self.tokens = [("cavalry",)] * 4
             else:
                 self.tokens = [("any",)]
@@ -870,9 +960,7 @@ class GenpeiState:
         self.phase = "alongside"
 
     def _s_shogun(self, dice: int) -> None:
-        syms = ("circle", "triangle", "square", "flag", "honour_fortune")
-        outs = [(("shogun",) + k, p) for k, p in symbol_counts(self.faces, dice, syms)]
-        self._chance(outs, "_h_shogun")
+        self._chance(shogun_outcomes(self.faces, dice), "_h_shogun")
 
     def _h_shogun(self, o) -> None:
         _, c, t, s, flags, hf = o
@@ -940,23 +1028,24 @@ class GenpeiState:
         if toks.count(tok) == len(toks) and kind in ("section", "any"):
             # all tokens alike and a test of the hex alone: no call per piece
             if kind == "any":
-                out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered]
+                out = [u.uid for u in self._side_units(p) if u.uid not in ordered]
                 out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered]
                 return out
             section = tok[1]
             secs = self.board.sections_at[self.sides[p].edge]
-            out = [u.uid for u in self.units.values() if u.side == p and section in secs[u.hex] and u.uid not in ordered]
+            out = [u.uid for u in self._side_units(p) if section in secs[u.hex] and u.uid not in ordered]
             if self.leaders:
                 out += [le.lid for le in self.leaders.values()
                         if le.side == p and section in secs[le.hex] and le.lid not in ordered]
             return out
         token_for = self._token_for
-        out = [u.uid for u in self.units.values() if u.side == p and u.uid not in ordered and token_for(u.uid) is not None]
+        out = [u.uid for u in self._side_units(p) if u.uid not in ordered and token_for(u.uid) is not None]
         out += [le.lid for le in self.leaders.values() if le.side == p and le.lid not in ordered and token_for(le.lid) is not None]
         return out
 
-    def _order(self, pid: int) -> None:
-        i = self._token_for(pid)
+    def _order(self, pid: int, token: int | None = None) -> None:
+        """Order piece ``pid`` with the card's token ``token`` (by default :meth:`_token_for`'s)."""
+        i = self._token_for(pid) if token is None else token
         del self.tokens[i]  # type: ignore[arg-type]
         self.ordered.append(pid)
         if pid >= LEADER_BASE:
@@ -1026,14 +1115,16 @@ class GenpeiState:
             two = cap != 1
             wind = b.wind_dirs
             any_wind = u.sea_any_wind
+            sea = b.sea_adjacent  # (Ocean neighbours, those with the wind) of each hex
+            k = 0 if any_wind else 1
             for d, n in b.neighbours(start):
                 if n in at or n in lat or n in impassable:
                     continue
                 if n in naval:
                     out[n] = (1, "sea")
                     if two and (any_wind or d in wind):
-                        for d2, n2 in b.neighbours(n):
-                            if n2 not in out and n2 not in at and n2 not in lat and n2 in naval and (any_wind or d2 in wind):
+                        for n2 in sea[n][k]:
+                            if n2 not in out and n2 not in at and n2 not in lat:
                                 out[n2] = (2, "sea")
                 elif self._may_enter(u, n, start):
                     out[n] = (1, "disembark")
@@ -1049,8 +1140,30 @@ class GenpeiState:
         special = b.entry_rules
         embark = b.naval_rules
         frontier = [start]
+        # Past the first step (or without embarking) Ocean and impassable hexes are never
+        # entered: the per-hex table without them gives the same hexes in the same order, unless
+        # a lone leader stands at sea (whom the unit could join).
+        land = b.land_adjacent
+        lean = not lat or naval.isdisjoint(lat)
         for step in range(1, reach + 1):
             nxt = []
+            if lean and (step > 1 or not embark):
+                for h in frontier:
+                    if h in must_stop and h != start:
+                        continue
+                    for n in land[h]:
+                        if n in out or n in at:
+                            continue
+                        if n in lat:
+                            if self._joinable(u, n):
+                                out[n] = (step, "join")
+                            continue
+                        if n in special and not self._may_enter(u, n, h):
+                            continue
+                        out[n] = (step, "land")
+                        nxt.append(n)
+                frontier = nxt
+                continue
             for h in frontier:
                 if h in must_stop and h != start:
                     continue
@@ -1082,7 +1195,9 @@ class GenpeiState:
         return n not in b.start_adjacent or b.distance(u.start_hex, n) == 1
 
     def _enter_hex(self, u: Unit, dest: Hex) -> None:
-        self._vdirty = True
+        watched = self.temporary.hexes  # a move elsewhere changes no banner (_tent_capture aside)
+        if u.hex in watched or dest in watched:
+            self._vdirty = True
         del self.at[u.hex]
         u.hex = dest
         self.at[dest] = u.uid
@@ -1098,6 +1213,7 @@ class GenpeiState:
             if m[0] in ("command_tent", "command_ship") and m[1] == u.hex and m[2] is not None and m[2] != self.sides[u.side].id:
                 self.markers.remove(m)
                 self.sides[u.side].banners += 1
+                self._vdirty = True
                 self._count("command_tent_taken")
                 return
 
@@ -1114,8 +1230,8 @@ class GenpeiState:
             self._count("leader_joined")
         self._enter_hex(u, dest)  # marks u touched: moved, no_battle
         u.moved = True
-        for m in self.markers:
-            if m[0] in ("command_ship", "command_tent") and m[1] == old and u.type.id == "bodyguard":
+        for m in self.markers if u.type.id == "bodyguard" else ():
+            if m[0] in ("command_ship", "command_tent") and m[1] == old:
                 if m[0] == "command_ship":
                     m[1] = dest
                     if how == "disembark":
@@ -1130,7 +1246,7 @@ class GenpeiState:
             limit = u.move_override if u.move_override is not None else u.stats.move
             if steps > limit:
                 u.no_battle = True
-            if any(t.movement.no_battle_after_entering for t in self.board.terrain(dest)):
+            if dest in self.board.no_battle_entering:  # a tile with no_battle_after_entering
                 u.no_battle = True
         if how in ("land", "disembark", "join") and self.board.entry_roll(dest):
             self._push(("marsh", u.uid, False))
@@ -1188,17 +1304,18 @@ class GenpeiState:
         if start in naval:
             return out + self._deck_to_deck(start, le.side, 2, exclude=start)
         reach = min(3, b.exit_max.get(start, 3))
-        adjacent, impassable, must_stop, special = b.adjacent, b._impassable, b._must_stop, b.entry_rules
+        passable, must_stop, special = b.passable_adjacent, b._must_stop, b.entry_rules
         at, lat, units, side, mounted = self.at, self.lat, self.units, le.side, le.type.mounted
         frontier = [start]
-        seen = {start}
+        seen = set(lat)  # other lone leaders' hexes are never entered: as if seen
+        seen.add(start)
         for _ in range(reach):
             nxt = []
             for h in frontier:
                 if h in must_stop and h != start:
                     continue
-                for n in adjacent[h]:
-                    if n in seen or n in impassable or n in lat:
+                for n in passable[h]:  # impassable hexes left out
+                    if n in seen:
                         continue
                     seen.add(n)
                     if n in special and n not in naval and not self._leader_may_enter(le, n):
@@ -1423,8 +1540,8 @@ class GenpeiState:
         row = b.dist[h]
         side = u.side
         out = []
-        for o in self.units.values():
-            if o.side != side and lo <= row[o.hex] <= r and self.has_los(h, o.hex):
+        for o in self._side_units(1 - side):
+            if lo <= row[o.hex] <= r and self.has_los(h, o.hex):
                 out.append(o.uid)
         for le in self.leaders.values():
             if le.side != side and not le.detaching and lo <= row[le.hex] <= r and self.has_los(h, le.hex):
@@ -1958,6 +2075,19 @@ class GenpeiState:
 #: main loop dispatches through these tables rather than ``getattr`` with a built name.
 _STEPS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_s_")}
 _HANDLERS = {k: v for k, v in vars(GenpeiState).items() if k.startswith("_h_")}
+#: Phase → the ``_pl_<phase>`` function listing its actions; action kind → the ``_a_<kind>``
+#: function taking a phase action (the main loop and :meth:`GenpeiState.step` dispatch on these).
+_PHASE_LISTS = {k[4:]: v for k, v in vars(GenpeiState).items() if k.startswith("_pl_")}
+_PHASE_ACTS = {k[3:]: v for k, v in vars(GenpeiState).items() if k.startswith("_a_")}
+
+
+@lru_cache(maxsize=64)
+def shogun_outcomes(faces: tuple[str, ...], dice: int) -> list[tuple[tuple, float]]:
+    """The Shogun roll of ``dice`` dice: ``(("shogun", circles, triangles, squares, flags, H&F),
+    probability)`` (:func:`symbol_counts`), one list per die and dice count, shared by every
+    chance node that rolls it (never changed)."""
+    syms = ("circle", "triangle", "square", "flag", "honour_fortune")
+    return [(("shogun",) + k, p) for k, p in symbol_counts(faces, dice, syms)]
 
 
 @lru_cache(maxsize=1024)
@@ -1986,5 +2116,5 @@ def more_hf_probability(faces: tuple[str, ...], mine: int, theirs: int) -> float
 
 
 __all__ = ["CHANCE", "LEADER_BASE", "TERMINAL", "GenpeiState", "Leader", "SideState", "Unit",
-           "casualty_check_probability", "challenge_outcomes", "marsh_entry_outcomes", "more_hf_probability",
+           "casualty_check_probability", "challenge_outcomes", "marsh_entry_outcomes", "more_hf_probability", "shogun_outcomes",
            "symbol_counts"]

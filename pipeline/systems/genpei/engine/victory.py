@@ -117,6 +117,9 @@ class TemporaryBanners:
                 pass  # permanent banners, counted by the engine when a tile is taken
             else:
                 self.notes.append(f"{sc.code} victory rule {r.id!r} is not known to the engine: it earns no banner in play")
+        #: The hexes whose occupant :meth:`count` looks at (a unit moving onto or off any other
+        #: hex changes no temporary banner).
+        self.hexes: frozenset[tuple[int, int]] = frozenset(self.stockades) if self.stronghold is not None else frozenset()
 
     def rebind(self, state: GenpeiState) -> TemporaryBanners:
         """The same counter for a copy of the game (``GenpeiState.clone``)."""
