@@ -53,31 +53,64 @@ def _attack_value(state: GenpeiState, setup, figures: int) -> float:
     return p_kill + HIT_WEIGHT * e_hits
 
 
-def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
-    """The attack value of ``u`` standing on ``h`` (``moved`` there) at ``o`` ``d`` hexes away
-    (:func:`_attack_value`, never inspired), cached for the scenario by everything it depends
-    on: the two unit types, the tiles and sea of both hexes, moved, the card dice, the target's
-    figures and lying flat, a covered hexside, the distance."""
-    b = state.board
-    tk, naval = b.tile_key, b._naval
-    oh = o.hex
-    covered = b.covered(oh, h)
-    bonus = u.bonus_close if kind == "close" else u.bonus_ranged
-    key = (kind, u.type.id, tk.get(h, ()), h in naval, moved, bonus, o.type.id, tk.get(oh, ()), oh in naval,
-           o.lying_flat, o.figures, covered, d)
-    values = b.shared.get("greedy_values")
+def _values(b) -> dict:
+    """The scenario's cache of attack values (:func:`_best_with`), shared by its games through
+    ``Board.shared``."""
+    values = b.shared.get("greedy_attack_values")
     if values is None:
-        values = b.shared["greedy_values"] = {}
-    v = values.get(key)
-    if v is None:
-        fa = Fighter(u.type, b.terrain(h), naval=h in naval, moved=moved, leader=u.leader)
-        fd = state.fighter(o)
-        if kind == "close":
-            setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
-        else:
-            setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
-        v = values[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
+        values = b.shared["greedy_attack_values"] = {}
+    return values
+
+
+def _long_shot(b, ut) -> bool:
+    """Unit type ``ut`` fires one hex beyond its range with 1 die (rule ``long_shot``), per
+    scenario."""
+    shots = b.shared.get("greedy_long_shot")
+    if shots is None:
+        shots = b.shared["greedy_long_shot"] = {}
+    got = shots.get(ut.id)
+    if got is None:
+        got = shots[ut.id] = any(r.id == "long_shot" for r in ut.rules)
+    return got
+
+
+def _value_uncached(state: GenpeiState, key: tuple, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
+    """The attack value (:func:`_attack_value`, never inspired) of ``u`` standing on ``h``
+    (``moved`` there) at ``o`` ``d`` hexes away, stored in :func:`_values` under ``key``
+    (built by :func:`_best_with` from all the roll depends on, so that any ``moved`` and ``d``
+    the key stands for give this same value)."""
+    b = state.board
+    covered = key[11]
+    bonus = key[5]
+    fa = Fighter(u.type, b.terrain(h), naval=h in b._naval, moved=moved, leader=u.leader)
+    fd = state.fighter(o)
+    if kind == "close":
+        setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
+    else:
+        setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
+    v = _values(b)[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
     return v
+
+
+def _enemy_table(state: GenpeiState, side: int, cache: dict) -> tuple[dict, frozenset]:
+    """The enemies of ``side`` as they stand (hex → unit, and the set of those hexes), kept in
+    ``cache`` until a unit is lost or defects (Turncoat)."""
+    ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
+    got = cache.get(ek)
+    if got is None:
+        enemy_at = {o.hex: o for o in state.units.values() if o.side != side}
+        got = cache[ek] = (enemy_at, frozenset(enemy_at))
+    return got
+
+
+def _ranged_table(cache: dict, side: int, now: tuple[dict, frozenset]) -> tuple[dict, frozenset]:
+    """The enemies ranged attacks of ``side`` look at: the table of :func:`_enemy_table` when
+    first asked (``now``), then kept for the life of ``cache`` (no enemy moves or falls while it
+    lives, card to move)."""
+    got = cache.get(("enemy_units", side))
+    if got is None:
+        got = cache[("enemy_units", side)] = now
+    return got
 
 
 def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
@@ -99,49 +132,91 @@ def _best_table(u: Unit, cache: dict) -> dict:
     return per_hex
 
 
-def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict) -> float:
-    """:func:`_best_from` worked out and stored in ``per_hex`` (:func:`_best_table`)."""
+def _max_range_at(state: GenpeiState, u: Unit, h) -> int:
+    """How far ``u`` fires from ``h``: per unit type and the tiles and sea of ``h``, cached for
+    the scenario."""
     b = state.board
+    rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
+    ranges = b.shared.get("max_range")
+    if ranges is None:
+        ranges = b.shared["max_range"] = {}
+    r = ranges.get(rk)
+    if r is None:
+        r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
+    return r
+
+
+def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict) -> float:
+    """:func:`_best_from` worked out and stored in ``per_hex`` (:func:`_best_table`): the best
+    :func:`_value` over the enemies next to ``h`` (close combat), or when there is none and the
+    unit may fire, over the enemies in its range from ``h`` (ranged combat)."""
+    now = _enemy_table(state, u.side, cache)
+    return _best_with(state, u, h, cache, per_hex, now, u.stats.ranged > 0 and not u.no_ranged)
+
+
+def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
+               fires: bool) -> float:
+    """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and
+    whether ``u`` may fire at all looked up by the caller. Each attack value is looked up in
+    :func:`_values` by a key built inline (the attacker's part once per hex)."""
+    b = state.board
+    close = now[1] & b.adjacent_set[h]  # the enemies next to h, by a set operation
+    if close:
+        kind, targets, enemies = "close", close, now[0]
+        bonus = u.bonus_close
+    elif fires:
+        enemies, hexes = _ranged_table(cache, u.side, now)
+        targets = b.within(h, _max_range_at(state, u, h)) & hexes  # a set operation, not a loop over every enemy
+        if not targets:
+            per_hex[h] = 0.0
+            return 0.0
+        kind, row, lo = "ranged", b.dist[h], u.stats.min_range
+        bonus = u.bonus_ranged
+    else:
+        per_hex[h] = 0.0
+        return 0.0
+    # The key holds all the roll depends on (combat.close_setup, ranged_setup, odds.kill_odds):
+    # moving counts only through the dice it leaves (after-move dice on land), the distance
+    # only beyond the range of a long shot; the rest as the tiles, sea, types, card dice,
+    # the target's figures and lying flat, and a covered hexside (Board.covered) give it.
     moved = h != u.start_hex
-    best = 0.0
-    adjacent = False
-    side = u.side
-    # where the enemies stand now: the same until a unit is lost or defects (Turncoat)
-    ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
-    got = cache.get(ek)
-    if got is None:
-        enemy_at = {o.hex: o for o in state.units.values() if o.side != side}
-        got = cache[ek] = (enemy_at, frozenset(enemy_at))
-    enemy_at = got[0]
-    for n in b.adjacent_set[h] & got[1]:  # the enemies next to h, by a set operation
-        adjacent = True
-        v = _value(state, "close", u, h, enemy_at[n], moved, 1)
-        if v > best:
-            best = v
+    tk, naval, pal = b.tile_key, b._naval, b.palisade_sides
+    tid = u.type.id
+    tk_h = tk.get(h, ())
+    naval_h = h in naval
     st = u.stats
-    if not adjacent and st.ranged > 0 and not u.no_ranged:
-        # how far the unit fires from h: per unit type and the tiles and sea of h (scenario-wide)
-        rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
-        ranges = b.shared.get("max_range")
-        if ranges is None:
-            ranges = b.shared["max_range"] = {}
-        r = ranges.get(rk)
-        if r is None:
-            r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
-        row = b.dist[h]
-        lo = st.min_range
-        got = cache.get(("enemy_units", side))
-        if got is None:
-            # enemies neither move nor lose figures while this cache lives (card to move)
-            enemies = {o.hex: o for o in state.units.values() if o.side != side}
-            got = cache[("enemy_units", side)] = (enemies, frozenset(enemies))
-        enemies = got[0]
-        for oh in b.within(h, r) & got[1]:  # a set operation, not a loop over every enemy
+    values = _values(b)
+    best = 0.0
+    if kind == "close":
+        dice = st.close_after_move if moved and not naval_h else st.close
+        for oh in targets:
+            o = enemies[oh]
+            sides = pal.get(oh)
+            covered = (b.bearing(oh, h) in sides) if sides else False
+            key = ("close", tid, tk_h, naval_h, dice, bonus, o.type.id, tk.get(oh, ()), oh in naval, o.lying_flat,
+                   o.figures, covered)
+            v = values.get(key)
+            if v is None:
+                v = _value_uncached(state, key, kind, u, h, o, moved, 1)
+            if v > best:
+                best = v
+    else:
+        dice = st.ranged_after_move if moved and not naval_h else st.ranged
+        far = st.max_range if _long_shot(b, u.type) else 99
+        for oh in targets:
             d = row[oh]
-            if d >= lo:
-                v = _value(state, "ranged", u, h, enemies[oh], moved, d)
-                if v > best:
-                    best = v
+            if d < lo:
+                continue
+            o = enemies[oh]
+            sides = pal.get(oh)
+            covered = (b.bearing(oh, h) in sides) if sides else False
+            key = ("ranged", tid, tk_h, naval_h, dice, bonus, o.type.id, tk.get(oh, ()), oh in naval, o.lying_flat,
+                   o.figures, covered, d > far)
+            v = values.get(key)
+            if v is None:
+                v = _value_uncached(state, key, kind, u, h, o, moved, d)
+            if v > best:
+                best = v
     per_hex[h] = best
     return best
 
@@ -172,12 +247,39 @@ def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict)
     return d
 
 
+def _threats(cache: dict) -> dict:
+    """The uid → :func:`_unit_threat` table of ``cache``."""
+    threats = cache.get("threat")
+    if threats is None:
+        threats = cache["threat"] = {}
+    return threats
+
+
 def _unit_threat(state: GenpeiState, u: Unit, cache: dict) -> float:
-    key = ("threat", u.uid)
-    v = cache.get(key)
+    """What ``u`` threatens where it stands: its best attack value from its hex
+    (:func:`_best_from`) less the pull toward the nearest enemy, cached per unit for the life of
+    ``cache``."""
+    threats = _threats(cache)
+    v = threats.get(u.uid)
     if v is None:
-        v = cache[key] = _best_from(state, u, u.hex, cache) - APPROACH * _nearest_enemy(state, u.side, u.hex, cache)
+        v = threats[u.uid] = _threat_uncached(state, u, cache)
     return v
+
+
+def _threat_uncached(state: GenpeiState, u: Unit, cache: dict) -> float:
+    """:func:`_unit_threat` worked out (the caller stores it)."""
+    h = u.hex
+    side = u.side
+    per_hex = _best_table(u, cache)
+    best = per_hex.get(h)
+    if best is None:
+        best = _best_with(state, u, h, cache, per_hex, _enemy_table(state, side, cache),
+                          u.stats.ranged > 0 and not u.no_ranged)
+    near = _near_table(side, cache)
+    d = near.get(h)
+    if d is None:
+        d = _nearest_uncached(state, side, h, cache, near)
+    return best - APPROACH * d
 
 
 def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
@@ -207,8 +309,15 @@ def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
         pool, n, bonus = mine, max(1, round(0.6 * len(state.sides[me].hand))), 0.15
     else:
         pool, n, bonus = mine, 1, 0.0
-    threats = sorted((_unit_threat(state, u, cache) for u in pool), reverse=True)[:n]
-    return sum(t + 1.0 + bonus for t in threats)
+    known = _threats(cache)
+    threats = []
+    for u in pool:
+        t = known.get(u.uid)
+        if t is None:
+            t = known[u.uid] = _threat_uncached(state, u, cache)
+        threats.append(t)
+    threats.sort(reverse=True)
+    return sum(t + 1.0 + bonus for t in threats[:n])
 
 
 def _leader_target_value(state: GenpeiState, u: Unit, lid: int, kind: str, insp: bool) -> float:
@@ -345,8 +454,28 @@ def greedy_policy(state: GenpeiState, rng: random.Random):
         return _best_move(state, acts, cache, rng)
     best = None
     best_v = -1e9
+    rand = rng.random
+    if acts[0][0] == "order":
+        # the order phase: the threats of the candidates (as _score gives them), looked up once
+        threats = _threats(cache)
+        units = state.units
+        for a in acts:
+            if a[0] == "order":
+                pid = a[1]
+                if pid >= LEADER_BASE:
+                    v = 0.2
+                else:
+                    v = threats.get(pid)
+                    if v is None:
+                        v = threats[pid] = _threat_uncached(state, units[pid], cache)
+            else:
+                v = _score(state, a, cache)
+            v = v + rand() * 1e-6
+            if v > best_v:
+                best, best_v = a, v
+        return best
     for a in acts:
-        v = _score(state, a, cache) + rng.random() * 1e-6
+        v = _score(state, a, cache) + rand() * 1e-6
         if v > best_v:
             best, best_v = a, v
     return best
@@ -370,11 +499,15 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     best_v = -1e9
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
+    now = None  # the enemy table, looked up at the first destination not yet scored
+    fires = u.stats.ranged > 0 and not u.no_ranged
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
         if attack is None:
-            attack = _best_from_uncached(state, u, h, cache, per_hex)
+            if now is None:
+                now = _enemy_table(state, side, cache)
+            attack = _best_with(state, u, h, cache, per_hex, now, fires)
         d = near.get(h)
         if d is None:
             d = _nearest_uncached(state, side, h, cache, near)
