@@ -47,6 +47,11 @@ WIN_VALUE = 10.0
 
 __all__ = ["POLICIES", "evaluate", "greedy_policy", "random_policy", "rollout_policy"]
 
+#: The cache keys of the tables of side 0 and side 1 (made once, not per lookup).
+_NEAR_KEY = (("near", 0), ("near", 1))
+_ENEMY_HEXES_KEY = (("enemies", 0), ("enemies", 1))
+_RANGED_KEY = (("enemy_units", 0), ("enemy_units", 1))
+
 
 def _attack_value(state: GenpeiState, setup, figures: int) -> float:
     p_kill, e_hits = odds.kill_odds(state.data, setup, figures)
@@ -107,9 +112,9 @@ def _ranged_table(cache: dict, side: int, now: tuple[dict, frozenset]) -> tuple[
     """The enemies ranged attacks of ``side`` look at: the table of :func:`_enemy_table` when
     first asked (``now``), then kept for the life of ``cache`` (no enemy moves or falls while it
     lives, card to move)."""
-    got = cache.get(("enemy_units", side))
+    got = cache.get(_RANGED_KEY[side])
     if got is None:
-        got = cache[("enemy_units", side)] = now
+        got = cache[_RANGED_KEY[side]] = now
     return got
 
 
@@ -146,27 +151,46 @@ def _max_range_at(state: GenpeiState, u: Unit, h) -> int:
     return r
 
 
+def _fire_zones(state: GenpeiState, u: Unit) -> dict | None:
+    """hex → the hexes a unit of ``u``'s type standing there reaches by ranged combat (those
+    within its :func:`_max_range_at`), filled as asked and kept for the scenario per set of
+    destroyed tiles (:attr:`Board.destroyed`); ``None`` when ``u`` may not fire at all."""
+    if u.stats.ranged <= 0 or u.no_ranged:
+        return None
+    b = state.board
+    all_zones = b.shared.get("greedy_fire_zones")
+    if all_zones is None:
+        all_zones = b.shared["greedy_fire_zones"] = {}
+    key = (u.type.id, b.destroyed)
+    zones = all_zones.get(key)
+    if zones is None:
+        zones = all_zones[key] = {}
+    return zones
+
+
 def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict) -> float:
     """:func:`_best_from` worked out and stored in ``per_hex`` (:func:`_best_table`): the best
-    :func:`_value` over the enemies next to ``h`` (close combat), or when there is none and the
+    attack value over the enemies next to ``h`` (close combat), or when there is none and the
     unit may fire, over the enemies in its range from ``h`` (ranged combat)."""
-    now = _enemy_table(state, u.side, cache)
-    return _best_with(state, u, h, cache, per_hex, now, u.stats.ranged > 0 and not u.no_ranged)
+    return _best_with(state, u, h, cache, per_hex, _enemy_table(state, u.side, cache), _fire_zones(state, u))
 
 
 def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
-               fires: bool) -> float:
-    """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and
-    whether ``u`` may fire at all looked up by the caller. Each attack value is looked up in
+               zones: dict | None) -> float:
+    """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and the
+    unit's :func:`_fire_zones` looked up by the caller. Each attack value is looked up in
     :func:`_values` by a key built inline (the attacker's part once per hex)."""
     b = state.board
     close = now[1] & b.adjacent_set[h]  # the enemies next to h, by a set operation
     if close:
         kind, targets, enemies = "close", close, now[0]
         bonus = u.bonus_close
-    elif fires:
+    elif zones is not None:
+        zone = zones.get(h)
+        if zone is None:
+            zone = zones[h] = b.within(h, _max_range_at(state, u, h))
         enemies, hexes = _ranged_table(cache, u.side, now)
-        targets = b.within(h, _max_range_at(state, u, h)) & hexes  # a set operation, not a loop over every enemy
+        targets = zone & hexes  # a set operation, not a loop over every enemy
         if not targets:
             per_hex[h] = 0.0
             return 0.0
@@ -233,17 +257,18 @@ def _nearest_enemy(state: GenpeiState, side: int, h, cache: dict) -> int:
 
 def _near_table(side: int, cache: dict) -> dict:
     """The hex → nearest enemy distance table of :func:`_nearest_enemy` for ``side``."""
-    near = cache.get(("near", side))
+    near = cache.get(_NEAR_KEY[side])
     if near is None:
-        near = cache[("near", side)] = {}
+        near = cache[_NEAR_KEY[side]] = {}
     return near
 
 
 def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict) -> int:
-    enemies = cache.get(("enemies", side))
+    """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`)."""
+    enemies = cache.get(_ENEMY_HEXES_KEY[side])
     if enemies is None:
-        enemies = cache[("enemies", side)] = [o.hex for o in state.units.values() if o.side != side]
-    d = near[h] = min(map(state.board.dist[h].__getitem__, enemies), default=0)
+        enemies = cache[_ENEMY_HEXES_KEY[side]] = [o.hex for o in state.units.values() if o.side != side]
+    d = near[h] = min(map(state.board.dist[h].__getitem__, enemies)) if enemies else 0
     return d
 
 
@@ -266,16 +291,20 @@ def _unit_threat(state: GenpeiState, u: Unit, cache: dict) -> float:
     return v
 
 
-def _threat_uncached(state: GenpeiState, u: Unit, cache: dict) -> float:
-    """:func:`_unit_threat` worked out (the caller stores it)."""
+def _threat_uncached(state: GenpeiState, u: Unit, cache: dict, now: tuple[dict, frozenset] | None = None,
+                     near: dict | None = None) -> float:
+    """:func:`_unit_threat` worked out (the caller stores it); ``now`` and ``near`` are the
+    :func:`_enemy_table` and :func:`_near_table` of ``u``'s side when the caller has them."""
     h = u.hex
     side = u.side
     per_hex = _best_table(u, cache)
     best = per_hex.get(h)
     if best is None:
-        best = _best_with(state, u, h, cache, per_hex, _enemy_table(state, side, cache),
-                          u.stats.ranged > 0 and not u.no_ranged)
-    near = _near_table(side, cache)
+        if now is None:
+            now = _enemy_table(state, side, cache)
+        best = _best_with(state, u, h, cache, per_hex, now, _fire_zones(state, u))
+    if near is None:
+        near = _near_table(side, cache)
     d = near.get(h)
     if d is None:
         d = _nearest_uncached(state, side, h, cache, near)
@@ -311,10 +340,13 @@ def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
         pool, n, bonus = mine, 1, 0.0
     known = _threats(cache)
     threats = []
+    now = near = None
     for u in pool:
         t = known.get(u.uid)
         if t is None:
-            t = known[u.uid] = _threat_uncached(state, u, cache)
+            if now is None:
+                now, near = _enemy_table(state, me, cache), _near_table(me, cache)
+            t = known[u.uid] = _threat_uncached(state, u, cache, now, near)
         threats.append(t)
     threats.sort(reverse=True)
     return sum(t + 1.0 + bonus for t in threats[:n])
@@ -341,96 +373,128 @@ def _enemy_distance(state: GenpeiState, side: int, h) -> int:
     return min((row[o.hex] for o in state.units.values() if o.side != side), default=9)
 
 
+def _score_card(state: GenpeiState, a, cache: dict) -> float:
+    return _card_value(state, a[1], a[2], cache)
+
+
+def _score_order(state: GenpeiState, a, cache: dict) -> float:
+    pid = a[1]
+    if pid >= LEADER_BASE:
+        return 0.2
+    return _unit_threat(state, state.units[pid], cache)
+
+
+def _score_move(state: GenpeiState, a, cache: dict) -> float:
+    pid, h = a[1], a[2]
+    if pid >= LEADER_BASE:
+        le = state.leaders[pid]
+        uid = state.at.get(h)
+        if uid is not None and h != le.hex:
+            return 5.0  # joins a unit
+        return _friend_pull(state, le.side, h, le.type.mounted) + 0.1 * min(3, _enemy_distance(state, le.side, h))
+    u = state.units[pid]
+    v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, u.side, h, cache)
+    if h != u.hex and state.board.entry_roll(h):
+        p = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
+        v -= OWN_LOSS * p
+    if h in state.lat:
+        v += 0.5  # joins a lone leader
+    tb = state.temporary
+    if tb.stronghold == u.side and h in tb.stockades:
+        v += 1.0
+    return v
+
+
+def _score_battle(state: GenpeiState, a, cache: dict) -> float:
+    if a[0] == "battle":
+        _, uid, tid, bkind, insp = a
+    else:
+        _, uid, tid, insp = a
+        bkind = "close"
+    u = state.units[uid]
+    if tid >= LEADER_BASE:
+        return _leader_target_value(state, u, tid, bkind, insp) - (0.01 if insp else 0.0)
+    t = state.units[tid]
+    setup = state.setup_for(u, t, bkind, insp)
+    v = _attack_value(state, setup, t.figures)
+    if setup.grapple and t.uid in state.temporary.ships and state.temporary.ship_beneficiary.get(t.uid) == u.side:
+        v += 0.3  # a chance to grapple a supply ship (a temporary banner)
+    return v - (0.01 if insp else 0.0)
+
+
+def _score_dragon(state: GenpeiState, a, cache: dict) -> float:
+    t = state.units[a[2]]
+    return 0.3 + 0.05 * t.figures + 0.1 * t.stats.close
+
+
+def _score_yes(state: GenpeiState, a, cache: dict) -> float:
+    return 1.0 if a[1] else 0.0
+
+
+def _score_inspire(state: GenpeiState, a, cache: dict) -> float:
+    return 1.0 if a[1] and state.sides[state.current_player()].hf >= 2 else 0.0
+
+
+def _score_retreat(state: GenpeiState, a, cache: dict) -> float:
+    me = state.units[a[1]].side
+    h = a[2]
+    v = 0.1 * min(4, _enemy_distance(state, me, h))
+    if state.board.entry_roll(h):
+        v -= 0.5
+    return v
+
+
+def _score_escape(state: GenpeiState, a, cache: dict) -> float:
+    le = state.leaders[a[1]]
+    h = a[2]
+    if h == "off":
+        return 0.1
+    if h in state.at:
+        return 2.0
+    return 0.5 + 0.1 * _friend_pull(state, le.side, h, le.type.mounted)
+
+
+def _score_take_ground(state: GenpeiState, a, cache: dict) -> float:
+    return 0.5 if a[2] else 0.0
+
+
+def _score_discard(state: GenpeiState, a, cache: dict) -> float:
+    c = a[1]
+    if c is None:
+        return 0.0
+    return 1.0 if state.decks.info[c].effect == "unknown" else -1.0
+
+
+def _score_eot(state: GenpeiState, a, cache: dict) -> float:
+    hf = state.sides[state.player].hf
+    return (1.0 if hf >= 6 else 0.0) if a[1] == "dragon" else 0.5
+
+
+def _score_keep(state: GenpeiState, a, cache: dict) -> float:
+    return _card_value(state, a[1], None, cache)
+
+
+def _constant(v: float):
+    def score(state: GenpeiState, a, cache: dict) -> float:
+        return v
+    return score
+
+
+_ZERO = _constant(0.0)
+
+#: The scoring function of each action kind (a kind not listed scores 0).
+_SCORERS = {
+    "card": _score_card, "order": _score_order, "detach": _constant(-1.0), "end_orders": _constant(-1.0),
+    "move": _score_move, "battle": _score_battle, "bonus": _score_battle, "destroy": _constant(0.05),
+    "pass": _ZERO, "no_dragon": _ZERO, "dragon": _score_dragon, "challenge": _score_yes, "react": _score_yes,
+    "inspire": _score_inspire, "retreat": _score_retreat, "escape": _score_escape, "seppuku": _ZERO,
+    "take_ground": _score_take_ground, "discard": _score_discard, "eot": _score_eot, "keep": _score_keep,
+}
+
+
 def _score(state: GenpeiState, a, cache: dict) -> float:
-    kind = a[0]
-    if kind == "card":
-        return _card_value(state, a[1], a[2], cache)
-    if kind == "order":
-        pid = a[1]
-        if pid >= LEADER_BASE:
-            return 0.2
-        return _unit_threat(state, state.units[pid], cache)
-    if kind == "detach":
-        return -1.0
-    if kind == "end_orders":
-        return -1.0
-    if kind == "move":
-        pid, h = a[1], a[2]
-        if pid >= LEADER_BASE:
-            le = state.leaders[pid]
-            uid = state.at.get(h)
-            if uid is not None and h != le.hex:
-                return 5.0  # joins a unit
-            return _friend_pull(state, le.side, h, le.type.mounted) + 0.1 * min(3, _enemy_distance(state, le.side, h))
-        u = state.units[pid]
-        v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, u.side, h, cache)
-        if h != u.hex and state.board.entry_roll(h):
-            p = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
-            v -= OWN_LOSS * p
-        if h in state.lat:
-            v += 0.5  # joins a lone leader
-        tb = state.temporary
-        if tb.stronghold == u.side and h in tb.stockades:
-            v += 1.0
-        return v
-    if kind in ("battle", "bonus"):
-        if kind == "battle":
-            _, uid, tid, bkind, insp = a
-        else:
-            _, uid, tid, insp = a
-            bkind = "close"
-        u = state.units[uid]
-        if tid >= LEADER_BASE:
-            return _leader_target_value(state, u, tid, bkind, insp) - (0.01 if insp else 0.0)
-        t = state.units[tid]
-        setup = state.setup_for(u, t, bkind, insp)
-        v = _attack_value(state, setup, t.figures)
-        if setup.grapple and t.uid in state.temporary.ships and state.temporary.ship_beneficiary.get(t.uid) == u.side:
-            v += 0.3  # a chance to grapple a supply ship (a temporary banner)
-        return v - (0.01 if insp else 0.0)
-    if kind == "destroy":
-        return 0.05
-    if kind == "pass":
-        return 0.0
-    if kind == "no_dragon":
-        return 0.0
-    if kind == "dragon":
-        t = state.units[a[2]]
-        return 0.3 + 0.05 * t.figures + 0.1 * t.stats.close
-    if kind in ("challenge", "react"):
-        return 1.0 if a[1] else 0.0
-    if kind == "inspire":
-        return 1.0 if a[1] and state.sides[state.current_player()].hf >= 2 else 0.0
-    if kind == "retreat":
-        me = state.units[a[1]].side
-        h = a[2]
-        v = 0.1 * min(4, _enemy_distance(state, me, h))
-        if state.board.entry_roll(h):
-            v -= 0.5
-        return v
-    if kind == "escape":
-        le = state.leaders[a[1]]
-        h = a[2]
-        if h == "off":
-            return 0.1
-        if h in state.at:
-            return 2.0
-        return 0.5 + 0.1 * _friend_pull(state, le.side, h, le.type.mounted)
-    if kind == "seppuku":
-        return 0.0
-    if kind == "take_ground":
-        return 0.5 if a[2] else 0.0
-    if kind == "discard":
-        c = a[1]
-        if c is None:
-            return 0.0
-        return 1.0 if state.decks.info[c].effect == "unknown" else -1.0
-    if kind == "eot":
-        hf = state.sides[state.player].hf
-        return (1.0 if hf >= 6 else 0.0) if a[1] == "dragon" else 0.5
-    if kind == "keep":
-        return _card_value(state, a[1], None, cache)
-    return 0.0
+    """The greedy value of action ``a`` (module docstring): by its kind, :data:`_SCORERS`."""
+    return _SCORERS.get(a[0], _ZERO)(state, a, cache)
 
 
 def greedy_policy(state: GenpeiState, rng: random.Random):
@@ -469,13 +533,14 @@ def greedy_policy(state: GenpeiState, rng: random.Random):
                     if v is None:
                         v = threats[pid] = _threat_uncached(state, units[pid], cache)
             else:
-                v = _score(state, a, cache)
+                v = _SCORERS.get(a[0], _ZERO)(state, a, cache)
             v = v + rand() * 1e-6
             if v > best_v:
                 best, best_v = a, v
         return best
+    scorers = _SCORERS
     for a in acts:
-        v = _score(state, a, cache) + rand() * 1e-6
+        v = scorers.get(a[0], _ZERO)(state, a, cache) + rand() * 1e-6
         if v > best_v:
             best, best_v = a, v
     return best
@@ -499,20 +564,20 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     best_v = -1e9
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
-    now = None  # the enemy table, looked up at the first destination not yet scored
-    fires = u.stats.ranged > 0 and not u.no_ranged
+    now = zones = None  # the enemy table and fire zones, looked up at the first destination not yet scored
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
         if attack is None:
             if now is None:
                 now = _enemy_table(state, side, cache)
-            attack = _best_with(state, u, h, cache, per_hex, now, fires)
+                zones = _fire_zones(state, u)
+            attack = _best_with(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
             d = _nearest_uncached(state, side, h, cache, near)
         v = attack - APPROACH * d
-        if h != here and h in entry_roll:
+        if h in entry_roll and h != here:
             if marsh is None:
                 marsh = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
             v -= OWN_LOSS * marsh
