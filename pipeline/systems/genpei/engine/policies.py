@@ -181,9 +181,9 @@ def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: 
     unit's :func:`_fire_zones` looked up by the caller. Each attack value is looked up in
     :func:`_values` by a key built inline (the attacker's part once per hex)."""
     b = state.board
-    close = now[1] & b.adjacent_set[h]  # the enemies next to h, by a set operation
-    if close:
-        kind, targets, enemies = "close", close, now[0]
+    near = b.adjacent_set[h]
+    if not now[1].isdisjoint(near):  # enemies next to h (set operations, no loop over the enemies)
+        kind, targets, enemies = "close", now[1] & near, now[0]
         bonus = u.bonus_close
     elif zones is not None:
         zone = zones.get(h)
@@ -564,7 +564,7 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     best_v = -1e9
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
-    now = zones = None  # the enemy table and fire zones, looked up at the first destination not yet scored
+    now = zones = adjacent = None  # the enemy table, fire zones, neighbours: looked up at the first destination not scored
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
@@ -572,7 +572,11 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
             if now is None:
                 now = _enemy_table(state, side, cache)
                 zones = _fire_zones(state, u)
-            attack = _best_with(state, u, h, cache, per_hex, now, zones)
+                adjacent = state.board.adjacent_set
+            if zones is None and now[1].isdisjoint(adjacent[h]):
+                attack = per_hex[h] = 0.0  # no enemy next to h and no ranged combat (_best_with)
+            else:
+                attack = _best_with(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
             d = _nearest_uncached(state, side, h, cache, near)
