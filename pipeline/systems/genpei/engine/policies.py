@@ -263,11 +263,15 @@ def _near_table(side: int, cache: dict) -> dict:
     return near
 
 
-def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict) -> int:
-    """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`)."""
+def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict,
+                      now: tuple[dict, frozenset] | None = None) -> int:
+    """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`); the
+    enemies' hexes are those of the enemy table ``now`` (:func:`_enemy_table`) when the caller
+    has it, the same hexes."""
     enemies = cache.get(_ENEMY_HEXES_KEY[side])
     if enemies is None:
-        enemies = cache[_ENEMY_HEXES_KEY[side]] = [o.hex for o in state.units.values() if o.side != side]
+        enemies = [o.hex for o in state.units.values() if o.side != side] if now is None else list(now[0])
+        cache[_ENEMY_HEXES_KEY[side]] = enemies
     d = near[h] = min(map(state.board.dist[h].__getitem__, enemies)) if enemies else 0
     return d
 
@@ -311,6 +315,29 @@ def _threat_uncached(state: GenpeiState, u: Unit, cache: dict, now: tuple[dict, 
     return best - APPROACH * d
 
 
+def _fill_threats(state: GenpeiState, side: int, units: list, cache: dict, known: dict) -> None:
+    """:func:`_threat_uncached` of each of ``units`` (of ``side``), stored in ``known``
+    (:func:`_threats`), with the enemy, nearest-enemy and neighbour tables looked up once."""
+    now = _enemy_table(state, side, cache)
+    enemy_hexes = now[1]
+    near = _near_table(side, cache)
+    adjacent = state.board.adjacent_set
+    for u in units:
+        h = u.hex
+        per_hex = _best_table(u, cache)
+        best = per_hex.get(h)
+        if best is None:
+            zones = None if u.stats.ranged <= 0 or u.no_ranged else _fire_zones(state, u)
+            if zones is None and enemy_hexes.isdisjoint(adjacent[h]):
+                best = per_hex[h] = 0.0  # no enemy next to h and no ranged combat (_best_with)
+            else:
+                best = _best_with(state, u, h, cache, per_hex, now, zones)
+        d = near.get(h)
+        if d is None:
+            d = _nearest_uncached(state, side, h, cache, near, now)
+        known[u.uid] = best - APPROACH * d
+
+
 def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
     me = state.player
     info = state.decks.info[card]
@@ -339,15 +366,10 @@ def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
     else:
         pool, n, bonus = mine, 1, 0.0
     known = _threats(cache)
-    threats = []
-    now = near = None
-    for u in pool:
-        t = known.get(u.uid)
-        if t is None:
-            if now is None:
-                now, near = _enemy_table(state, me, cache), _near_table(me, cache)
-            t = known[u.uid] = _threat_uncached(state, u, cache, now, near)
-        threats.append(t)
+    missing = [u for u in pool if u.uid not in known]
+    if missing:
+        _fill_threats(state, me, missing, cache, known)
+    threats = [known[u.uid] for u in pool]
     threats.sort(reverse=True)
     return sum(t + 1.0 + bonus for t in threats[:n])
 
@@ -579,7 +601,7 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
                 attack = _best_with(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
-            d = _nearest_uncached(state, side, h, cache, near)
+            d = _nearest_uncached(state, side, h, cache, near, now)
         v = attack - APPROACH * d
         if h in entry_roll and h != here:
             if marsh is None:
