@@ -295,20 +295,15 @@ def _unit_threat(state: GenpeiState, u: Unit, cache: dict) -> float:
     return v
 
 
-def _threat_uncached(state: GenpeiState, u: Unit, cache: dict, now: tuple[dict, frozenset] | None = None,
-                     near: dict | None = None) -> float:
-    """:func:`_unit_threat` worked out (the caller stores it); ``now`` and ``near`` are the
-    :func:`_enemy_table` and :func:`_near_table` of ``u``'s side when the caller has them."""
+def _threat_uncached(state: GenpeiState, u: Unit, cache: dict) -> float:
+    """:func:`_unit_threat` worked out (the caller stores it)."""
     h = u.hex
     side = u.side
     per_hex = _best_table(u, cache)
     best = per_hex.get(h)
     if best is None:
-        if now is None:
-            now = _enemy_table(state, side, cache)
-        best = _best_with(state, u, h, cache, per_hex, now, _fire_zones(state, u))
-    if near is None:
-        near = _near_table(side, cache)
+        best = _best_with(state, u, h, cache, per_hex, _enemy_table(state, side, cache), _fire_zones(state, u))
+    near = _near_table(side, cache)
     d = near.get(h)
     if d is None:
         d = _nearest_uncached(state, side, h, cache, near)
