@@ -30,8 +30,10 @@ of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gi
 figures (medians of three paired runs on 2026-12-01 at load average 5.3-6.0, games per CPU
 second, 6a0662b → now: GP19 random 1.18×, greedy 1.23×; GP20 random 1.22×, greedy 1.37×; each
 ratio varies by about ±10% from run to run; ``--instructions 20``: 1.32-1.59× fewer machine
-instructions per game; not 3×; 1000 greedy games in 8-13 s wall). On a shared machine compare CPU
-seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
+instructions per game, 1.14-1.77× after the greedy policy pass of branch issue12g with
+``--instructions 10``; not 3×; 1000 greedy games in 8-13 s wall). On a shared machine compare
+CPU seconds of paired runs (``--baseline``), never wall seconds, and note the load averages
+printed.
 """
 
 from __future__ import annotations

@@ -47,37 +47,75 @@ WIN_VALUE = 10.0
 
 __all__ = ["POLICIES", "evaluate", "greedy_policy", "random_policy", "rollout_policy"]
 
+#: The cache keys of the tables of side 0 and side 1 (made once, not per lookup).
+_NEAR_KEY = (("near", 0), ("near", 1))
+_ENEMY_HEXES_KEY = (("enemies", 0), ("enemies", 1))
+_RANGED_KEY = (("enemy_units", 0), ("enemy_units", 1))
+
 
 def _attack_value(state: GenpeiState, setup, figures: int) -> float:
     p_kill, e_hits = odds.kill_odds(state.data, setup, figures)
     return p_kill + HIT_WEIGHT * e_hits
 
 
-def _value(state: GenpeiState, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
-    """The attack value of ``u`` standing on ``h`` (``moved`` there) at ``o`` ``d`` hexes away
-    (:func:`_attack_value`, never inspired), cached for the scenario by everything it depends
-    on: the two unit types, the tiles and sea of both hexes, moved, the card dice, the target's
-    figures and lying flat, a covered hexside, the distance."""
-    b = state.board
-    tk, naval = b.tile_key, b._naval
-    oh = o.hex
-    covered = b.covered(oh, h)
-    bonus = u.bonus_close if kind == "close" else u.bonus_ranged
-    key = (kind, u.type.id, tk.get(h, ()), h in naval, moved, bonus, o.type.id, tk.get(oh, ()), oh in naval,
-           o.lying_flat, o.figures, covered, d)
-    values = b.shared.get("greedy_values")
+def _values(b) -> dict:
+    """The scenario's cache of attack values (:func:`_best_with`), shared by its games through
+    ``Board.shared``."""
+    values = b.shared.get("greedy_attack_values")
     if values is None:
-        values = b.shared["greedy_values"] = {}
-    v = values.get(key)
-    if v is None:
-        fa = Fighter(u.type, b.terrain(h), naval=h in naval, moved=moved, leader=u.leader)
-        fd = state.fighter(o)
-        if kind == "close":
-            setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
-        else:
-            setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
-        v = values[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
+        values = b.shared["greedy_attack_values"] = {}
+    return values
+
+
+def _long_shot(b, ut) -> bool:
+    """Unit type ``ut`` fires one hex beyond its range with 1 die (rule ``long_shot``), per
+    scenario."""
+    shots = b.shared.get("greedy_long_shot")
+    if shots is None:
+        shots = b.shared["greedy_long_shot"] = {}
+    got = shots.get(ut.id)
+    if got is None:
+        got = shots[ut.id] = any(r.id == "long_shot" for r in ut.rules)
+    return got
+
+
+def _value_uncached(state: GenpeiState, key: tuple, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
+    """The attack value (:func:`_attack_value`, never inspired) of ``u`` standing on ``h``
+    (``moved`` there) at ``o`` ``d`` hexes away, stored in :func:`_values` under ``key``
+    (built by :func:`_best_with` from all the roll depends on, so that any ``moved`` and ``d``
+    the key stands for give this same value)."""
+    b = state.board
+    covered = key[11]
+    bonus = key[5]
+    fa = Fighter(u.type, b.terrain(h), naval=h in b._naval, moved=moved, leader=u.leader)
+    fd = state.fighter(o)
+    if kind == "close":
+        setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
+    else:
+        setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
+    v = _values(b)[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
     return v
+
+
+def _enemy_table(state: GenpeiState, side: int, cache: dict) -> tuple[dict, frozenset]:
+    """The enemies of ``side`` as they stand (hex → unit, and the set of those hexes), kept in
+    ``cache`` until a unit is lost or defects (Turncoat)."""
+    ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
+    got = cache.get(ek)
+    if got is None:
+        enemy_at = {o.hex: o for o in state.units.values() if o.side != side}
+        got = cache[ek] = (enemy_at, frozenset(enemy_at))
+    return got
+
+
+def _ranged_table(cache: dict, side: int, now: tuple[dict, frozenset]) -> tuple[dict, frozenset]:
+    """The enemies ranged attacks of ``side`` look at: the table of :func:`_enemy_table` when
+    first asked (``now``), then kept for the life of ``cache`` (no enemy moves or falls while it
+    lives, card to move)."""
+    got = cache.get(_RANGED_KEY[side])
+    if got is None:
+        got = cache[_RANGED_KEY[side]] = now
+    return got
 
 
 def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
@@ -99,49 +137,110 @@ def _best_table(u: Unit, cache: dict) -> dict:
     return per_hex
 
 
-def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict) -> float:
-    """:func:`_best_from` worked out and stored in ``per_hex`` (:func:`_best_table`)."""
+def _max_range_at(state: GenpeiState, u: Unit, h) -> int:
+    """How far ``u`` fires from ``h``: per unit type and the tiles and sea of ``h``, cached for
+    the scenario."""
     b = state.board
+    rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
+    ranges = b.shared.get("max_range")
+    if ranges is None:
+        ranges = b.shared["max_range"] = {}
+    r = ranges.get(rk)
+    if r is None:
+        r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
+    return r
+
+
+def _fire_zones(state: GenpeiState, u: Unit) -> dict | None:
+    """hex → the hexes a unit of ``u``'s type standing there reaches by ranged combat (those
+    within its :func:`_max_range_at`), filled as asked and kept for the scenario per set of
+    destroyed tiles (:attr:`Board.destroyed`); ``None`` when ``u`` may not fire at all."""
+    if u.stats.ranged <= 0 or u.no_ranged:
+        return None
+    b = state.board
+    all_zones = b.shared.get("greedy_fire_zones")
+    if all_zones is None:
+        all_zones = b.shared["greedy_fire_zones"] = {}
+    key = (u.type.id, b.destroyed)
+    zones = all_zones.get(key)
+    if zones is None:
+        zones = all_zones[key] = {}
+    return zones
+
+
+def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict) -> float:
+    """:func:`_best_from` worked out and stored in ``per_hex`` (:func:`_best_table`): the best
+    attack value over the enemies next to ``h`` (close combat), or when there is none and the
+    unit may fire, over the enemies in its range from ``h`` (ranged combat)."""
+    return _best_with(state, u, h, cache, per_hex, _enemy_table(state, u.side, cache), _fire_zones(state, u))
+
+
+def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
+               zones: dict | None) -> float:
+    """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and the
+    unit's :func:`_fire_zones` looked up by the caller. Each attack value is looked up in
+    :func:`_values` by a key built inline (the attacker's part once per hex)."""
+    b = state.board
+    near = b.adjacent_set[h]
+    if not now[1].isdisjoint(near):  # enemies next to h (set operations, no loop over the enemies)
+        kind, targets, enemies = "close", now[1] & near, now[0]
+        bonus = u.bonus_close
+    elif zones is not None:
+        zone = zones.get(h)
+        if zone is None:
+            zone = zones[h] = b.within(h, _max_range_at(state, u, h))
+        enemies, hexes = _ranged_table(cache, u.side, now)
+        targets = zone & hexes  # a set operation, not a loop over every enemy
+        if not targets:
+            per_hex[h] = 0.0
+            return 0.0
+        kind, row, lo = "ranged", b.dist[h], u.stats.min_range
+        bonus = u.bonus_ranged
+    else:
+        per_hex[h] = 0.0
+        return 0.0
+    # The key holds all the roll depends on (combat.close_setup, ranged_setup, odds.kill_odds):
+    # moving counts only through the dice it leaves (after-move dice on land), the distance
+    # only beyond the range of a long shot; the rest as the tiles, sea, types, card dice,
+    # the target's figures and lying flat, and a covered hexside (Board.covered) give it.
     moved = h != u.start_hex
-    best = 0.0
-    adjacent = False
-    side = u.side
-    # where the enemies stand now: the same until a unit is lost or defects (Turncoat)
-    ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
-    got = cache.get(ek)
-    if got is None:
-        enemy_at = {o.hex: o for o in state.units.values() if o.side != side}
-        got = cache[ek] = (enemy_at, frozenset(enemy_at))
-    enemy_at = got[0]
-    for n in b.adjacent_set[h] & got[1]:  # the enemies next to h, by a set operation
-        adjacent = True
-        v = _value(state, "close", u, h, enemy_at[n], moved, 1)
-        if v > best:
-            best = v
+    tk, naval, pal = b.tile_key, b._naval, b.palisade_sides
+    tid = u.type.id
+    tk_h = tk.get(h, ())
+    naval_h = h in naval
     st = u.stats
-    if not adjacent and st.ranged > 0 and not u.no_ranged:
-        # how far the unit fires from h: per unit type and the tiles and sea of h (scenario-wide)
-        rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
-        ranges = b.shared.get("max_range")
-        if ranges is None:
-            ranges = b.shared["max_range"] = {}
-        r = ranges.get(rk)
-        if r is None:
-            r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
-        row = b.dist[h]
-        lo = st.min_range
-        got = cache.get(("enemy_units", side))
-        if got is None:
-            # enemies neither move nor lose figures while this cache lives (card to move)
-            enemies = {o.hex: o for o in state.units.values() if o.side != side}
-            got = cache[("enemy_units", side)] = (enemies, frozenset(enemies))
-        enemies = got[0]
-        for oh in b.within(h, r) & got[1]:  # a set operation, not a loop over every enemy
+    values = _values(b)
+    best = 0.0
+    if kind == "close":
+        dice = st.close_after_move if moved and not naval_h else st.close
+        for oh in targets:
+            o = enemies[oh]
+            sides = pal.get(oh)
+            covered = (b.bearing(oh, h) in sides) if sides else False
+            key = ("close", tid, tk_h, naval_h, dice, bonus, o.type.id, tk.get(oh, ()), oh in naval, o.lying_flat,
+                   o.figures, covered)
+            v = values.get(key)
+            if v is None:
+                v = _value_uncached(state, key, kind, u, h, o, moved, 1)
+            if v > best:
+                best = v
+    else:
+        dice = st.ranged_after_move if moved and not naval_h else st.ranged
+        far = st.max_range if _long_shot(b, u.type) else 99
+        for oh in targets:
             d = row[oh]
-            if d >= lo:
-                v = _value(state, "ranged", u, h, enemies[oh], moved, d)
-                if v > best:
-                    best = v
+            if d < lo:
+                continue
+            o = enemies[oh]
+            sides = pal.get(oh)
+            covered = (b.bearing(oh, h) in sides) if sides else False
+            key = ("ranged", tid, tk_h, naval_h, dice, bonus, o.type.id, tk.get(oh, ()), oh in naval, o.lying_flat,
+                   o.figures, covered, d > far)
+            v = values.get(key)
+            if v is None:
+                v = _value_uncached(state, key, kind, u, h, o, moved, d)
+            if v > best:
+                best = v
     per_hex[h] = best
     return best
 
@@ -158,26 +257,80 @@ def _nearest_enemy(state: GenpeiState, side: int, h, cache: dict) -> int:
 
 def _near_table(side: int, cache: dict) -> dict:
     """The hex → nearest enemy distance table of :func:`_nearest_enemy` for ``side``."""
-    near = cache.get(("near", side))
+    near = cache.get(_NEAR_KEY[side])
     if near is None:
-        near = cache[("near", side)] = {}
+        near = cache[_NEAR_KEY[side]] = {}
     return near
 
 
-def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict) -> int:
-    enemies = cache.get(("enemies", side))
+def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict,
+                      now: tuple[dict, frozenset] | None = None) -> int:
+    """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`); the
+    enemies' hexes are those of the enemy table ``now`` (:func:`_enemy_table`) when the caller
+    has it, the same hexes."""
+    enemies = cache.get(_ENEMY_HEXES_KEY[side])
     if enemies is None:
-        enemies = cache[("enemies", side)] = [o.hex for o in state.units.values() if o.side != side]
-    d = near[h] = min(map(state.board.dist[h].__getitem__, enemies), default=0)
+        enemies = [o.hex for o in state.units.values() if o.side != side] if now is None else list(now[0])
+        cache[_ENEMY_HEXES_KEY[side]] = enemies
+    d = near[h] = min(map(state.board.dist[h].__getitem__, enemies)) if enemies else 0
     return d
 
 
+def _threats(cache: dict) -> dict:
+    """The uid → :func:`_unit_threat` table of ``cache``."""
+    threats = cache.get("threat")
+    if threats is None:
+        threats = cache["threat"] = {}
+    return threats
+
+
 def _unit_threat(state: GenpeiState, u: Unit, cache: dict) -> float:
-    key = ("threat", u.uid)
-    v = cache.get(key)
+    """What ``u`` threatens where it stands: its best attack value from its hex
+    (:func:`_best_from`) less the pull toward the nearest enemy, cached per unit for the life of
+    ``cache``."""
+    threats = _threats(cache)
+    v = threats.get(u.uid)
     if v is None:
-        v = cache[key] = _best_from(state, u, u.hex, cache) - APPROACH * _nearest_enemy(state, u.side, u.hex, cache)
+        v = threats[u.uid] = _threat_uncached(state, u, cache)
     return v
+
+
+def _threat_uncached(state: GenpeiState, u: Unit, cache: dict) -> float:
+    """:func:`_unit_threat` worked out (the caller stores it)."""
+    h = u.hex
+    side = u.side
+    per_hex = _best_table(u, cache)
+    best = per_hex.get(h)
+    if best is None:
+        best = _best_with(state, u, h, cache, per_hex, _enemy_table(state, side, cache), _fire_zones(state, u))
+    near = _near_table(side, cache)
+    d = near.get(h)
+    if d is None:
+        d = _nearest_uncached(state, side, h, cache, near)
+    return best - APPROACH * d
+
+
+def _fill_threats(state: GenpeiState, side: int, units: list, cache: dict, known: dict) -> None:
+    """:func:`_threat_uncached` of each of ``units`` (of ``side``), stored in ``known``
+    (:func:`_threats`), with the enemy, nearest-enemy and neighbour tables looked up once."""
+    now = _enemy_table(state, side, cache)
+    enemy_hexes = now[1]
+    near = _near_table(side, cache)
+    adjacent = state.board.adjacent_set
+    for u in units:
+        h = u.hex
+        per_hex = _best_table(u, cache)
+        best = per_hex.get(h)
+        if best is None:
+            zones = None if u.stats.ranged <= 0 or u.no_ranged else _fire_zones(state, u)
+            if zones is None and enemy_hexes.isdisjoint(adjacent[h]):
+                best = per_hex[h] = 0.0  # no enemy next to h and no ranged combat (_best_with)
+            else:
+                best = _best_with(state, u, h, cache, per_hex, now, zones)
+        d = near.get(h)
+        if d is None:
+            d = _nearest_uncached(state, side, h, cache, near, now)
+        known[u.uid] = best - APPROACH * d
 
 
 def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
@@ -207,8 +360,13 @@ def _card_value(state: GenpeiState, card: str, mode, cache: dict) -> float:
         pool, n, bonus = mine, max(1, round(0.6 * len(state.sides[me].hand))), 0.15
     else:
         pool, n, bonus = mine, 1, 0.0
-    threats = sorted((_unit_threat(state, u, cache) for u in pool), reverse=True)[:n]
-    return sum(t + 1.0 + bonus for t in threats)
+    known = _threats(cache)
+    missing = [u for u in pool if u.uid not in known]
+    if missing:
+        _fill_threats(state, me, missing, cache, known)
+    threats = [known[u.uid] for u in pool]
+    threats.sort(reverse=True)
+    return sum(t + 1.0 + bonus for t in threats[:n])
 
 
 def _leader_target_value(state: GenpeiState, u: Unit, lid: int, kind: str, insp: bool) -> float:
@@ -232,96 +390,128 @@ def _enemy_distance(state: GenpeiState, side: int, h) -> int:
     return min((row[o.hex] for o in state.units.values() if o.side != side), default=9)
 
 
+def _score_card(state: GenpeiState, a, cache: dict) -> float:
+    return _card_value(state, a[1], a[2], cache)
+
+
+def _score_order(state: GenpeiState, a, cache: dict) -> float:
+    pid = a[1]
+    if pid >= LEADER_BASE:
+        return 0.2
+    return _unit_threat(state, state.units[pid], cache)
+
+
+def _score_move(state: GenpeiState, a, cache: dict) -> float:
+    pid, h = a[1], a[2]
+    if pid >= LEADER_BASE:
+        le = state.leaders[pid]
+        uid = state.at.get(h)
+        if uid is not None and h != le.hex:
+            return 5.0  # joins a unit
+        return _friend_pull(state, le.side, h, le.type.mounted) + 0.1 * min(3, _enemy_distance(state, le.side, h))
+    u = state.units[pid]
+    v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, u.side, h, cache)
+    if h != u.hex and state.board.entry_roll(h):
+        p = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
+        v -= OWN_LOSS * p
+    if h in state.lat:
+        v += 0.5  # joins a lone leader
+    tb = state.temporary
+    if tb.stronghold == u.side and h in tb.stockades:
+        v += 1.0
+    return v
+
+
+def _score_battle(state: GenpeiState, a, cache: dict) -> float:
+    if a[0] == "battle":
+        _, uid, tid, bkind, insp = a
+    else:
+        _, uid, tid, insp = a
+        bkind = "close"
+    u = state.units[uid]
+    if tid >= LEADER_BASE:
+        return _leader_target_value(state, u, tid, bkind, insp) - (0.01 if insp else 0.0)
+    t = state.units[tid]
+    setup = state.setup_for(u, t, bkind, insp)
+    v = _attack_value(state, setup, t.figures)
+    if setup.grapple and t.uid in state.temporary.ships and state.temporary.ship_beneficiary.get(t.uid) == u.side:
+        v += 0.3  # a chance to grapple a supply ship (a temporary banner)
+    return v - (0.01 if insp else 0.0)
+
+
+def _score_dragon(state: GenpeiState, a, cache: dict) -> float:
+    t = state.units[a[2]]
+    return 0.3 + 0.05 * t.figures + 0.1 * t.stats.close
+
+
+def _score_yes(state: GenpeiState, a, cache: dict) -> float:
+    return 1.0 if a[1] else 0.0
+
+
+def _score_inspire(state: GenpeiState, a, cache: dict) -> float:
+    return 1.0 if a[1] and state.sides[state.current_player()].hf >= 2 else 0.0
+
+
+def _score_retreat(state: GenpeiState, a, cache: dict) -> float:
+    me = state.units[a[1]].side
+    h = a[2]
+    v = 0.1 * min(4, _enemy_distance(state, me, h))
+    if state.board.entry_roll(h):
+        v -= 0.5
+    return v
+
+
+def _score_escape(state: GenpeiState, a, cache: dict) -> float:
+    le = state.leaders[a[1]]
+    h = a[2]
+    if h == "off":
+        return 0.1
+    if h in state.at:
+        return 2.0
+    return 0.5 + 0.1 * _friend_pull(state, le.side, h, le.type.mounted)
+
+
+def _score_take_ground(state: GenpeiState, a, cache: dict) -> float:
+    return 0.5 if a[2] else 0.0
+
+
+def _score_discard(state: GenpeiState, a, cache: dict) -> float:
+    c = a[1]
+    if c is None:
+        return 0.0
+    return 1.0 if state.decks.info[c].effect == "unknown" else -1.0
+
+
+def _score_eot(state: GenpeiState, a, cache: dict) -> float:
+    hf = state.sides[state.player].hf
+    return (1.0 if hf >= 6 else 0.0) if a[1] == "dragon" else 0.5
+
+
+def _score_keep(state: GenpeiState, a, cache: dict) -> float:
+    return _card_value(state, a[1], None, cache)
+
+
+def _constant(v: float):
+    def score(state: GenpeiState, a, cache: dict) -> float:
+        return v
+    return score
+
+
+_ZERO = _constant(0.0)
+
+#: The scoring function of each action kind (a kind not listed scores 0).
+_SCORERS = {
+    "card": _score_card, "order": _score_order, "detach": _constant(-1.0), "end_orders": _constant(-1.0),
+    "move": _score_move, "battle": _score_battle, "bonus": _score_battle, "destroy": _constant(0.05),
+    "pass": _ZERO, "no_dragon": _ZERO, "dragon": _score_dragon, "challenge": _score_yes, "react": _score_yes,
+    "inspire": _score_inspire, "retreat": _score_retreat, "escape": _score_escape, "seppuku": _ZERO,
+    "take_ground": _score_take_ground, "discard": _score_discard, "eot": _score_eot, "keep": _score_keep,
+}
+
+
 def _score(state: GenpeiState, a, cache: dict) -> float:
-    kind = a[0]
-    if kind == "card":
-        return _card_value(state, a[1], a[2], cache)
-    if kind == "order":
-        pid = a[1]
-        if pid >= LEADER_BASE:
-            return 0.2
-        return _unit_threat(state, state.units[pid], cache)
-    if kind == "detach":
-        return -1.0
-    if kind == "end_orders":
-        return -1.0
-    if kind == "move":
-        pid, h = a[1], a[2]
-        if pid >= LEADER_BASE:
-            le = state.leaders[pid]
-            uid = state.at.get(h)
-            if uid is not None and h != le.hex:
-                return 5.0  # joins a unit
-            return _friend_pull(state, le.side, h, le.type.mounted) + 0.1 * min(3, _enemy_distance(state, le.side, h))
-        u = state.units[pid]
-        v = _best_from(state, u, h, cache) - APPROACH * _nearest_enemy(state, u.side, h, cache)
-        if h != u.hex and state.board.entry_roll(h):
-            p = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
-            v -= OWN_LOSS * p
-        if h in state.lat:
-            v += 0.5  # joins a lone leader
-        tb = state.temporary
-        if tb.stronghold == u.side and h in tb.stockades:
-            v += 1.0
-        return v
-    if kind in ("battle", "bonus"):
-        if kind == "battle":
-            _, uid, tid, bkind, insp = a
-        else:
-            _, uid, tid, insp = a
-            bkind = "close"
-        u = state.units[uid]
-        if tid >= LEADER_BASE:
-            return _leader_target_value(state, u, tid, bkind, insp) - (0.01 if insp else 0.0)
-        t = state.units[tid]
-        setup = state.setup_for(u, t, bkind, insp)
-        v = _attack_value(state, setup, t.figures)
-        if setup.grapple and t.uid in state.temporary.ships and state.temporary.ship_beneficiary.get(t.uid) == u.side:
-            v += 0.3  # a chance to grapple a supply ship (a temporary banner)
-        return v - (0.01 if insp else 0.0)
-    if kind == "destroy":
-        return 0.05
-    if kind == "pass":
-        return 0.0
-    if kind == "no_dragon":
-        return 0.0
-    if kind == "dragon":
-        t = state.units[a[2]]
-        return 0.3 + 0.05 * t.figures + 0.1 * t.stats.close
-    if kind in ("challenge", "react"):
-        return 1.0 if a[1] else 0.0
-    if kind == "inspire":
-        return 1.0 if a[1] and state.sides[state.current_player()].hf >= 2 else 0.0
-    if kind == "retreat":
-        me = state.units[a[1]].side
-        h = a[2]
-        v = 0.1 * min(4, _enemy_distance(state, me, h))
-        if state.board.entry_roll(h):
-            v -= 0.5
-        return v
-    if kind == "escape":
-        le = state.leaders[a[1]]
-        h = a[2]
-        if h == "off":
-            return 0.1
-        if h in state.at:
-            return 2.0
-        return 0.5 + 0.1 * _friend_pull(state, le.side, h, le.type.mounted)
-    if kind == "seppuku":
-        return 0.0
-    if kind == "take_ground":
-        return 0.5 if a[2] else 0.0
-    if kind == "discard":
-        c = a[1]
-        if c is None:
-            return 0.0
-        return 1.0 if state.decks.info[c].effect == "unknown" else -1.0
-    if kind == "eot":
-        hf = state.sides[state.player].hf
-        return (1.0 if hf >= 6 else 0.0) if a[1] == "dragon" else 0.5
-    if kind == "keep":
-        return _card_value(state, a[1], None, cache)
-    return 0.0
+    """The greedy value of action ``a`` (module docstring): by its kind, :data:`_SCORERS`."""
+    return _SCORERS.get(a[0], _ZERO)(state, a, cache)
 
 
 def greedy_policy(state: GenpeiState, rng: random.Random):
@@ -345,8 +535,29 @@ def greedy_policy(state: GenpeiState, rng: random.Random):
         return _best_move(state, acts, cache, rng)
     best = None
     best_v = -1e9
+    rand = rng.random
+    if acts[0][0] == "order":
+        # the order phase: the threats of the candidates (as _score gives them), looked up once
+        threats = _threats(cache)
+        units = state.units
+        for a in acts:
+            if a[0] == "order":
+                pid = a[1]
+                if pid >= LEADER_BASE:
+                    v = 0.2
+                else:
+                    v = threats.get(pid)
+                    if v is None:
+                        v = threats[pid] = _threat_uncached(state, units[pid], cache)
+            else:
+                v = _SCORERS.get(a[0], _ZERO)(state, a, cache)
+            v = v + rand() * 1e-6
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    scorers = _SCORERS
     for a in acts:
-        v = _score(state, a, cache) + rng.random() * 1e-6
+        v = scorers.get(a[0], _ZERO)(state, a, cache) + rand() * 1e-6
         if v > best_v:
             best, best_v = a, v
     return best
@@ -370,16 +581,24 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     best_v = -1e9
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
+    now = zones = adjacent = None  # the enemy table, fire zones, neighbours: looked up at the first destination not scored
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
         if attack is None:
-            attack = _best_from_uncached(state, u, h, cache, per_hex)
+            if now is None:
+                now = _enemy_table(state, side, cache)
+                zones = _fire_zones(state, u)
+                adjacent = state.board.adjacent_set
+            if zones is None and now[1].isdisjoint(adjacent[h]):
+                attack = per_hex[h] = 0.0  # no enemy next to h and no ranged combat (_best_with)
+            else:
+                attack = _best_with(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
-            d = _nearest_uncached(state, side, h, cache, near)
+            d = _nearest_uncached(state, side, h, cache, near, now)
         v = attack - APPROACH * d
-        if h != here and h in entry_roll:
+        if h in entry_roll and h != here:
             if marsh is None:
                 marsh = marsh_entry_outcomes(state.data, u.type.standard)[0][1]
             v -= OWN_LOSS * marsh
