@@ -77,9 +77,12 @@ def test_call_all_runs_on_the_drawing_processes_in_order(two_workers):
     out = parallel.call_all(_pid_and, [(i, 3) for i in range(6)])
     assert [o.split(":")[0] for o in out] == [str(i * 3) for i in range(6)]
     pids = {o.split(":")[1] for o in out}
-    assert str(os.getpid()) not in pids and 1 <= len(pids) <= 2
+    pool = {str(p) for p in parallel._pool._processes}  # the two drawing processes forked at start
+    assert len(pool) == 2 and str(os.getpid()) not in pids and pids <= pool
     again = parallel.call_all(_pid_and, [(1, 1), (2, 2)])
-    assert {o.split(":")[1] for o in again} <= pids  # the same processes serve later calls
+    # the same processes serve later calls (under load one of them may have taken all six
+    # calls above, so the later ones are compared with the pool, not with those six)
+    assert {o.split(":")[1] for o in again} <= pool
     with pytest.raises(ValueError, match="call 2"):
         parallel.call_all(_fail_on, [(0,), (1,), (2,), (3,)])
     parallel.shutdown()
