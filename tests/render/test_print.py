@@ -404,3 +404,65 @@ def test_pdf_image_samples_are_stored_whole_and_the_same_file_twice():
     assert zlib.decompressobj().decompress(a[start:]) == img.tobytes()
     with pytest.raises(ValueError, match="RGBA"):
         embed_image(new_pdf("P", "a4"), Image.new("RGBA", (2, 2)))
+
+
+def test_pdf_fonts_are_the_cff_the_library_embeds_when_it_saves_the_font_file_too():
+    """fpdf saves each subset font whole before embedding its CID-keyed CFF table compiled
+    alone; new_pdf skips that unused save. The file is byte for byte the one the library makes
+    with the save, and its text is drawn (pdfium renders dark pixels where it stands)."""
+    import pypdfium2 as pdfium
+
+    from pipeline.render.sheets import new_pdf, pdf_bytes
+
+    def one(skip_save: bool) -> bytes:
+        pdf = new_pdf("P", "a4", text="源平合戦")
+        if not skip_save:
+            for f in pdf.fonts.values():
+                assert f.ttfont.__dict__.pop("save", None) is not None  # the library's own save again
+        pdf.add_page()
+        pdf.set_font("noto", "B", 40)
+        pdf.text(20, 40, "Genpei 源平合戦")
+        pdf.set_font("noto", "", 40)
+        pdf.text(20, 80, "ひらがな Taira")
+        return pdf_bytes(pdf)
+
+    skipped = one(True)
+    assert skipped == one(False)
+    assert skipped.count(b"/FontFile3") == 2
+    page = pdfium.PdfDocument(skipped)[0]
+    img = page.render(scale=1).to_pil().convert("L")
+    assert img.crop((50, 70, 400, 240)).getextrema()[0] < 64  # glyphs drawn, not blank
+
+
+def test_subsets_skip_the_seac_pass_of_cid_fonts_and_keep_the_same_bytes(tmp_path, monkeypatch):
+    """fontTools' seac closure can add no glyph to a CID-keyed font: a subset cut without it
+    (fonts.no_seac_closure_for_cid_fonts, in force here) has the bytes of one cut with it, and
+    so has a PDF whose fonts fpdf subsets again on output."""
+    from fontTools.ttLib import getTableClass
+
+    from pipeline.render import fonts
+    from pipeline.render.sheets import new_pdf, pdf_bytes
+
+    fonts.no_seac_closure_for_cid_fonts()
+    table = getTableClass("CFF ")
+    skipping = table.closure_glyphs
+    assert skipping.skips_cid_fonts
+    chars = frozenset(fonts.PDF_REPERTOIRE) | frozenset("源平合戦義経頼朝僧兵")
+
+    def pdf() -> bytes:
+        doc = new_pdf("P", "a4", text="源平合戦")
+        doc.add_page()
+        doc.set_font("noto", "B", 30)
+        doc.text(20, 40, "Genpei 源平合戦 Ōmi")
+        doc.set_font("noto", "", 30)
+        doc.text(20, 80, "ひらがな カタカナ 1185")
+        return pdf_bytes(doc)
+
+    fonts._make_subset(True, chars, tmp_path / "skipped.otf")
+    skipped_pdf = pdf()
+    monkeypatch.setattr(table, "closure_glyphs", skipping.full)
+    monkeypatch.setattr(fonts, "no_seac_closure_for_cid_fonts", lambda: None)
+    fonts._make_subset(True, chars, tmp_path / "full.otf")
+    assert not getattr(table.closure_glyphs, "skips_cid_fonts", False)  # the full pass ran
+    assert (tmp_path / "skipped.otf").read_bytes() == (tmp_path / "full.otf").read_bytes()
+    assert pdf() == skipped_pdf
