@@ -396,11 +396,59 @@ def embed_image(pdf, img: Image.Image) -> str:
     return key
 
 
-def draw_pages(pdf, pages: list[Page], images: dict[str, Image.Image], spec: SheetSpec, *, footer: str = "") -> None:
+def embed_png(pdf, png: bytes) -> str:
+    """Put the PNG file ``png`` into ``pdf`` once, as its compressed samples as they are, and
+    return the key that places it (as :func:`embed_image`): PDF's Flate filter with the PNG
+    predictors (``/Predictor 15``, ISO 32000-1 §7.4.4.4) reads a PNG's zlib stream of
+    filtered rows unchanged, so nothing is decoded, filtered or compressed again. The PNG must
+    be 8-bit RGB or grey, not interlaced (as :func:`pipeline.render.png.png_bytes` writes an
+    opaque picture, e.g. one with its print bleed drawn around it).
+
+    Raises:
+        ValueError: ``png`` is not such a PNG file.
+    """
+    import struct
+
+    from fpdf.image_datastructures import RasterImageInfo
+
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG file")
+    pos, header, idat = 8, None, []
+    while pos + 8 <= len(png):
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        body = png[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    if header is None or not idat:
+        raise ValueError("PNG file without IHDR or IDAT")
+    width, height, depth, colour_type, _compression, _filter, interlace = header
+    colours = {2: (3, "DeviceRGB"), 0: (1, "DeviceGray")}.get(colour_type)
+    if colours is None or depth != 8 or interlace != 0:
+        raise ValueError(f"PNG colour type {colour_type}, {depth} bits, interlace {interlace}: expected 8-bit RGB or grey, not interlaced")
+    dpn, space = colours
+    n = len(pdf.image_cache.images) + 1
+    info = RasterImageInfo(data=b"".join(idat), w=width, h=height, cs=space, iccp=None, bpc=8, dpn=dpn, f="FlateDecode", inverted=False,
+                           dp=f"/Predictor 15 /Colors {dpn} /Columns {width}")
+    info["i"] = n
+    info["usages"] = 0
+    info["iccp_i"] = None
+    key = f"gunbai-image-{n}"
+    pdf.image_cache.images[key] = info
+    return key
+
+
+def draw_pages(pdf, pages: list[Page], images: dict[str, Image.Image | bytes], spec: SheetSpec, *, footer: str = "") -> None:
     """Add ``pages`` to ``pdf``: each piece's image (with bleed, from ``images[name]``, the trim
     size without bleed) placed on its trim box grown by the bleed, then the cut marks (0.2 mm
     black), the page title (left) and ``footer`` (right) on the header line as vector text.
-    Each image is embedded once (:func:`embed_image`), however many copies the pages place."""
+    Each image is embedded once (:func:`embed_image`), however many copies the pages place. An
+    image given as PNG bytes is a picture with its bleed drawn already (:func:`bled_jobs`),
+    embedded as it is (:func:`embed_png`)."""
     b = spec.bleed_mm
     placed: dict[str, str] = {}  # image name -> its key in the PDF, once embedded
     for pg in pages:
@@ -408,7 +456,7 @@ def draw_pages(pdf, pages: list[Page], images: dict[str, Image.Image], spec: She
         for p in pg.pieces:
             if p.name not in placed:
                 img = images[p.name]
-                placed[p.name] = embed_image(pdf, with_bleed(img, round(b / p.w * img.width)))
+                placed[p.name] = embed_png(pdf, img) if isinstance(img, bytes) else embed_image(pdf, with_bleed(img, round(b / p.w * img.width)))
             pdf.image(placed[p.name], x=p.x - b, y=p.y - b, w=p.w + 2 * b, h=p.h + 2 * b)
         _marks_and_titles(pdf, pg, spec, footer)
 
@@ -513,6 +561,22 @@ def counter_pages(items: list[SheetItem], spec: SheetSpec, title: str) -> tuple[
     return fronts, backs
 
 
+def bled_jobs(items: list[SheetItem], jobs: dict, opts: PrintOptions) -> dict:
+    """The render jobs of a counter sheet's pictures with their print bleed drawn by the drawing
+    processes (:class:`~pipeline.render.cache.RenderJob` ``bleed``: ``opts.bleed_mm`` over the
+    width of the first piece showing the picture, front or back, as :func:`draw_pages` grows it)
+    and their PNG compressed at :data:`PDF_IMAGE_LEVEL`, so that :func:`counters_pdf` embeds each
+    file as it is (:func:`embed_png`): the same pixels as a picture drawn plainly and grown by
+    :func:`with_bleed` in the process making the PDF, which then decoded it, grew it and
+    compressed it again for each paper size. Jobs no piece shows are left as they are."""
+    fraction: dict[str, float] = {}
+    for it in items:
+        fraction.setdefault(it.name, opts.bleed_mm / it.w)
+        if it.back:
+            fraction.setdefault(it.back, opts.bleed_mm / it.w)
+    return {n: replace(j, bleed=fraction[n], png_level=PDF_IMAGE_LEVEL) if n in fraction else j for n, j in jobs.items()}
+
+
 def counters_pdf(items: list[SheetItem], jobs: dict, cache, paper: str, opts: PrintOptions, *, title: str, pdf_title: str, footer: str,
                  text: str = "") -> bytes:
     """A counter sheet PDF on ``paper``: ``items`` (every copy, in order) packed with bleed and
@@ -532,7 +596,7 @@ def counters_pdf(items: list[SheetItem], jobs: dict, cache, paper: str, opts: Pr
                  {n: hashlib.sha256(b).hexdigest() for n, b in sorted(pngs.items())})
 
     def make() -> bytes:
-        images = decode_pngs(pngs)
+        images = {n: b if jobs[n].bleed is not None else decode_pngs({n: b})[n] for n, b in pngs.items()}
         pdf = new_pdf("P", paper, title=pdf_title, text=title + footer + text)
         draw_pages(pdf, pages, images, spec, footer=footer)
         return pdf_bytes(pdf)

@@ -140,7 +140,7 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -
             continue
         jobs[name] = art.marker_job(m, spec.px(marker_mm), "E" if m.symbol == "arrow" else None)
         items += [SheetItem(name, marker_mm, marker_mm, name)] * m.copies
-    return items, supersampled(jobs, print_supersample(opts.dpi / 25.4))
+    return items, sheets.bled_jobs(items, supersampled(jobs, print_supersample(opts.dpi / 25.4)), opts)
 
 
 _digest = digest
