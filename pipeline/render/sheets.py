@@ -17,9 +17,9 @@ Geometry (all lengths in millimetres, origin top-left of the page):
 Full-page sheets and cards are **vector pages** (:func:`vector_pdf`, :func:`cards_pdf`): the
 same drawings as the VASSAL images, drawn by :mod:`pipeline.render.vector` as PDF paths and
 real text, laid out as the 300 DPI raster would be, with no image. Counter sheets embed each
-counter as a 300 DPI (configurable) raster drawn by the template engine, once per PDF, as its
-zlib-compressed samples (:func:`embed_image`), placed by the page's coordinates wherever a page
-shows it. All text is in the embedded Noto Sans CJK JP font (subset, CID-keyed CFF), so kanji
+counter as a 300 DPI (configurable) raster drawn by the template engine with its bleed around
+it (:func:`bled_jobs`), once per PDF, as the zlib stream of its cached PNG file
+(:func:`embed_png`), placed by the page's coordinates wherever a page shows it. All text is in the embedded Noto Sans CJK JP font (subset, CID-keyed CFF), so kanji
 such as 僧兵 are real text in the PDF.
 
 Example::
@@ -582,8 +582,10 @@ def counters_pdf(items: list[SheetItem], jobs: dict, cache, paper: str, opts: Pr
     """A counter sheet PDF on ``paper``: ``items`` (every copy, in order) packed with bleed and
     cut marks, in duplex order (front 1, back 1, front 2, back 2…, :func:`duplex`, each back page
     mirrored); images drawn from ``jobs`` (name → :class:`~pipeline.render.cache.RenderJob`)
-    through ``cache`` (a :class:`~pipeline.render.cache.RenderCache`); the PDF itself is cached by
-    content. ``text``: characters beyond Latin and kana the page texts use (kanji of a title).
+    through ``cache`` (a :class:`~pipeline.render.cache.RenderCache`); a job with its ``bleed``
+    (:func:`bled_jobs`) is embedded as its PNG file (:func:`embed_png`), any other is grown by
+    :func:`with_bleed` here. The PDF itself is cached by content. ``text``: characters beyond
+    Latin and kana the page texts use (kanji of a title).
 
     Raises:
         ValueError: a piece does not fit the printable area.
