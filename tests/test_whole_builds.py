@@ -211,3 +211,13 @@ def test_progress_on_a_terminal():
 def test_build_refuses_an_unknown_system(tmp_path):
     with pytest.raises(GunbaiError, match="--system 'chess' is not valid"):
         build_all(_data(tmp_path, "ohw"), tmp_path / "out", system="chess")
+
+
+def test_choosing_one_system_imports_no_other_system():
+    # telling a system's folder from a stray one must not import every system's build module
+    # (their rules engines and models: half a second of a one-system build)
+    code = ("import sys; from pathlib import Path; from pipeline.build import systems_in; "
+            "print(systems_in(Path(sys.argv[1]), sys.argv[2]), systems_in(Path(sys.argv[1])), "
+            "sorted(m for m in sys.modules if m.startswith('pipeline.systems.')))")
+    run = subprocess.run([sys.executable, "-c", code, str(DATA), "ohw"], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout.strip() == "['ohw'] ['genpei', 'ronin', 'ohw', 'sekigahara'] []", run.stdout

@@ -119,7 +119,7 @@ def counter_sheet(ps: PrintSet, opts: PrintOptions) -> tuple[list[SheetItem], di
     px = sheets.SheetSpec(dpi=opts.dpi).px(MARKER_MM)
     jobs["turn_marker.png"] = marker_job("Turn", "#333333", px)
     items += [SheetItem("turn_marker.png", MARKER_MM, MARKER_MM, "turn_marker.png")] * ps.turn_markers
-    return items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH))
+    return items, sheets.bled_jobs(items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH)), opts)
 
 
 def map_jobs(sheet: ScenarioSheet, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], float]:

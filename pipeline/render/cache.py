@@ -50,7 +50,9 @@ class RenderJob:
     ``(width, height)``, or at ``scale`` pixels per template unit (size from the canvas).
     ``supersample`` overrides the drawing's default supersampling (1 for print images at
     300 DPI, where a pixel is 0.085 mm); ``png_level`` the zlib level of its cached PNG (print
-    images, only ever decoded into a PDF, are stored at a fast level; ``None``: the default)."""
+    images, only ever decoded into a PDF, are stored at a fast level; ``None``: the default);
+    ``bleed`` a print piece's bleed as a fraction of its width, drawn around the picture
+    (:class:`~pipeline.render.parallel.DrawTask`; ``None``: none)."""
 
     template: str
     context: dict[str, Any]
@@ -58,14 +60,20 @@ class RenderJob:
     scale: float | None = None
     supersample: int | None = None
     png_level: int | None = None
+    bleed: float | None = None
 
     def render(self, renderer: TemplateRenderer):
-        """Draw the job (no cache): a PIL RGBA image."""
+        """Draw the job (no cache): a PIL RGBA image (RGB with its ``bleed`` around it)."""
         from pipeline.render.drawing import draw, pixel_size
 
         d = renderer.drawing(self.template, self.context)
         size = self.size if self.size is not None else pixel_size(d, scale=self.scale if self.scale is not None else 1.0)
-        return draw(d, size, supersample=self.supersample)
+        img = draw(d, size, supersample=self.supersample)
+        if self.bleed is not None:
+            from pipeline.render.sheets import with_bleed
+
+            img = with_bleed(img, round(self.bleed * img.width))
+        return img
 
     def task(self, renderer: TemplateRenderer) -> DrawTask:
         """The job with its template rendered: what a drawing process needs.
@@ -74,7 +82,7 @@ class RenderJob:
             RenderError: the template is missing or fails.
         """
         return DrawTask(self.template, renderer.render_yaml(self.template, self.context), self.size, self.scale, self.supersample,
-                        self.png_level)
+                        self.png_level, bleed=self.bleed)
 
 
 def _engine_digest() -> str:
@@ -91,6 +99,7 @@ def task_key(engine: str, task: DrawTask) -> str:
     h.update(engine.encode() + b"\0")
     h.update(task.text.encode() + b"\0")
     extra = ([task.supersample] if task.supersample is not None else []) + ([{"png_level": task.png_level}] if task.png_level is not None else [])
+    extra += [{"bleed": task.bleed}] if task.bleed is not None else []
     h.update(json.dumps([task.size, task.scale] + extra).encode())
     return h.hexdigest()
 

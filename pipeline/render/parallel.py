@@ -39,7 +39,11 @@ class DrawTask:
     ``supersample`` times (``None``: :func:`pipeline.render.drawing.draw`'s default), its PNG
     compressed at zlib ``png_level`` (``None``: :data:`pipeline.render.png.PNG_LEVEL`).
     ``docs``: folder where long drawings are kept loaded, shared by every process
-    (:func:`pipeline.render.templates.parse_drawing_text`); not part of what is drawn."""
+    (:func:`pipeline.render.templates.parse_drawing_text`); not part of what is drawn.
+    ``bleed``: a print piece's bleed as a fraction of its width: the picture is flattened on
+    white and grown by ``round(bleed × width)`` px on every side by repeating its edge pixels
+    (:func:`pipeline.render.sheets.with_bleed`), an RGB PNG a PDF can hold as it is
+    (:func:`pipeline.render.sheets.embed_png`); ``None``: the picture as drawn."""
 
     source: str
     text: str
@@ -48,6 +52,7 @@ class DrawTask:
     supersample: int | None = None
     png_level: int | None = None
     docs: str | None = None
+    bleed: float | None = None
 
 
 def draw_png(task: DrawTask) -> bytes:
@@ -62,7 +67,12 @@ def draw_png(task: DrawTask) -> bytes:
 
     drawing = parse_drawing_text(task.text, task.source, Path(task.docs) if task.docs is not None else None)
     size = task.size if task.size is not None else pixel_size(drawing, scale=task.scale if task.scale is not None else 1.0)
-    return png_bytes(draw(drawing, size, supersample=task.supersample), PNG_LEVEL if task.png_level is None else task.png_level)
+    img = draw(drawing, size, supersample=task.supersample)
+    if task.bleed is not None:
+        from pipeline.render.sheets import with_bleed
+
+        img = with_bleed(img, round(task.bleed * img.width))
+    return png_bytes(img, PNG_LEVEL if task.png_level is None else task.png_level)
 
 
 def usable_cores() -> int:

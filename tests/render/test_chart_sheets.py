@@ -73,3 +73,29 @@ def test_chart_sheet_keys_made_once_are_those_made_per_sheet(tmp_path):
         assert key == printing._sheet_parts(data, layout, s, px, cache, printing.SCENARIO_PNG_SUPERSAMPLE)[0]
         assert args[1] == "genpei/scenario_sheet.yaml.j2" and args[3] == printing.SCENARIO_PNG_SUPERSAMPLE
     assert len(job_keys) < sum(len(printing.map_image_jobs(data, layout, s, px)) for s in data.scenarios)  # shared by scenarios
+
+
+def test_chart_sheets_whose_maps_are_alike_share_one_map_picture(tmp_path):
+    """Two scenarios whose map is not public show the same veiled board: it is made once per
+    process (printing._chart_map_picture), and each sheet is still the one scenario_sheet
+    composes from scratch."""
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+
+    data = load(ROOT / "source_data" / "genpei")
+    veiled = [s for s in data.scenarios if s.scenario.map == "not public"][:2]
+    assert len(veiled) == 2
+    data = replace(data, scenarios=veiled)
+    layout = layout_of(data)
+    parallel.set_workers(1)
+    try:
+        printing._chart_maps.clear()
+        pngs = printing.scenario_pngs(data, layout, art.render_cache(tmp_path / "pool"))
+        assert len(printing._chart_maps) == 1  # one picture served both sheets
+        here = art.render_cache(tmp_path / "here")
+        for s in data.scenarios:
+            assert pngs[printing.scenario_png_name(s)] == printing.scenario_sheet(data, layout, s, printing.SCENARIO_PNG_PX_PER_MM, here)
+        assert pngs[printing.scenario_png_name(veiled[0])] != pngs[printing.scenario_png_name(veiled[1])]
+    finally:
+        parallel.set_workers(None)
+        parallel.shutdown()

@@ -404,3 +404,118 @@ def test_pdf_image_samples_are_stored_whole_and_the_same_file_twice():
     assert zlib.decompressobj().decompress(a[start:]) == img.tobytes()
     with pytest.raises(ValueError, match="RGBA"):
         embed_image(new_pdf("P", "a4"), Image.new("RGBA", (2, 2)))
+
+
+def test_pdf_fonts_are_the_cff_the_library_embeds_when_it_saves_the_font_file_too():
+    """fpdf saves each subset font whole before embedding its CID-keyed CFF table compiled
+    alone; new_pdf skips that unused save. The file is byte for byte the one the library makes
+    with the save, and its text is drawn (pdfium renders dark pixels where it stands)."""
+    import pypdfium2 as pdfium
+
+    from pipeline.render.sheets import new_pdf, pdf_bytes
+
+    def one(skip_save: bool) -> bytes:
+        pdf = new_pdf("P", "a4", text="源平合戦")
+        if not skip_save:
+            for f in pdf.fonts.values():
+                assert f.ttfont.__dict__.pop("save", None) is not None  # the library's own save again
+        pdf.add_page()
+        pdf.set_font("noto", "B", 40)
+        pdf.text(20, 40, "Genpei 源平合戦")
+        pdf.set_font("noto", "", 40)
+        pdf.text(20, 80, "ひらがな Taira")
+        return pdf_bytes(pdf)
+
+    skipped = one(True)
+    assert skipped == one(False)
+    assert skipped.count(b"/FontFile3") == 2
+    page = pdfium.PdfDocument(skipped)[0]
+    img = page.render(scale=1).to_pil().convert("L")
+    assert img.crop((50, 70, 400, 240)).getextrema()[0] < 64  # glyphs drawn, not blank
+
+
+def test_subsets_skip_the_seac_pass_of_cid_fonts_and_keep_the_same_bytes(tmp_path, monkeypatch):
+    """fontTools' seac closure can add no glyph to a CID-keyed font: a subset cut without it
+    (fonts.no_seac_closure_for_cid_fonts, in force here) has the bytes of one cut with it, and
+    so has a PDF whose fonts fpdf subsets again on output."""
+    from fontTools.ttLib import getTableClass
+
+    from pipeline.render import fonts
+    from pipeline.render.sheets import new_pdf, pdf_bytes
+
+    fonts.no_seac_closure_for_cid_fonts()
+    table = getTableClass("CFF ")
+    skipping = table.closure_glyphs
+    assert skipping.skips_cid_fonts
+    chars = frozenset(fonts.PDF_REPERTOIRE) | frozenset("源平合戦義経頼朝僧兵")
+
+    def pdf() -> bytes:
+        doc = new_pdf("P", "a4", text="源平合戦")
+        doc.add_page()
+        doc.set_font("noto", "B", 30)
+        doc.text(20, 40, "Genpei 源平合戦 Ōmi")
+        doc.set_font("noto", "", 30)
+        doc.text(20, 80, "ひらがな カタカナ 1185")
+        return pdf_bytes(doc)
+
+    fonts._make_subset(True, chars, tmp_path / "skipped.otf")
+    skipped_pdf = pdf()
+    monkeypatch.setattr(table, "closure_glyphs", skipping.full)
+    monkeypatch.setattr(fonts, "no_seac_closure_for_cid_fonts", lambda: None)
+    fonts._make_subset(True, chars, tmp_path / "full.otf")
+    assert not getattr(table.closure_glyphs, "skips_cid_fonts", False)  # the full pass ran
+    assert (tmp_path / "skipped.otf").read_bytes() == (tmp_path / "full.otf").read_bytes()
+    assert pdf() == skipped_pdf
+
+
+def test_a_png_is_embedded_as_it_is_and_decodes_to_its_samples():
+    """embed_png puts a PNG's zlib stream of filtered rows into the PDF unchanged, read with the
+    PNG predictors: the stream is the PNG's IDAT, and it decodes (filter byte 0 per row) to
+    exactly the picture's samples."""
+    import re
+    import zlib
+
+    from pipeline.render.png import png_bytes
+    from pipeline.render.sheets import embed_png, new_pdf, pdf_bytes
+
+    img = Image.new("RGB", (5, 3), (1, 2, 3))
+    img.putpixel((4, 2), (250, 128, 9))
+    png = png_bytes(img, 3)
+    pdf = new_pdf("P", "a4")
+    pdf.add_page()
+    pdf.image(embed_png(pdf, png), x=10, y=10, w=5, h=3)
+    out = pdf_bytes(pdf)
+    assert re.search(rb"/DecodeParms <</Predictor 15 /Colors 3 /Columns 5 /BitsPerComponent 8>>", out)
+    start = out.index(b"stream", out.index(b"/Subtype /Image")) + len(b"stream\n")
+    idat = png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8]
+    assert out[start:start + len(idat)] == idat
+    rows = zlib.decompress(idat)
+    assert b"".join(rows[y * 16 + 1:(y + 1) * 16] for y in range(3)) == img.tobytes() and rows[::16] == b"\0\0\0"
+    with pytest.raises(ValueError, match="8-bit RGB or grey"):
+        embed_png(new_pdf("P", "a4"), png_bytes(Image.new("RGBA", (2, 2), (0, 0, 0, 0))))
+
+
+def test_counter_pictures_get_their_bleed_where_they_are_drawn(tmp_path, genpei):
+    """bled_jobs: each counter picture is drawn with its print bleed around it (the bleed over
+    the width of the first piece showing it, front or back) and cached as an RGB PNG at the PDF
+    image level, exactly the pixels with_bleed gives the plain picture; the counter PDF holds
+    those files as they are."""
+    from pipeline.render.sheets import PDF_IMAGE_LEVEL, with_bleed
+    from pipeline.systems.genpei import printing
+
+    data, layout = genpei
+    opts = printing.PrintOptions(dpi=60)
+    items, jobs = printing.counter_sheet(data, layout, opts)
+    unit = next(it for it in items if it.name.startswith("unit_"))
+    tile = next(it for it in items if it.name.startswith("terrain_"))
+    for it, name in ((unit, unit.name), (unit, unit.back), (tile, tile.name)):
+        job = jobs[name]
+        assert job.bleed == opts.bleed_mm / it.w and job.png_level == PDF_IMAGE_LEVEL
+    cache = RenderCache(tmp_path / "cache", art.renderer())
+    for name in (unit.name, unit.back, tile.name):
+        plain = replace(jobs[name], bleed=None).render(cache.renderer)
+        drawn = Image.open(io.BytesIO(cache.render_all({name: jobs[name]})[name]))
+        expected = with_bleed(plain, round(jobs[name].bleed * plain.width))
+        assert drawn.mode == "RGB" and drawn.size == expected.size and drawn.tobytes() == expected.tobytes()
+    pdf = printing.counters_pdf(data, layout, cache, "a4", opts)
+    assert pdf.count(b"/Predictor 15") == len({n for it in items for n in (it.name, it.back) if n})

@@ -140,7 +140,7 @@ def counter_sheet(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -
             continue
         jobs[name] = art.marker_job(m, spec.px(marker_mm), "E" if m.symbol == "arrow" else None)
         items += [SheetItem(name, marker_mm, marker_mm, name)] * m.copies
-    return items, supersampled(jobs, print_supersample(opts.dpi / 25.4))
+    return items, sheets.bled_jobs(items, supersampled(jobs, print_supersample(opts.dpi / 25.4)), opts)
 
 
 _digest = digest
@@ -550,10 +550,31 @@ def compose_sheet_png(text: str, source: str, size: tuple[int, int], supersample
     from pipeline.render.templates import parse_drawing_text
 
     sheet = draw(parse_drawing_text(text, source), size, supersample=supersample)
-    files = [board, *dict.fromkeys(f for f, _x, _y in pieces)]
-    images = _decode({f: Path(f).read_bytes() for f in files})
-    sheet.alpha_composite(_map_picture(images, board, pieces, not_public), at)
+    sheet.alpha_composite(_chart_map_picture(board, pieces, not_public), at)
     return png_bytes(sheet)
+
+
+_chart_maps: dict[tuple, Image.Image] = {}
+#: Most map pictures :func:`_chart_map_picture` keeps per process (one is 0.9 Mpx RGBA).
+CHART_MAP_MEMO = 8
+
+
+def _chart_map_picture(board: str, pieces: list[tuple[str, float, float]], not_public: bool) -> Image.Image:
+    """The map picture of :func:`compose_sheet_png` (:func:`_map_picture` of the render cache
+    files ``board`` and ``pieces``). A picture made before in this process from the same files
+    and positions is the same object: the 28 Genpei scenarios whose map is not public all show
+    the same veiled empty board, made once per process instead of once per sheet. Render cache
+    files are named by the hash of their content, so the same names are the same pictures.
+    Shared: callers must not change it."""
+    key = (board, tuple(pieces), not_public)
+    picture = _chart_maps.get(key)
+    if picture is None:
+        files = [board, *dict.fromkeys(f for f, _x, _y in pieces)]
+        images = _decode({f: Path(f).read_bytes() for f in files})
+        if len(_chart_maps) >= CHART_MAP_MEMO:
+            _chart_maps.clear()
+        picture = _chart_maps[key] = _map_picture(images, board, pieces, not_public)
+    return picture
 
 
 def print_jobs(data: Any, layout: HexLayout, opts: PrintOptions = DEFAULTS) -> dict[str, RenderJob]:

@@ -95,7 +95,7 @@ def counter_sheet(data: RoninData, opts: PrintOptions) -> tuple[list[SheetItem],
         name = art.marker_image_name(mk.id)
         jobs[name] = art.marker_job(mk, sheets.SheetSpec(dpi=opts.dpi).px(mm))
         items += [SheetItem(name, mm, mm, name)] * MARKER_COPIES
-    return items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH))
+    return items, sheets.bled_jobs(items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH)), opts)
 
 
 def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
