@@ -5,7 +5,14 @@ Genpei implements it in :mod:`pipeline.systems.genpei.engine`; Ronin, OHW and Se
 plug in the same way.
 """
 
-from pipeline.play.protocol import CHANCE_NODE, GameState, Policy, SteppedState, random_policy, sample_chance
+from pipeline.play.protocol import (
+    CHANCE_NODE,
+    GameState,
+    Policy,
+    SteppedState,
+    random_policy,
+    sample_chance,
+)
 from pipeline.play.runner import (
     GameResult,
     Job,

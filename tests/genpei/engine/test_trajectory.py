@@ -167,8 +167,8 @@ def test_the_fused_step_plays_as_the_protocol_calls(data):
                         assert (player, opts) == (st.current_player(), st.legal_actions())
                         a = POLICIES[policy](st, rng)
                     assert st.step(a) == st.view()
-                fused = play_game(lambda: GenpeiState(data, sc), POLICIES[policy], random.Random(f"p:{game}"), 25)
-                plain = play_game(lambda: _ProtocolOnly(GenpeiState(data, sc)), POLICIES[policy], random.Random(f"p:{game}"), 25)
+                fused = play_game(lambda sc=sc: GenpeiState(data, sc), POLICIES[policy], random.Random(f"p:{game}"), 25)
+                plain = play_game(lambda sc=sc: _ProtocolOnly(GenpeiState(data, sc)), POLICIES[policy], random.Random(f"p:{game}"), 25)
                 assert fused == plain and fused.steps > 100
 
 
