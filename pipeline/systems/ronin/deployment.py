@@ -188,7 +188,7 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
     out: list[Problem] = []
     roles = [s.role for s in g.sides]
     t = g.table_side_in
-    for k, rule in enumerate(sc.deployment_rules):
+    for rule in sc.deployment_rules:
         cite = f"({rule.source.section})"
         sides = [i for i, role in enumerate(roles) if rule.who in (None, role)]
         if rule.kind in ("within", "outside"):
@@ -276,7 +276,6 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
                 out.append(Problem(("terrain", piece, "zone"), "objective-centred",
                                    f"{g.terrain[piece].name}, the objective's piece, does not cover the objective ({at[0]:g}, {at[1]:g}) "
                                    f"(it is {zone_gap(g.terrain[piece].zone, at):.2f} inches away); the {sc.name} scenario places it in the centre {cite}"))
-        del k
     if sc.deployment_options and len(positions) == 2 and all(positions):
         if not any(_by_option(opt, options.get(opt), positions, r, t) for opt in sc.deployment_options):
             names = " or ".join(f"{o} ({options[o]:g} inches)" if o in options else o for o in sc.deployment_options)
