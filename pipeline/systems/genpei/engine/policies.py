@@ -175,6 +175,16 @@ def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: di
     return _best_with(state, u, h, cache, per_hex, _enemy_table(state, u.side, cache), _fire_zones(state, u))
 
 
+def _attack_at(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
+               zones: dict | None) -> float:
+    """:func:`_best_with`, stored in ``per_hex``; 0 at once for a hex with no enemy next to it
+    when ``u`` has no ranged combat (``zones`` None)."""
+    if zones is None and now[1].isdisjoint(state.board.adjacent_set[h]):
+        per_hex[h] = 0.0
+        return 0.0
+    return _best_with(state, u, h, cache, per_hex, now, zones)
+
+
 def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
                zones: dict | None) -> float:
     """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and the
@@ -312,21 +322,16 @@ def _threat_uncached(state: GenpeiState, u: Unit, cache: dict) -> float:
 
 def _fill_threats(state: GenpeiState, side: int, units: list, cache: dict, known: dict) -> None:
     """:func:`_threat_uncached` of each of ``units`` (of ``side``), stored in ``known``
-    (:func:`_threats`), with the enemy, nearest-enemy and neighbour tables looked up once."""
+    (:func:`_threats`), with the enemy and nearest-enemy tables looked up once."""
     now = _enemy_table(state, side, cache)
-    enemy_hexes = now[1]
     near = _near_table(side, cache)
-    adjacent = state.board.adjacent_set
     for u in units:
         h = u.hex
         per_hex = _best_table(u, cache)
         best = per_hex.get(h)
         if best is None:
             zones = None if u.stats.ranged <= 0 or u.no_ranged else _fire_zones(state, u)
-            if zones is None and enemy_hexes.isdisjoint(adjacent[h]):
-                best = per_hex[h] = 0.0  # no enemy next to h and no ranged combat (_best_with)
-            else:
-                best = _best_with(state, u, h, cache, per_hex, now, zones)
+            best = _attack_at(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
             d = _nearest_uncached(state, side, h, cache, near, now)
@@ -581,7 +586,7 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     best_v = -1e9
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
-    now = zones = adjacent = None  # the enemy table, fire zones, neighbours: looked up at the first destination not scored
+    now = zones = None  # the enemy table and fire zones: looked up at the first destination not scored
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
@@ -589,11 +594,7 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
             if now is None:
                 now = _enemy_table(state, side, cache)
                 zones = _fire_zones(state, u)
-                adjacent = state.board.adjacent_set
-            if zones is None and now[1].isdisjoint(adjacent[h]):
-                attack = per_hex[h] = 0.0  # no enemy next to h and no ranged combat (_best_with)
-            else:
-                attack = _best_with(state, u, h, cache, per_hex, now, zones)
+            attack = _attack_at(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
             d = _nearest_uncached(state, side, h, cache, near, now)

@@ -1147,27 +1147,13 @@ class GenpeiState:
         lean = not lat or naval.isdisjoint(lat)
         for step in range(1, reach + 1):
             nxt = []
-            if lean and (step > 1 or not embark):
-                for h in frontier:
-                    if h in must_stop and h != start:
-                        continue
-                    for n in land[h]:
-                        if n in out or n in at:
-                            continue
-                        if n in lat:
-                            if self._joinable(u, n):
-                                out[n] = (step, "join")
-                            continue
-                        if n in special and not self._may_enter(u, n, h):
-                            continue
-                        out[n] = (step, "land")
-                        nxt.append(n)
-                frontier = nxt
-                continue
+            # the land table leaves out Ocean and impassable neighbours (fewer to test); with it
+            # the impassable and Ocean tests below never hold
+            neighbours = land if lean and (step > 1 or not embark) else adjacent
             for h in frontier:
                 if h in must_stop and h != start:
                     continue
-                for n in adjacent[h]:
+                for n in neighbours[h]:
                     if n in out or n in at or n in impassable:
                         continue
                     if n in lat:
