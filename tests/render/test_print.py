@@ -412,19 +412,13 @@ def test_pdf_fonts_are_the_cff_the_library_embeds_when_it_saves_the_font_file_to
     with the save, and its text is drawn (pdfium renders dark pixels where it stands)."""
     import pypdfium2 as pdfium
 
-    from pipeline.render.sheets import new_pdf, pdf_bytes
 
     def one(skip_save: bool) -> bytes:
-        pdf = new_pdf("P", "a4", text="源平合戦")
-        if not skip_save:
-            for f in pdf.fonts.values():
-                assert f.ttfont.__dict__.pop("save", None) is not None  # the library's own save again
-        pdf.add_page()
-        pdf.set_font("noto", "B", 40)
-        pdf.text(20, 40, "Genpei 源平合戦")
-        pdf.set_font("noto", "", 40)
-        pdf.text(20, 80, "ひらがな Taira")
-        return pdf_bytes(pdf)
+        def restore_save(pdf) -> None:
+            if not skip_save:
+                for f in pdf.fonts.values():
+                    assert f.ttfont.__dict__.pop("save", None) is not None  # the library's own save again
+        return _two_line_pdf("Genpei 源平合戦", "ひらがな Taira", 40, restore_save)
 
     skipped = one(True)
     assert skipped == one(False)
@@ -434,6 +428,22 @@ def test_pdf_fonts_are_the_cff_the_library_embeds_when_it_saves_the_font_file_to
     assert img.crop((50, 70, 400, 240)).getextrema()[0] < 64  # glyphs drawn, not blank
 
 
+def _two_line_pdf(bold: str, regular: str, size: float, before=None) -> bytes:
+    """A one-page A4 PDF of gunbai's print fonts: ``bold`` at y 40 mm and ``regular`` at y 80 mm,
+    ``size`` pt; ``before`` is called with the document before its page is added."""
+    from pipeline.render.sheets import new_pdf, pdf_bytes
+
+    doc = new_pdf("P", "a4", text="源平合戦")
+    if before is not None:
+        before(doc)
+    doc.add_page()
+    doc.set_font("noto", "B", size)
+    doc.text(20, 40, bold)
+    doc.set_font("noto", "", size)
+    doc.text(20, 80, regular)
+    return pdf_bytes(doc)
+
+
 def test_subsets_skip_the_seac_pass_of_cid_fonts_and_keep_the_same_bytes(tmp_path, monkeypatch):
     """fontTools' seac closure can add no glyph to a CID-keyed font: a subset cut without it
     (fonts.no_seac_closure_for_cid_fonts, in force here) has the bytes of one cut with it, and
@@ -441,7 +451,6 @@ def test_subsets_skip_the_seac_pass_of_cid_fonts_and_keep_the_same_bytes(tmp_pat
     from fontTools.ttLib import getTableClass
 
     from pipeline.render import fonts
-    from pipeline.render.sheets import new_pdf, pdf_bytes
 
     fonts.no_seac_closure_for_cid_fonts()
     table = getTableClass("CFF ")
@@ -450,13 +459,7 @@ def test_subsets_skip_the_seac_pass_of_cid_fonts_and_keep_the_same_bytes(tmp_pat
     chars = frozenset(fonts.PDF_REPERTOIRE) | frozenset("源平合戦義経頼朝僧兵")
 
     def pdf() -> bytes:
-        doc = new_pdf("P", "a4", text="源平合戦")
-        doc.add_page()
-        doc.set_font("noto", "B", 30)
-        doc.text(20, 40, "Genpei 源平合戦 Ōmi")
-        doc.set_font("noto", "", 30)
-        doc.text(20, 80, "ひらがな カタカナ 1185")
-        return pdf_bytes(doc)
+        return _two_line_pdf("Genpei 源平合戦 Ōmi", "ひらがな カタカナ 1185", 30)
 
     fonts._make_subset(True, chars, tmp_path / "skipped.otf")
     skipped_pdf = pdf()

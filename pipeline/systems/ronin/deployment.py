@@ -37,7 +37,8 @@ EPS = 1e-6
 STEPS = (1.5, 1.25, 1.0)
 #: Room kept between a laid-out model's base and a terrain piece or marker (inches).
 CLEARANCE = 0.25
-#: Radius of the objective and civilian markers on the table (inches; 1-inch counters).
+#: Radius kept for the objective and civilian markers on the table (inches): they are drawn 0.8 of
+#: a model counter across (`art.marker_job`), under 1 inch; 0.5 is kept, a little more.
 MARKER_RADIUS = 0.5
 
 Point = tuple[float, float]
