@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import progress
-from pipeline.render.parallel import DrawTask, draw_pngs
+from pipeline.render.parallel import DrawTask, draw_pngs_later
 from pipeline.render.templates import TemplateRenderer
 
 #: Bump to invalidate every cached image (e.g. after a change outside the hashed sources).
@@ -130,6 +130,8 @@ class RenderCache:
     rendered: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     _engine: str = field(default_factory=_engine_digest, repr=False)
+    #: cache key -> (wait function, index) of a drawing sent by a :meth:`render_all_later` not awaited yet
+    _pending: dict[str, tuple[Callable[[], list[bytes]], int]] = field(default_factory=dict, repr=False)
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -151,20 +153,39 @@ class RenderCache:
         Raises:
             RenderError: a template or a drawing is invalid.
         """
+        return self.render_all_later(jobs)()
+
+    def render_all_later(self, jobs: dict[str, RenderJob]) -> Callable[[], dict[str, bytes]]:
+        """:meth:`render_all`, the drawing started now: the templates are rendered and the cache
+        looked up here, the misses sent to the drawing processes
+        (:func:`pipeline.render.parallel.draw_pngs_later`), and a function returned at once that
+        waits for them (storing each in the cache as it comes) and gives the PNG bytes by name.
+        A job whose drawing an earlier, not yet awaited call of this cache is drawing is not
+        drawn again: it waits for that call. Calling the returned function again gives the
+        same bytes.
+
+        Raises:
+            RenderError: a template is invalid (here), or a drawing is (by the returned function).
+        """
         docs = str(self.folder / DOCS_DIR) if self.folder is not None else None
         tasks = {name: replace(job.task(self.renderer), docs=docs) for name, job in jobs.items()}
         keys = {name: task_key(self._engine, t) for name, t in tasks.items()}
         out: dict[str, bytes] = {}
         missing: dict[str, list[str]] = {}  # key -> names
+        earlier: dict[str, str] = {}  # name -> key an earlier call is drawing
         for name, key in keys.items():
+            if key in self._pending:
+                earlier[name] = key
+                continue
             data = self._read(key, "png")
             if data is None:
                 missing.setdefault(key, []).append(name)
             else:
                 out[name] = data
                 self.reused.append(name)
+        order = list(missing)
+        wait_drawn: Callable[[], list[bytes]] = lambda: []  # noqa: E731
         if missing:
-            order = list(missing)
             done = 0
 
             def tick(i: int) -> None:  # store each image as soon as it is drawn (Ctrl-C keeps it)
@@ -174,12 +195,35 @@ class RenderCache:
                 drawn_total += 1
                 progress.count(done, len(order), "images drawn")
 
-            pngs = draw_pngs([tasks[missing[k][0]] for k in order], tick, store=lambda i, data: self._store(order[i], "png", data))
+            wait_drawn = draw_pngs_later([tasks[missing[k][0]] for k in order], tick, store=lambda i, data: self._store(order[i], "png", data))
+            for i, key in enumerate(order):
+                self._pending[key] = (wait_drawn, i)
+        finished: list[dict[str, bytes]] = []
+
+        def wait() -> dict[str, bytes]:
+            if finished:
+                return finished[0]
+            try:
+                pngs = wait_drawn()
+            finally:
+                for key in order:
+                    self._pending.pop(key, None)
             for key, data in zip(order, pngs, strict=True):
                 for name in missing[key]:
                     out[name] = data
                     self.rendered.append(name)
-        return {name: out[name] for name in jobs}
+            for name, key in earlier.items():
+                waiting = self._pending.get(key)
+                data = waiting[0]()[waiting[1]] if waiting is not None else self._read(key, "png")
+                if data is None:  # drawn by the earlier call but not stored (no cache folder)
+                    data = self.render_all({name: jobs[name]})[name]
+                else:
+                    self.reused.append(name)
+                out[name] = data
+            finished.append({name: out[name] for name in jobs})
+            return finished[0]
+
+        return wait
 
     def blob(self, name: str, key: str, make: Callable[[], bytes], ext: str = "bin") -> bytes:
         """A derived file (a composed sheet, a PDF) cached under ``key`` (a hash of everything

@@ -164,6 +164,22 @@ def draw_pngs(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None =
     Raises:
         RenderError: a task's drawing is invalid (the first one, in task order).
     """
+    return draw_pngs_later(tasks, on_done, store)()
+
+
+def draw_pngs_later(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None = None,
+                    store: Callable[[int, bytes], None] | None = None) -> Callable[[], list[bytes]]:
+    """Send every task to the drawing processes now and return at once a function that waits
+    for them and returns their PNG bytes in the order given (:func:`draw_pngs`), so that this
+    process goes on meanwhile (rendering the next templates, building the module). The drawing
+    processes take tasks in the order they were sent. ``on_done`` and ``store`` run in this
+    process while the returned function waits. With one worker (or a single task) the tasks
+    are drawn here, now. Calling the returned function again gives the same list.
+
+    Raises:
+        RenderError: (raised by the returned function) a task's drawing is invalid (the first
+            one, in task order).
+    """
     pool = _get_pool() if len(tasks) > 1 else None
     if pool is None:
         out = []
@@ -173,31 +189,39 @@ def draw_pngs(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None =
                 store(i, out[-1])
             if on_done:
                 on_done(i)
-        return out
+        return lambda: out
     # largest drawings first, so that a big one does not start last and run alone
     order = sorted(range(len(tasks)), key=lambda i: -_weight(tasks[i]))
     futures: dict[Future, int] = {pool.submit(draw_png, tasks[i]): i for i in order}
-    results: list[bytes | None] = [None] * len(tasks)
-    errors: dict[int, BaseException] = {}
-    try:
-        for fut in as_completed(futures):
-            i = futures[fut]
-            exc = fut.exception()
-            if exc is not None:
-                errors[i] = exc
-                continue
-            results[i] = fut.result()
-            if store:
-                store(i, results[i])  # type: ignore[arg-type]
-            if on_done:
-                on_done(i)
-    except BaseException:  # Ctrl-C: drop what has not started
-        for fut in futures:
-            fut.cancel()
-        raise
-    if errors:
-        raise errors[min(errors)]  # the same error whatever order the workers finished in
-    return results  # type: ignore[return-value]
+    done: list[list[bytes]] = []
+
+    def wait() -> list[bytes]:
+        if done:
+            return done[0]
+        results: list[bytes | None] = [None] * len(tasks)
+        errors: dict[int, BaseException] = {}
+        try:
+            for fut in as_completed(futures):
+                i = futures[fut]
+                exc = fut.exception()
+                if exc is not None:
+                    errors[i] = exc
+                    continue
+                results[i] = fut.result()
+                if store:
+                    store(i, results[i])  # type: ignore[arg-type]
+                if on_done:
+                    on_done(i)
+        except BaseException:  # Ctrl-C: drop what has not started
+            for fut in futures:
+                fut.cancel()
+            raise
+        if errors:
+            raise errors[min(errors)]  # the same error whatever order the workers finished in
+        done.append(results)  # type: ignore[arg-type]
+        return results  # type: ignore[return-value]
+
+    return wait
 
 
 def call_all(func: Callable[..., Any], calls: Sequence[tuple]) -> list[Any]:

@@ -111,10 +111,10 @@ def test_every_drawing_of_the_real_data_loads_as_the_safe_loader_loads_it(system
             out.append(png_bytes(Image.new("RGBA", size, (255, 255, 255, 255))))
             if store:
                 store(i, out[-1])
-        return out
+        return lambda: out
 
     monkeypatch.setattr(templates, "_load_yaml", checked)
-    monkeypatch.setattr(cache_module, "draw_pngs", blank_pngs)
+    monkeypatch.setattr(cache_module, "draw_pngs_later", blank_pngs)
     monkeypatch.setattr(templates, "DOC_CACHE_MIN_CHARS", 1 << 30)  # every drawing through the YAML
     parallel.set_workers(1)
     try:

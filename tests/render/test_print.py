@@ -34,6 +34,47 @@ def _jobs(data, layout):
     return art.counter_jobs(data, layout, ["red", "yellow"], [("NE", "NW")])
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_render_all_later_gives_render_alls_bytes_and_draws_a_pending_job_once(tmp_path, data, layout, workers):
+    """Two batches sent before either is awaited (the second repeats jobs of the first): the
+    same bytes as render_all of a fresh cache, each drawing drawn once, all stored in the
+    cache; awaiting again gives the same bytes."""
+    from pipeline.render import parallel
+
+    jobs = _jobs(data, layout)
+    names = sorted(jobs)
+    first, second = {n: jobs[n] for n in names[: len(names) // 2 + 2]}, {n: jobs[n] for n in names[len(names) // 2:]}
+    want = art.render_cache(tmp_path / "reference").render_all(jobs)
+    parallel.set_workers(workers)
+    try:
+        cache = art.render_cache(tmp_path / "cache")
+        wait_first = cache.render_all_later(first)
+        wait_second = cache.render_all_later(second)
+        got_second = wait_second()  # the shared jobs are awaited through the first batch
+        got_first = wait_first()
+    finally:
+        parallel.set_workers(None)
+    assert got_first == {n: want[n] for n in first} and got_second == {n: want[n] for n in second}
+    assert list(got_first) == list(first) and list(got_second) == list(second)
+    assert wait_first() is got_first and wait_second() is got_second
+    assert sorted(cache.rendered) == sorted(set(first) | set(second))  # each drawn once…
+    assert sorted(cache.reused) == sorted(set(first) & set(second))  # …the shared ones by the first batch
+    assert sorted(p.name for p in (tmp_path / "cache").glob("*.png")) == sorted(p.name for p in (tmp_path / "reference").glob("*.png"))
+    assert not cache._pending
+
+
+def test_render_all_later_raises_a_bad_drawing_when_awaited(tmp_path):
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "bad.yaml.j2").write_text("canvas: {width: 10, height: 10}\nshapes:\n  - blob: {}\n", encoding="utf-8")
+    cache = RenderCache(tmp_path / "cache", TemplateRenderer(tmp_path / "t"))
+    from pipeline.render.cache import RenderJob
+    from pipeline.render.drawing import RenderError
+
+    wait = cache.render_all_later({"a.png": RenderJob("bad.yaml.j2", {}, size=(10, 10)), "b.png": RenderJob("bad.yaml.j2", {"x": 1}, size=(12, 12))})
+    with pytest.raises(RenderError, match="blob"):
+        wait()
+
+
 def test_cache_second_run_draws_nothing(tmp_path, data, layout):
     c1 = art.render_cache(tmp_path / "cache")
     first = c1.render_all(_jobs(data, layout))

@@ -86,6 +86,14 @@ def printing_scenario_pngs(data: GenpeiData, layout: HexLayout, cache) -> dict[s
     return printing.scenario_pngs(data, layout, cache)
 
 
+def printing_scenario_pngs_later(data: GenpeiData, layout: HexLayout, cache):
+    """:func:`printing_scenario_pngs` in steps (:func:`pipeline.systems.genpei.printing.scenario_pngs_later`):
+    returns ``compose``, whose result ``wait()`` gives the PNGs."""
+    from pipeline.systems.genpei import printing
+
+    return printing.scenario_pngs_later(data, layout, cache)
+
+
 @contextmanager
 def _steps(progress: bool, total: int) -> Iterator:
     """Report each step on the command's progress line (:mod:`pipeline.progress`: shown on a
@@ -118,7 +126,12 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
     """Build the Genpei module, images and cards from ``data_dir`` into ``out_dir``.
     ``prepare_print``: the print files follow (``gunbai build``): their PDF font subsets are
     cut on the drawing processes while the data's text fit checks run here
-    (:func:`start_print_subsets`; the same bytes either way).
+    (:func:`start_print_subsets`), and their images are drawn after the module's (the same
+    bytes either way).
+
+    The images (counters, cards, the chart window sheets' map pictures) are all sent to the
+    drawing processes before this process packs the module, which needs their names only
+    (:meth:`~pipeline.render.cache.RenderCache.render_all_later`), and awaited afterwards.
 
     Raises:
         DataError: a data file is invalid (nothing is written).
@@ -131,6 +144,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
         build_module,
         scenario_saves,
     )
+    from pipeline.systems.genpei.printing import print_jobs, scenario_png_name
     from pipeline.vassal.archive import resolve_epoch
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
     from pipeline.vassal.extension import write_extension_file
@@ -150,26 +164,44 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
 
         step("rendering counters")
         t = time.perf_counter()
+        # every image is sent to the drawing processes first (they take them in that order: the
+        # map images the chart window sheets are composed from early); this process packs the
+        # module meanwhile (it needs the images' names, not their bytes) and waits for them last
         cache = art.render_cache(out_dir / CACHE_DIR)
-        pngs = cache.render_all(art.all_counter_jobs(data, layout))
-        step("rendering cards")
-        card_pngs = cache.render_all(art.card_jobs(data))
-        card_pngs.update(printing_scenario_pngs(data, layout, cache))
-        result.seconds["render"] = time.perf_counter() - t
+        wait_counters = cache.render_all_later(art.all_counter_jobs(data, layout))
+        compose_sheets = printing_scenario_pngs_later(data, layout, cache)
+        card_jobs = art.card_jobs(data)
+        wait_cards = cache.render_all_later(card_jobs)
+        card_names = sorted([*card_jobs, *(scenario_png_name(s) for s in data.scenarios)])
 
         step("packing module")
-        t = time.perf_counter()
-        module, _palette = build_module(data, layout, sorted(card_pngs))
+        module, _palette = build_module(data, layout, card_names)
         built = write_buildfile(module)
         date_ms = date_saved_ms(data)
         moduledata = write_moduledata(module, date_ms)
+        epoch = resolve_epoch(date_ms // 1000)
+        saves = {file_name: save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
+                 for file_name, save in scenario_saves(data, layout, _palette, built.gpids, module.name, module.version).items()}
+
+        step("rendering cards")
+        wait_sheets = compose_sheets()
+        # the print images (gunbai build makes the print files next) are drawn after the sheets,
+        # while this process writes and lints the module, into the render cache, where the
+        # print step finds them
+        wait_print = cache.render_all_later(print_jobs(data, layout)) if prepare_print else None
+        pngs = wait_counters()
+        card_pngs = dict(wait_cards())
+        card_pngs.update(wait_sheets())
+        if sorted(card_pngs) != card_names:  # pragma: no cover - the module was packed with these names
+            raise GunbaiError(f"chart window images {sorted(set(card_pngs) ^ set(card_names))} differ from those the module names")
+        result.seconds["render"] = time.perf_counter() - t
+
+        t = time.perf_counter()
         entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
         for name, png in {**pngs, **card_pngs}.items():
             entries[f"images/{name}"] = png
-        epoch = resolve_epoch(date_ms // 1000)
-        for file_name, save in scenario_saves(data, layout, _palette, built.gpids, module.name, module.version).items():
-            entries[file_name] = save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
-        ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, layout, {**pngs, **card_pngs}, sorted(card_pngs), date_saved_ms=date_ms)
+        entries.update(saves)
+        ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, layout, {**pngs, **card_pngs}, card_names, date_saved_ms=date_ms)
         result.seconds["pack"] = time.perf_counter() - t
 
         step("writing files")
@@ -185,6 +217,8 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
         result.files.append(extension_path)
         result.files += write_images(out_dir / "images", pngs)
         result.files += write_images(out_dir / "cards", card_pngs)
+        if wait_print is not None:
+            wait_print()  # stored in the render cache for the print step
         result.seconds["write and lint"] = time.perf_counter() - t
         step("done")
     result.module = module_path

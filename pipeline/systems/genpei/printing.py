@@ -29,6 +29,7 @@ every piece of :func:`pipeline.systems.genpei.module.placements` pasted on its h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -38,7 +39,7 @@ from PIL import Image
 
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob, task_key
-from pipeline.render.parallel import call_all, fork_map
+from pipeline.render.parallel import call_all_later, fork_map
 from pipeline.render.sheets import (
     Page,
     PrintOptions,
@@ -480,21 +481,51 @@ def scenario_pngs(data: Any, layout: HexLayout, cache: RenderCache) -> dict[str,
     and pieces back from the render cache, decoding each once). The same bytes as
     :func:`scenario_sheet`. Without a cache folder the sheets are composed in forked processes
     (:func:`pipeline.render.parallel.fork_map`)."""
+    return scenario_pngs_later(data, layout, cache)()()
+
+
+def scenario_pngs_later(data: Any, layout: HexLayout, cache: RenderCache) -> Callable[[], Callable[[], dict[str, bytes]]]:
+    """:func:`scenario_pngs` in three steps, so that the calling process works meanwhile (a
+    build packs its module): this call renders the sheets' templates, sends their map images
+    to the drawing processes (:meth:`~pipeline.render.cache.RenderCache.render_all_later`) and
+    returns ``compose``; ``compose()`` waits for the map images (they are in the render cache
+    then), sends the sheets not in the cache to the drawing processes
+    (:func:`pipeline.render.parallel.call_all_later`) and returns ``wait``; ``wait()`` gives
+    the PNGs by image name, the same bytes as :func:`scenario_pngs`. Without a cache folder
+    ``compose()`` makes the sheets in forked processes (:func:`pipeline.render.parallel.fork_map`).
+
+    Raises:
+        RenderError: a template (here) or a drawing (by ``compose`` or ``wait``) is invalid.
+    """
     px = SCENARIO_PNG_PX_PER_MM
     if cache.folder is None:
-        cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, px).items()})
-        return fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, px, cache) for s in data.scenarios})
+        def compose_forked() -> Callable[[], dict[str, bytes]]:
+            cache.render_all({f"{s.scenario.id}/{n}": j for s in data.scenarios for n, j in map_image_jobs(data, layout, s, px).items()})
+            made = fork_map({scenario_png_name(s): partial(scenario_sheet, data, layout, s, px, cache) for s in data.scenarios})
+            return lambda: made
+
+        return compose_forked
     parts = {scenario_png_name(s): _chart_sheet_parts(data, layout, s, px) for s in data.scenarios}
-    cache.render_all({f"{s.scenario.id}/{n}": j for s, (_ctx, jobs, _pieces, _scale) in zip(data.scenarios, parts.values(), strict=True) for n, j in jobs.items()})
+    wait_maps = cache.render_all_later({f"{s.scenario.id}/{n}": j for s, (_ctx, jobs, _pieces, _scale) in zip(data.scenarios, parts.values(), strict=True)
+                                        for n, j in jobs.items()})
     keys: dict[str, str] = {}
-    calls: dict[str, tuple] = {}
+    args: dict[str, tuple] = {}
     job_keys: dict[str, tuple[RenderJob, str]] = {}  # image name -> (job, cache key): one board, the same pieces, for every scenario
     for s, (name, part) in zip(data.scenarios, parts.items(), strict=True):
-        keys[name], args = _chart_sheet_key_and_args(data, s, px, cache, part, job_keys)
-        if cache.cached_blob(keys[name], "png") is None:
-            calls[name] = args
-    made = dict(zip(calls, call_all(compose_sheet_png, list(calls.values())), strict=True))
-    return {name: cache.blob(name, key, partial(made.__getitem__, name), ext="png") for name, key in keys.items()}
+        keys[name], args[name] = _chart_sheet_key_and_args(data, s, px, cache, part, job_keys)
+
+    def compose() -> Callable[[], dict[str, bytes]]:
+        wait_maps()  # every map image is in the render cache now, where compose_sheet_png reads it
+        calls = {name: a for name, a in args.items() if cache.cached_blob(keys[name], "png") is None}
+        wait_made = call_all_later(compose_sheet_png, list(calls.values())) if len(calls) > 1 else (lambda: [compose_sheet_png(*a) for a in calls.values()])
+
+        def wait() -> dict[str, bytes]:
+            made = dict(zip(calls, wait_made(), strict=True))
+            return {name: cache.blob(name, key, partial(made.__getitem__, name), ext="png") for name, key in keys.items()}
+
+        return wait
+
+    return compose
 
 
 def _chart_sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> tuple[dict[str, Any], dict[str, RenderJob], list, float]:
