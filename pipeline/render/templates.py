@@ -21,7 +21,6 @@ import hashlib
 import json
 import math
 import os
-import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -114,38 +113,8 @@ HELPERS: dict[str, Any] = {
 }
 
 
-#: Folder, under the templates folder, of the templates' compiled code (Python's own name for
-#: its compiled modules; ignored by git).
-COMPILED_DIR = "__pycache__"
-
-
-class CompiledTemplates(jinja2.FileSystemBytecodeCache):
-    """Jinja's compiled code of each template kept in a folder, as Python keeps its compiled
-    modules in ``__pycache__``: a process that needs a template loads its code instead of
-    lexing, parsing and generating it again (Genpei's eight templates: about 0.5 s of CPU in
-    every build). Jinja names each file by the template's name and checks the SHA-1 of the
-    template's source and its own and Python's versions before using it, so an edited template
-    is compiled again; what a template renders does not depend on where its code came from.
-    A folder that cannot be written (a read-only install) is not an error: the templates are
-    compiled in each process, as without this; an unreadable or damaged file is compiled again."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except (OSError, ValueError, EOFError, pickle.UnpicklingError):
-            bucket.reset()  # unreadable (a file where the folder should be) or damaged: compile
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            os.makedirs(self.directory, exist_ok=True)
-            super().dump_bytecode(bucket)
-        except OSError:
-            return
-
-
 class TemplateRenderer:
-    """Renders the templates under one folder (their compiled code kept in its
-    :data:`COMPILED_DIR`, :class:`CompiledTemplates`).
+    """Renders the templates under one folder.
 
     Args:
         root: the templates folder (e.g. ``templates/``); names are paths relative to it.
@@ -155,7 +124,6 @@ class TemplateRenderer:
         self.root = Path(root)
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(self.root)),
-            bytecode_cache=CompiledTemplates(str(self.root / COMPILED_DIR)),
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             keep_trailing_newline=True,
