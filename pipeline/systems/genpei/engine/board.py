@@ -8,7 +8,6 @@ neighbours are ``E (+2, 0)``, ``W (-2, 0)``, ``NE (+1, -1)``, ``NW (-1, -1)``, `
 
 from __future__ import annotations
 
-import copy
 import math
 from collections import defaultdict
 from functools import cache
@@ -168,7 +167,9 @@ class Board:
             "start_adjacent": frozenset(h for h, ts in tiles.items() if any(t.movement.must_start_adjacent for t in ts)),
             "no_battle_entering": frozenset(h for h, ts in tiles.items() if any(t.movement.no_battle_after_entering for t in ts)),
             "no_inspiration": frozenset(h for h, ts in tiles.items() if not inspiration_allowed(ts)),
-            "destructible": frozenset(h for h, ts in tiles.items() if any(t.destruction is not None for t in ts)),
+            "destructible": (destructible := frozenset(h for h, ts in tiles.items() if any(t.destruction is not None for t in ts))),
+            "destructible_adjacent": {h: near for h, ns in self.adjacent.items()
+                                      if (near := tuple(n for n in ns if n in destructible))},
             "fortified": frozenset(h for h, ts in tiles.items()
                                    if any(t.movement.must_start_adjacent and t.destruction is not None for t in ts)),
             "exit_max": exit_max,
@@ -203,6 +204,9 @@ class Board:
         self.no_inspiration: frozenset[Hex] = d["no_inspiration"]
         #: Hexes with a tile that battles may destroy (Palisade, Stockade).
         self.destructible: frozenset[Hex] = d["destructible"]
+        #: hex → its neighbours in :attr:`destructible`, in the order of :attr:`adjacent` (hexes
+        #: without any left out).
+        self.destructible_adjacent: dict[Hex, tuple[Hex, ...]] = d["destructible_adjacent"]
         #: Hexes with a tile that is entered only from next to it and can be destroyed (Stockade).
         self.fortified: frozenset[Hex] = d["fortified"]
         #: hex → the most hexes a unit leaving it may move (Marsh).
@@ -213,7 +217,9 @@ class Board:
     def clone(self) -> Board:
         """A copy sharing the static geometry and, until one of them loses a tile, the tiles
         (:meth:`remove_tile` copies them before changing them)."""
-        return copy.copy(self)
+        b = Board.__new__(Board)  # copy.copy without its reduce protocol
+        b.__dict__.update(self.__dict__)
+        return b
 
     # ---------------------------------------------------------------- geometry
     def contains(self, h: Hex) -> bool:
