@@ -165,6 +165,9 @@ def chance_list(data: GenpeiData, setup: Setup) -> list[tuple[tuple, float]]:
 
 @lru_cache(maxsize=4096)
 def _chance_list(faces, dice, target, reroll, inspired, hf_gain):
+    if not reroll:  # w / total: the float of the exact fraction, as float(p) of _outcomes, without a Fraction
+        weights, total = _multinomial_weights(faces, dice, target, inspired, hf_gain)
+        return [(("roll",) + k, w / total) for k, w in weights]
     return [(("roll",) + k, float(p)) for k, p in _outcomes(faces, dice, target, reroll, inspired, hf_gain)]
 
 
@@ -184,12 +187,22 @@ _CATEGORY = {"sword": 1, "flag": 2, "honour_fortune": 3}
 
 def _multinomial_outcomes(faces: tuple[str, ...], dice: int, target: str | None, inspired: bool,
                           hf_gain: bool) -> list[tuple[tuple[int, int, int, int], Fraction]]:
-    """The outcomes of ``dice`` dice that do not reroll, from the multinomial distribution of
-    the faces: ``n`` dice show ``a`` target symbols, ``b`` swords, ``c`` flags, ``d`` H&F and ``e``
-    other faces with probability ``n! / (a! b! c! d! e!) * prod(faces of each kind ** count) /
-    len(faces) ** n`` (a face is the target symbol first, as in :func:`_coded_die`). Inspired:
-    the first H&F is cancelled; without ``hf_gain`` no token is kept. The same exact fractions as
-    :func:`_icepool_outcomes` at a small part of the cost (a cold cache is filled during play)."""
+    """The outcomes of ``dice`` dice that do not reroll with their exact probabilities
+    (:func:`_multinomial_weights`): the same fractions as :func:`_icepool_outcomes` at a small
+    part of the cost (a cache the games have not filled yet is filled during play)."""
+    weights, total = _multinomial_weights(faces, dice, target, inspired, hf_gain)
+    return [(k, Fraction(w, total)) for k, w in weights]
+
+
+def _multinomial_weights(faces: tuple[str, ...], dice: int, target: str | None, inspired: bool,
+                         hf_gain: bool) -> tuple[list[tuple[tuple[int, int, int, int], int]], int]:
+    """``([((symbols, swords, flags, H&F tokens), weight)] sorted, total)`` of ``dice`` dice
+    that do not reroll: an outcome's probability is ``weight / total``, from the multinomial
+    distribution of the faces: ``n`` dice show ``a`` target symbols, ``b`` swords, ``c`` flags,
+    ``d`` H&F and ``e`` other faces with probability ``n! / (a! b! c! d! e!) * prod(faces of
+    each kind ** count) / len(faces) ** n`` (a face is the target symbol first, as in
+    :func:`_coded_die`). Inspired: the first H&F is cancelled; without ``hf_gain`` no token is
+    kept."""
     n = max(dice, 0)
     kinds = [0, 0, 0, 0, 0]  # faces showing: the target symbol, sword, flag, H&F, anything else
     for f in faces:
@@ -220,8 +233,7 @@ def _multinomial_outcomes(faces: tuple[str, ...], dice: int, target: str | None,
                     h = (d - 1 if inspired and d else d) if hf_gain else 0
                     k = (a, b, c, h)
                     weights[k] = weights.get(k, 0) + w
-    total = len(faces) ** n
-    return sorted((k, Fraction(w, total)) for k, w in weights.items())
+    return sorted(weights.items()), len(faces) ** n
 
 
 def _icepool_outcomes(faces, dice, target, reroll, inspired, hf_gain):

@@ -151,7 +151,7 @@ def test_rolls_without_reroll_agree_with_the_icepool_die(data):
     # it must give exactly the fractions of the icepool die (_icepool_outcomes), which it
     # replaced there: every dice count up to 9, every standard (and none), inspired or not,
     # with and without H&F tokens.
-    from pipeline.systems.genpei.odds import _icepool_outcomes, _multinomial_outcomes, faces_of
+    from pipeline.systems.genpei.odds import _chance_list, _icepool_outcomes, _multinomial_outcomes, faces_of
 
     faces = faces_of(data)
     for target in (None, "circle", "triangle", "square"):
@@ -159,5 +159,9 @@ def test_rolls_without_reroll_agree_with_the_icepool_die(data):
             for inspired in (False, True):
                 for hf_gain in (False, True):
                     got = _multinomial_outcomes(faces, dice, target, inspired, hf_gain)
-                    assert got == _icepool_outcomes(faces, dice, target, False, inspired, hf_gain)
+                    exact = _icepool_outcomes(faces, dice, target, False, inspired, hf_gain)
+                    assert got == exact
                     assert sum(p for _, p in got) == 1
+                    # the engine's chance list: the float of each exact fraction
+                    assert _chance_list(faces, dice, target, False, inspired, hf_gain) == [
+                        (("roll",) + k, float(p)) for k, p in exact]
