@@ -127,9 +127,10 @@ def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_
         if player < 0:  # sample_chance inlined: the same one rng.random() draw, the same outcome
             x = uniform()
             acc = 0.0
-            for a, p in opts:
+            for o, p in opts:
                 acc += p
                 if x < acc:
+                    a = o
                     break
             else:
                 a = opts[-1][0]

@@ -151,7 +151,12 @@ def test_rolls_without_reroll_agree_with_the_icepool_die(data):
     # it must give exactly the fractions of the icepool die (_icepool_outcomes), which it
     # replaced there: every dice count up to 9, every standard (and none), inspired or not,
     # with and without H&F tokens.
-    from pipeline.systems.genpei.odds import _chance_list, _icepool_outcomes, _multinomial_outcomes, faces_of
+    from pipeline.systems.genpei.odds import (
+        _chance_list,
+        _icepool_outcomes,
+        _multinomial_outcomes,
+        faces_of,
+    )
 
     faces = faces_of(data)
     for target in (None, "circle", "triangle", "square"):
