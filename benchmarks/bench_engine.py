@@ -27,13 +27,11 @@ not fewer instructions: work moved from Python into C calls (``sorted``, set ope
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (medians of three paired runs on 2026-12-01 at load average 5.3-6.0, games per CPU
-second, 6a0662b → now: GP19 random 1.18×, greedy 1.23×; GP20 random 1.22×, greedy 1.37×; each
-ratio varies by about ±10% from run to run; ``--instructions 20``: 1.32-1.59× fewer machine
-instructions per game, 1.14-1.77× after the greedy policy pass of branch issue12g with
-``--instructions 10``; not 3×; 1000 greedy games in 8-13 s wall). On a shared machine compare
-CPU seconds of paired runs (``--baseline``), never wall seconds, and note the load averages
-printed.
+figures (2026-12-01, ``--instructions 10 --baseline <6a0662b>``, machine instructions per game,
+6a0662b / now: GP19 random 1.74×, greedy 1.76×; GP20 random 2.12×, greedy 1.91×; not 3×; two
+paired ``bench_engine.py 200`` runs at load average 8.5-11 gave 1.06-1.90× games per CPU second,
+a single ratio moving by a third from run to run at that load). On a shared machine compare CPU
+seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
 from __future__ import annotations

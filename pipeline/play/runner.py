@@ -64,8 +64,9 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
 
     A state with the fused step (:class:`~pipeline.play.protocol.SteppedState`) is played through
     ``step`` alone, with the same draws of ``rng`` and the same result as through the protocol
-    calls; :func:`~pipeline.play.protocol.random_policy` is then applied inline (the same
-    ``rng.randrange`` draw on the same list).
+    calls; :func:`~pipeline.play.protocol.random_policy` and
+    :func:`~pipeline.play.protocol.sample_chance` are then applied inline (the same ``rng`` draws
+    on the same lists).
     """
     state = state_factory()
     pols = policies if isinstance(policies, Sequence) else None
@@ -118,12 +119,21 @@ def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_
         inline_random = policies is random_policy
     randrange = rng.randrange
     bits = rng.getrandbits if _INLINE_RANDRANGE and type(rng) is random.Random else None
+    uniform = rng.random
     steps = 0
     while player is not None:
         if turns > turn_cap or steps >= max_steps:
             return GameResult(None, min(turns, turn_cap), True, steps, stats() if stats else ())
-        if player < 0:
-            a = sample_chance(opts, rng)
+        if player < 0:  # sample_chance inlined: the same one rng.random() draw, the same outcome
+            x = uniform()
+            acc = 0.0
+            for o, p in opts:
+                acc += p
+                if x < acc:
+                    a = o
+                    break
+            else:
+                a = opts[-1][0]
         elif inline_random:
             n = len(opts)
             if bits is not None:

@@ -8,7 +8,6 @@ neighbours are ``E (+2, 0)``, ``W (-2, 0)``, ``NE (+1, -1)``, ``NW (-1, -1)``, `
 
 from __future__ import annotations
 
-import copy
 import math
 from collections import defaultdict
 from functools import cache
@@ -168,7 +167,9 @@ class Board:
             "start_adjacent": frozenset(h for h, ts in tiles.items() if any(t.movement.must_start_adjacent for t in ts)),
             "no_battle_entering": frozenset(h for h, ts in tiles.items() if any(t.movement.no_battle_after_entering for t in ts)),
             "no_inspiration": frozenset(h for h, ts in tiles.items() if not inspiration_allowed(ts)),
-            "destructible": frozenset(h for h, ts in tiles.items() if any(t.destruction is not None for t in ts)),
+            "destructible": (destructible := frozenset(h for h, ts in tiles.items() if any(t.destruction is not None for t in ts))),
+            "destructible_adjacent": {h: tuple(n for n in self.adjacent[h] if n in destructible)
+                                      for h in {n for d in destructible for n in self.adjacent[d]}},
             "fortified": frozenset(h for h, ts in tiles.items()
                                    if any(t.movement.must_start_adjacent and t.destruction is not None for t in ts)),
             "exit_max": exit_max,
@@ -203,6 +204,9 @@ class Board:
         self.no_inspiration: frozenset[Hex] = d["no_inspiration"]
         #: Hexes with a tile that battles may destroy (Palisade, Stockade).
         self.destructible: frozenset[Hex] = d["destructible"]
+        #: hex → its neighbours in :attr:`destructible`, in the order of :attr:`adjacent` (hexes
+        #: without any left out).
+        self.destructible_adjacent: dict[Hex, tuple[Hex, ...]] = d["destructible_adjacent"]
         #: Hexes with a tile that is entered only from next to it and can be destroyed (Stockade).
         self.fortified: frozenset[Hex] = d["fortified"]
         #: hex → the most hexes a unit leaving it may move (Marsh).
@@ -213,7 +217,9 @@ class Board:
     def clone(self) -> Board:
         """A copy sharing the static geometry and, until one of them loses a tile, the tiles
         (:meth:`remove_tile` copies them before changing them)."""
-        return copy.copy(self)
+        b = Board.__new__(Board)  # copy.copy without its reduce protocol
+        b.__dict__.update(self.__dict__)
+        return b
 
     # ---------------------------------------------------------------- geometry
     def contains(self, h: Hex) -> bool:
@@ -405,20 +411,28 @@ def _line(board: Board, a: Hex, b: Hex) -> tuple[Hex, ...]:
     return tuple(out)
 
 
+#: sqrt(3), for the distances of :func:`_nearest`.
+_SQRT3 = math.sqrt(3)
+
+
 def _nearest(board: Board, x: float, r: float) -> Hex | None:
+    """The on-board hex whose centre is nearest the point ``(x, r)`` in doubled coordinates
+    (the first found on a tie: upper row first, then by column)."""
     best = None
     bd = 1e9
+    on = board._on
+    geometry = board.geometry
     for row in (math.floor(r), math.ceil(r)):
-        if row < 1 or row > board.geometry.rows:
+        if row < 1 or row > geometry.rows:
             continue
-        shift = 1 if board.geometry.is_short_row(row) else 0
+        shift = 1 if geometry.is_short_row(row) else 0
         col = round((x - shift) / 2) + 1
+        dr = ((row - r) * _SQRT3 / 2) ** 2
         for c in (col - 1, col, col + 1):
             h = (c, row)
-            if not board.contains(h):
+            if h not in on:
                 continue
-            hx, hr = board.doubled(h)
-            d = ((hx - x) / 2) ** 2 + ((hr - r) * math.sqrt(3) / 2) ** 2
+            d = ((2 * (c - 1) + shift - x) / 2) ** 2 + dr  # doubled x of (c, row): 2 (c - 1) + shift
             if d < bd:
                 bd, best = d, h
     return best

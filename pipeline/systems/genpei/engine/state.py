@@ -554,11 +554,11 @@ class GenpeiState:
             phase = self.phase
             if phase == "move":
                 q = self.queue
-                while q and not self.alive(q[0]):
+                units, leaders = self.units, self.leaders
+                while q and not (q[0] in leaders if q[0] >= LEADER_BASE else q[0] in units):  # alive()
                     q.popleft()
                 if not q:
                     self.phase = "battle"
-                    units = self.units
                     self.queue = deque([u for u in self.ordered if u in units and not units[u].no_battle])
                     continue
             elif phase == "battle":
@@ -957,7 +957,12 @@ class GenpeiState:
             self.tokens = []  # orders nothing on its own turn (erratum first_strike_own_turn)
         else:  # fallback, serpent_command
             self.tokens = [("any",)]
-        self.phase = "alongside"
+        if eff != "shogun" and self.can_play_dragon(self.player, "turncoat") is None:
+            # no Dragon card to play alongside: the only choice (no_dragon) taken here (after the
+            # Shogun roll, which pays H&F, the alongside phase asks)
+            self.phase = "order"
+        else:
+            self.phase = "alongside"
 
     def _s_shogun(self, dice: int) -> None:
         self._chance(shogun_outcomes(self.faces, dice), "_h_shogun")
@@ -1147,9 +1152,27 @@ class GenpeiState:
         lean = not lat or naval.isdisjoint(lat)
         for step in range(1, reach + 1):
             nxt = []
-            # the land table leaves out Ocean and impassable neighbours (fewer to test); with it
-            # the impassable and Ocean tests below never hold
-            neighbours = land if lean and (step > 1 or not embark) else adjacent
+            if lean and (step > 1 or not embark):
+                # the land table leaves out Ocean and impassable neighbours: the loop below
+                # without the impassable and Ocean tests (which never hold on it)
+                tag = (step, "land")
+                for h in frontier:
+                    if h in must_stop and h != start:
+                        continue
+                    for n in land[h]:
+                        if n in out or n in at:
+                            continue
+                        if n in lat:
+                            if self._joinable(u, n):
+                                out[n] = (step, "join")
+                            continue
+                        if n in special and not self._may_enter(u, n, h):
+                            continue
+                        out[n] = tag
+                        nxt.append(n)
+                frontier = nxt
+                continue
+            neighbours = adjacent
             for h in frontier:
                 if h in must_stop and h != start:
                     continue
@@ -1188,7 +1211,7 @@ class GenpeiState:
         u.hex = dest
         self.at[dest] = u.uid
         self.touched.add(u.uid)
-        if self.markers:
+        if self.tent_banner and self.markers:
             self._tent_capture(u)
 
     def _tent_capture(self, u: Unit) -> None:
@@ -1546,13 +1569,11 @@ class GenpeiState:
         """Palisade and Stockade hexes ``u`` may attack: a Stockade next to it, or a Palisade
         whose covered hexside it stands across (Genpei pack, Palisade; Stockade)."""
         b = self.board
-        targets = b.destructible
-        if not targets:
+        near = b.destructible_adjacent.get(u.hex)
+        if near is None:
             return []
         out = []
-        for n in b.adjacent[u.hex]:
-            if n not in targets:
-                continue
+        for n in near:
             o = self.at.get(n)
             if o is not None and self.units[o].side == u.side:
                 continue
@@ -1618,12 +1639,25 @@ class GenpeiState:
         return setup
 
     def leader_setup_for(self, att: Unit, le: Leader, kind: str, inspired: bool) -> Setup:
-        """The :class:`~.combat.Setup` of ``att``'s roll at the lone leader ``le``."""
+        """The :class:`~.combat.Setup` of ``att``'s roll at the lone leader ``le``.
+
+        Cached for the scenario (as :meth:`setup_for`) by everything the attacker's
+        :class:`~.combat.Fighter` and the arguments of :func:`~.combat.leader_target_setup` hold."""
         ldr = self.inspiration(att) if inspired else None
-        fa = self.fighter(att, ldr or False)
+        b = self.board
+        ah, lh = att.hex, le.hex
+        tk = b.tile_key
         bonus = att.bonus_close if kind == "close" else att.bonus_ranged
-        return leader_target_setup(fa, self.board.terrain(le.hex), kind, self.board.distance(att.hex, le.hex),
-                                   inspired=ldr is not None, bonus_dice=bonus)
+        distance = b.distance(ah, lh)
+        key = ("leader", kind, att.type.id, tk.get(ah, ()), ah in b._naval, att.moved, att.lying_flat,
+               ldr.id if ldr is not None else None, tk.get(lh, ()), distance, bonus)
+        got = self._setups.get(key)
+        if got is not None:
+            return got
+        fa = self.fighter(att, ldr or False)
+        setup = self._setups[key] = leader_target_setup(fa, b.terrain(lh), kind, distance, inspired=ldr is not None,
+                                                        bonus_dice=bonus)
+        return setup
 
     # ================================================================ battle resolution
     def _pay_inspiration(self, u: Unit, inspired: bool) -> bool:
@@ -2039,9 +2073,14 @@ class GenpeiState:
     # ---------------------------------------------------------------- palisade / stockade
     def _destroy(self, u: Unit, h: Hex, inspired: bool) -> None:
         insp = self._pay_inspiration(u, inspired)
-        fa = self.fighter(u)
-        setup = destroy_setup(fa, inspired=insp, bonus_dice=u.bonus_close)
-        tile = next(t for t in self.board.terrain(h) if t.destruction is not None)
+        b = self.board
+        # cached for the scenario by what :func:`~.combat.destroy_setup` reads of the Fighter
+        key = ("destroy", u.type.id, b.tile_key.get(u.hex, ()), u.hex in b._naval, u.moved,
+               u.leader.id if u.leader is not None else None, insp, u.bonus_close)
+        setup = self._setups.get(key)
+        if setup is None:
+            setup = self._setups[key] = destroy_setup(self.fighter(u), inspired=insp, bonus_dice=u.bonus_close)
+        tile = next(t for t in b.terrain(h) if t.destruction is not None)
         self._chance(odds.chance_list(self.data, setup), "_h_destroy", h, tile.id, u.side)
 
     def _h_destroy(self, o, h: Hex, tile_id: str, side: int) -> None:

@@ -18,7 +18,6 @@ banner and is logged as a note (and the static check ``banners-reachable`` ignor
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING
 
 from pipeline.systems.genpei.load import GenpeiData
@@ -123,7 +122,8 @@ class TemporaryBanners:
 
     def rebind(self, state: GenpeiState) -> TemporaryBanners:
         """The same counter for a copy of the game (``GenpeiState.clone``)."""
-        c = copy.copy(self)
+        c = TemporaryBanners.__new__(TemporaryBanners)  # copy.copy without its reduce protocol
+        c.__dict__.update(self.__dict__)
         c.state = state
         return c
 
