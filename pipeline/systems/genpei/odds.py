@@ -165,79 +165,11 @@ def chance_list(data: GenpeiData, setup: Setup) -> list[tuple[tuple, float]]:
 
 @lru_cache(maxsize=4096)
 def _chance_list(faces, dice, target, reroll, inspired, hf_gain):
-    if not reroll:  # w / total: the float of the exact fraction, as float(p) of _outcomes, without a Fraction
-        weights, total = _multinomial_weights(faces, dice, target, inspired, hf_gain)
-        return [(("roll",) + k, w / total) for k, w in weights]
     return [(("roll",) + k, float(p)) for k, p in _outcomes(faces, dice, target, reroll, inspired, hf_gain)]
 
 
 @lru_cache(maxsize=4096)
 def _outcomes(faces, dice, target, reroll, inspired, hf_gain):
-    """``[((symbols, swords, flags, H&F tokens), exact probability)]`` of a roll, sorted: by
-    :func:`_multinomial_outcomes` when no die rerolls, else through the icepool die
-    (:func:`_icepool_outcomes`); the two agree exactly where both apply (tests/genpei/test_odds.py)."""
-    if not reroll:
-        return _multinomial_outcomes(faces, dice, target, inspired, hf_gain)
-    return _icepool_outcomes(faces, dice, target, reroll, inspired, hf_gain)
-
-
-#: A face's place in the count vector of :func:`_multinomial_outcomes` (any other face: 4).
-_CATEGORY = {"sword": 1, "flag": 2, "honour_fortune": 3}
-
-
-def _multinomial_outcomes(faces: tuple[str, ...], dice: int, target: str | None, inspired: bool,
-                          hf_gain: bool) -> list[tuple[tuple[int, int, int, int], Fraction]]:
-    """The outcomes of ``dice`` dice that do not reroll with their exact probabilities
-    (:func:`_multinomial_weights`): the same fractions as :func:`_icepool_outcomes` at a small
-    part of the cost (a cache the games have not filled yet is filled during play)."""
-    weights, total = _multinomial_weights(faces, dice, target, inspired, hf_gain)
-    return [(k, Fraction(w, total)) for k, w in weights]
-
-
-def _multinomial_weights(faces: tuple[str, ...], dice: int, target: str | None, inspired: bool,
-                         hf_gain: bool) -> tuple[list[tuple[tuple[int, int, int, int], int]], int]:
-    """``([((symbols, swords, flags, H&F tokens), weight)] sorted, total)`` of ``dice`` dice
-    that do not reroll: an outcome's probability is ``weight / total``, from the multinomial
-    distribution of the faces: ``n`` dice show ``a`` target symbols, ``b`` swords, ``c`` flags,
-    ``d`` H&F and ``e`` other faces with probability ``n! / (a! b! c! d! e!) * prod(faces of
-    each kind ** count) / len(faces) ** n`` (a face is the target symbol first, as in
-    :func:`_coded_die`). Inspired: the first H&F is cancelled; without ``hf_gain`` no token is
-    kept."""
-    n = max(dice, 0)
-    kinds = [0, 0, 0, 0, 0]  # faces showing: the target symbol, sword, flag, H&F, anything else
-    for f in faces:
-        kinds[0 if f == target else _CATEGORY.get(f, 4)] += 1
-    kt, ks, kf, kh, ko = kinds
-    fact = [1]
-    for i in range(1, n + 1):
-        fact.append(fact[-1] * i)
-    weights: dict[tuple[int, int, int, int], int] = {}
-    for a in range(n + 1):
-        wa = kt**a
-        if not wa:
-            continue
-        for b in range(n - a + 1):
-            wb = wa * ks**b
-            if not wb:
-                continue
-            for c in range(n - a - b + 1):
-                wc = wb * kf**c
-                if not wc:
-                    continue
-                for d in range(n - a - b - c + 1):
-                    e = n - a - b - c - d
-                    w = wc * kh**d * ko**e
-                    if not w:
-                        continue
-                    w *= fact[n] // (fact[a] * fact[b] * fact[c] * fact[d] * fact[e])
-                    h = (d - 1 if inspired and d else d) if hf_gain else 0
-                    k = (a, b, c, h)
-                    weights[k] = weights.get(k, 0) + w
-    return sorted(weights.items()), len(faces) ** n
-
-
-def _icepool_outcomes(faces, dice, target, reroll, inspired, hf_gain):
-    """:func:`_outcomes` through the icepool die of :func:`_coded_roll` (any roll, rerolls included)."""
     radix = max(dice, 0) + 1
     die = _coded_roll(faces, dice, target, reroll, inspired)
     out: dict[tuple[int, int, int, int], Fraction] = {}

@@ -144,29 +144,3 @@ def test_odds_command_prints_the_sohei_chain_exactly(capsys):
     assert run_cli(["sohei_warriors", "ashigaru_spearmen", "--data", str(ROOT_DATA)]) == 0
     out = capsys.readouterr().out
     assert "625/40310784" in out and "475/30233088" not in out
-
-
-def test_rolls_without_reroll_agree_with_the_icepool_die(data):
-    # _outcomes computes a roll without rerolls from the multinomial distribution of the faces;
-    # it must give exactly the fractions of the icepool die (_icepool_outcomes), which it
-    # replaced there: every dice count up to 9, every standard (and none), inspired or not,
-    # with and without H&F tokens.
-    from pipeline.systems.genpei.odds import (
-        _chance_list,
-        _icepool_outcomes,
-        _multinomial_outcomes,
-        faces_of,
-    )
-
-    faces = faces_of(data)
-    for target in (None, "circle", "triangle", "square"):
-        for dice in range(-1, 10):
-            for inspired in (False, True):
-                for hf_gain in (False, True):
-                    got = _multinomial_outcomes(faces, dice, target, inspired, hf_gain)
-                    exact = _icepool_outcomes(faces, dice, target, False, inspired, hf_gain)
-                    assert got == exact
-                    assert sum(p for _, p in got) == 1
-                    # the engine's chance list: the float of each exact fraction
-                    assert _chance_list(faces, dice, target, False, inspired, hf_gain) == [
-                        (("roll",) + k, float(p)) for k, p in exact]
