@@ -220,16 +220,6 @@ def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: di
     return _best_with(state, u, h, cache, per_hex, _enemy_table(state, u.side, cache), _fire_zones(state, u))
 
 
-def _attack_at(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset, dict],
-               zones: dict | None) -> float:
-    """:func:`_best_with`, stored in ``per_hex``; 0 at once for a hex with no enemy next to it
-    when ``u`` has no ranged combat (``zones`` None)."""
-    if zones is None and now[1].isdisjoint(state.board.adjacent_set[h]):
-        per_hex[h] = 0.0
-        return 0.0
-    return _best_with(state, u, h, cache, per_hex, now, zones)
-
-
 def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset, dict],
                zones: dict | None) -> float:
     """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and the
@@ -354,22 +344,27 @@ def _enemy_getter(state: GenpeiState, side: int, now: tuple[dict, frozenset, dic
     return itemgetter(*ids) if len(ids) > 1 else itemgetter(ids[0], ids[0])
 
 
-def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict,
-                      now: tuple[dict, frozenset, dict] | None = None) -> int:
-    """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`); the
-    enemies' hexes are those of the enemy table ``now`` (:func:`_enemy_table`) when the caller
-    has it, the same hexes. Their distances are read from ``h``'s row of :func:`_hex_rows` by
-    one getter (:func:`_enemy_getter`) kept in ``cache``."""
+def _nearest_parts(state: GenpeiState, side: int, cache: dict, now: tuple[dict, frozenset, dict] | None = None) -> tuple:
+    """``(getter, hex numbers, distance rows)``: what :func:`_nearest_uncached` reads, for a
+    caller scoring many hexes to read inline (``min(getter(rows[numbers[h]]))``, 0 when the
+    getter is ``None``: no enemy). The getter (:func:`_enemy_getter`) is kept in ``cache``."""
     key = _ENEMY_HEXES_KEY[side]
     if key in cache:
         get = cache[key]
     else:
         get = cache[key] = _enemy_getter(state, side, now)
-    if get is None:
-        near[h] = 0
-        return 0
     num, rows = _hex_rows(state.board)
-    d = near[h] = min(get(rows[num[h]]))
+    return get, num, rows
+
+
+def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict,
+                      now: tuple[dict, frozenset, dict] | None = None) -> int:
+    """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`); the
+    enemies' hexes are those of the enemy table ``now`` (:func:`_enemy_table`) when the caller
+    has it, the same hexes. Their distances are read from ``h``'s row of :func:`_hex_rows` by
+    one getter (:func:`_enemy_getter`) kept in ``cache`` (:func:`_nearest_parts`)."""
+    get, num, rows = _nearest_parts(state, side, cache, now)
+    d = near[h] = min(get(rows[num[h]])) if get is not None else 0
     return d
 
 
@@ -412,16 +407,26 @@ def _fill_threats(state: GenpeiState, side: int, units: list, cache: dict, known
     (:func:`_threats`), with the enemy and nearest-enemy tables looked up once."""
     now = _enemy_table(state, side, cache)
     near = _near_table(side, cache)
+    enemy_hexes, adjacent = now[1], state.board.adjacent_set
+    nearest = None  # the parts of _nearest_parts, looked up at the first hex not in ``near``
     for u in units:
         h = u.hex
         per_hex = _best_table(u, cache)
         best = per_hex.get(h)
         if best is None:
-            zones = None if u.stats.ranged <= 0 or u.no_ranged else _fire_zones(state, u)
-            best = _attack_at(state, u, h, cache, per_hex, now, zones)
+            if u.stats.ranged <= 0 or u.no_ranged:
+                if enemy_hexes.isdisjoint(adjacent[h]):  # no enemy next to h, no ranged combat: 0 at once
+                    best = per_hex[h] = 0.0
+                else:
+                    best = _best_with(state, u, h, cache, per_hex, now, None)
+            else:
+                best = _best_with(state, u, h, cache, per_hex, now, _fire_zones(state, u))
         d = near.get(h)
         if d is None:
-            d = _nearest_uncached(state, side, h, cache, near, now)
+            if nearest is None:
+                nearest = _nearest_parts(state, side, cache, now)
+            get, num, rows = nearest
+            d = near[h] = min(get(rows[num[h]])) if get is not None else 0
         known[u.uid] = best - APPROACH * d
 
 
@@ -674,6 +679,8 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
     now = zones = None  # the enemy table and fire zones: looked up at the first destination not scored
+    nearest = None  # the parts of _nearest_parts, looked up at the first destination not in ``near``
+    adjacent = b.adjacent_set
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
@@ -681,10 +688,16 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
             if now is None:
                 now = _enemy_table(state, side, cache)
                 zones = _fire_zones(state, u)
-            attack = _attack_at(state, u, h, cache, per_hex, now, zones)
+            if zones is None and now[1].isdisjoint(adjacent[h]):  # no enemy next to h, no ranged combat
+                attack = per_hex[h] = 0.0
+            else:
+                attack = _best_with(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
-            d = _nearest_uncached(state, side, h, cache, near, now)
+            if nearest is None:
+                nearest = _nearest_parts(state, side, cache, now)
+            get, num, rows = nearest
+            d = near[h] = min(get(rows[num[h]])) if get is not None else 0
         v = attack - APPROACH * d
         if h in entry_roll and h != here:
             if marsh is None:
