@@ -31,9 +31,15 @@ figures (medians of three paired runs on 2026-12-01 at load average 5.3-6.0, gam
 second, 6a0662b → now: GP19 random 1.18×, greedy 1.23×; GP20 random 1.22×, greedy 1.37×; each
 ratio varies by about ±10% from run to run; ``--instructions 20``: 1.32-1.59× fewer machine
 instructions per game, 1.14-1.77× after the greedy policy pass of branch issue12g with
-``--instructions 10``; not 3×; 1000 greedy games in 8-13 s wall). On a shared machine compare
-CPU seconds of paired runs (``--baseline``), never wall seconds, and note the load averages
-printed.
+``--instructions 10``; not 3×; 1000 greedy games in 8-13 s wall). Greedy play after the greedy
+policy pass of branch e12greedy (2026-12-01, ``--instructions 10 --baseline``): GP19 1.91×
+(54.2M instructions per game, was 61.0M), GP20 2.08× (28.1M, was 31.4M); paired 200-game runs
+at load average 8.8-10.6: GP19 greedy 1.38×, GP20 greedy 1.63× games per CPU second (the code
+before the pass, run right after at load 5.1-6.6: 1.49×, 1.33×; at such loads one paired
+ratio moves by ±15%, so only the instruction counts show the pass); ``--parallel 1000`` at load
+average 2.5-2.7: GP19 14.4 s wall (17.1 s CPU), GP20 4.5 s (8.7 s CPU). On a
+shared machine compare CPU seconds of paired runs (``--baseline``), never wall seconds, and note
+the load averages printed.
 """
 
 from __future__ import annotations
