@@ -19,7 +19,13 @@ import random
 from pipeline.play.protocol import sample_chance
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine import policies
-from pipeline.systems.genpei.engine.combat import Fighter, close_setup, max_range, ranged_setup, score
+from pipeline.systems.genpei.engine.combat import (
+    Fighter,
+    close_setup,
+    max_range,
+    ranged_setup,
+    score,
+)
 from pipeline.systems.genpei.engine.state import LEADER_BASE, GenpeiState
 
 from .conftest import dealt, scenario
