@@ -206,16 +206,27 @@ def expectation(dist: dict[int, Fraction]) -> Fraction:
     return sum((k * p for k, p in dist.items()), Fraction(0))
 
 
-@lru_cache(maxsize=65536)
-def _kill(faces, key, figures: int) -> tuple[float, float]:
+@lru_cache(maxsize=8192)
+def _hits_list(faces, key) -> tuple[tuple[int, float], ...]:
+    """``(hits, probability as a float)`` of each outcome of the roll whose :attr:`Setup.key` is
+    ``key``, in the order of :func:`_outcomes`: scored once per roll, whatever the target's
+    figures (:func:`_kill` asks it for each)."""
     setup = Setup(*key)
-    p_kill = 0.0
-    e_hits = 0.0
+    out = []
     for (sym, swords, flags, _hf), p in _outcomes(faces, setup.dice, setup.target_standard, setup.reroll_hf, setup.inspired, setup.hf_gain):
         hits, _ = score(setup, sym, swords, flags)
-        e_hits += float(p) * min(hits, figures)
+        out.append((hits, float(p)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _kill(faces, key, figures: int) -> tuple[float, float]:
+    p_kill = 0.0
+    e_hits = 0.0
+    for hits, p in _hits_list(faces, key):  # the same float sums, in the same order, as outcome by outcome
+        e_hits += p * min(hits, figures)
         if hits >= figures:
-            p_kill += float(p)
+            p_kill += p
     return p_kill, e_hits
 
 

@@ -6,7 +6,10 @@ rolling alike share one entry; a key that merged two attacks rolling differently
 the other's value. Here every destination of every unit moved in seeded greedy games is scored
 by :func:`policies._best_from` (through the shared cache, filled by those games) and by a
 reference that computes each attack directly with ``combat.close_setup``/``ranged_setup`` and
-``odds.kill_odds``, as the module docstring describes the score.
+``odds.kill_odds``, as the module docstring describes the score. The other scenario-wide
+tables of the policy (the attack rolls kept apart from the target's figures, the hexes' distance
+rows, the rolls' hits per outcome behind ``kill_odds``) are each checked against the same facts
+worked out from scratch.
 """
 
 from __future__ import annotations
@@ -16,7 +19,13 @@ import random
 from pipeline.play.protocol import sample_chance
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine import policies
-from pipeline.systems.genpei.engine.combat import Fighter, close_setup, max_range, ranged_setup
+from pipeline.systems.genpei.engine.combat import (
+    Fighter,
+    close_setup,
+    max_range,
+    ranged_setup,
+    score,
+)
 from pipeline.systems.genpei.engine.state import LEADER_BASE, GenpeiState
 
 from .conftest import dealt, scenario
@@ -71,6 +80,101 @@ def test_greedy_attack_values_equal_the_values_computed_from_scratch(data):
                         checked += 1
                 st.apply_action(policies.greedy_policy(st, rng))
     assert checked > 500
+
+
+def _moves_of_seeded_games(data, code: str, games: int, cap: int = 30):
+    """``(state, unit, destination hexes)`` of every unit moved in ``games`` seeded greedy games
+    of scenario ``code`` (each state a clone taken before the move)."""
+    sc = next(s.scenario for s in data.scenarios if s.scenario.code == code)
+    out = []
+    for game in range(games):
+        rng = random.Random(f"7:{game}")
+        st = GenpeiState(data, sc)
+        while not st.is_terminal() and st.turn_count() <= cap:
+            if st.is_chance_node():
+                st.apply_action(sample_chance(st.chance_outcomes(), rng))
+                continue
+            acts = st.legal_actions()
+            if st.phase == "move" and st.node is None and acts[0][1] < LEADER_BASE:
+                out.append((st.clone(), acts[0][1], [a[2] for a in acts]))
+            st.apply_action(policies.greedy_policy(st, rng))
+    return out
+
+
+def test_attack_values_made_again_from_the_cached_rolls_equal_the_values_from_scratch(data):
+    """The attack values are emptied after seeded games filled both scenario tables, so that
+    each value is made again from the roll kept in ``greedy_setups`` (keyed without the
+    target's figures, shared by attacks on the same unit type with other figures); each equals
+    the reference. Some rolls must serve a target with other figures than the one they were
+    made for, or the test would not exercise the sharing."""
+    checked = 0
+    for code in ("GP19", "GP20"):
+        moves = _moves_of_seeded_games(data, code, 3)
+        b = moves[0][0].board
+        policies._values(b).clear()
+        figures_seen: dict[tuple, set] = {}
+        for st, uid, dests in moves:
+            u = st.units[uid]
+            for h in dests:
+                assert policies._best_from(st, u, h, {}) == _reference_best(st, u, h), (code, uid, h)
+                checked += 1
+        for akey, row in policies._values(b).items():
+            for t in row:
+                desc = next(d for d, n in policies._target_ids(b).items() if n == t & ~3)
+                figures_seen.setdefault(akey + desc[:4] + (bool(t & 2), bool(t & 1)), set()).add(desc[4])
+        assert set(figures_seen) <= set(policies._setups(b))
+        assert any(len(f) > 1 for f in figures_seen.values()), code
+    assert checked > 300
+
+
+def test_hex_rows_give_the_board_distances(data):
+    sc = next(s.scenario for s in data.scenarios if s.scenario.code == "GP20")
+    b = GenpeiState(data, sc).board
+    num, rows = policies._hex_rows(b)
+    assert sorted(num.values()) == list(range(len(b.dist)))
+    for h, row in b.dist.items():
+        for x, d in row.items():
+            assert rows[num[h]][num[x]] == d == b.distance(h, x)
+
+
+def test_nearest_enemy_equals_the_distance_to_the_closest_enemy_unit(data):
+    checked = 0
+    for st, uid, dests in _moves_of_seeded_games(data, "GP19", 2, cap=12):
+        side = st.units[uid].side
+        cache: dict = {}
+        for h in dests:
+            want = min(st.board.distance(h, o.hex) for o in st.units.values() if o.side != side)
+            assert policies._nearest_enemy(st, side, h, cache) == want
+            checked += 1
+    assert checked > 100
+
+
+def test_kill_odds_equal_the_roll_scored_outcome_by_outcome(data):
+    """``odds.kill_odds`` reads each roll's hits per outcome from a table made once per roll
+    (``odds._hits_list``); its figures must be the exact floats that scoring every raw outcome
+    of the roll again gives, summed in the same order."""
+    from pipeline.systems.genpei.odds import matchup, roll_outcomes
+
+    checked = 0
+    for att in ("samurai_infantry", "ashigaru_archers", "samurai_cavalry", "sohei_warriors", "samurai_archers"):
+        for dfn in ("ashigaru_spearmen", "samurai_infantry", "samurai_cavalry"):
+            for kw in ({}, {"ranged": True}, {"leader": True}, {"moved": True}, {"flat": True}):
+                if kw.get("ranged") and not att.endswith("archers"):
+                    continue
+                setup = matchup(data, att, dfn, **kw)
+                if setup.dice <= 0:
+                    continue
+                outcomes = roll_outcomes(data, setup)
+                for figures in (1, 2, 3, 4):
+                    p_kill = e_hits = 0.0
+                    for (sym, swords, flags, _hf), p in outcomes:
+                        hits, _ = score(setup, sym, swords, flags)
+                        e_hits += float(p) * min(hits, figures)
+                        if hits >= figures:
+                            p_kill += float(p)
+                    assert odds.kill_odds(data, setup, figures) == (p_kill, e_hits), (att, dfn, kw, figures)
+                    checked += 1
+    assert checked > 100
 
 
 def test_a_long_shot_beyond_the_range_is_not_valued_as_one_within_it(data):

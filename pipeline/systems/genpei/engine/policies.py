@@ -21,6 +21,7 @@ The budget per decision is fixed: ``ROLLOUTS × cards × HORIZON`` player turns.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from pipeline.play.protocol import random_policy, sample_chance
 from pipeline.systems.genpei import odds
@@ -49,7 +50,7 @@ __all__ = ["POLICIES", "evaluate", "greedy_policy", "random_policy", "rollout_po
 
 #: The cache keys of the tables of side 0 and side 1 (made once, not per lookup).
 _NEAR_KEY = (("near", 0), ("near", 1))
-_ENEMY_HEXES_KEY = (("enemies", 0), ("enemies", 1))
+_ENEMY_HEXES_KEY = (("enemy_getter", 0), ("enemy_getter", 1))
 _RANGED_KEY = (("enemy_units", 0), ("enemy_units", 1))
 
 
@@ -59,8 +60,9 @@ def _attack_value(state: GenpeiState, setup, figures: int) -> float:
 
 
 def _values(b) -> dict:
-    """The scenario's cache of attack values (:func:`_best_with`), shared by its games through
-    ``Board.shared``."""
+    """The scenario's cache of attack values (:func:`_best_with`): the attacker's part of the
+    key (kind, unit type id, tile ids and sea of its hex, dice, card dice) → the target's part
+    (:func:`_value_uncached`) → value; shared by its games through ``Board.shared``."""
     values = b.shared.get("greedy_attack_values")
     if values is None:
         values = b.shared["greedy_attack_values"] = {}
@@ -79,36 +81,79 @@ def _long_shot(b, ut) -> bool:
     return got
 
 
-def _value_uncached(state: GenpeiState, key: tuple, kind: str, u: Unit, h, o: Unit, moved: bool, d: int) -> float:
+def _setups(b) -> dict:
+    """The scenario's cache of attack rolls (:class:`~.combat.Setup`) of :func:`_value_uncached`,
+    keyed by all the roll depends on but the target's figures (``odds.kill_odds`` takes those),
+    shared by its games through ``Board.shared``."""
+    setups = b.shared.get("greedy_setups")
+    if setups is None:
+        setups = b.shared["greedy_setups"] = {}
+    return setups
+
+
+def _target_ids(b) -> dict:
+    """The scenario's numbering of attack targets: ``(unit type id, tile ids of its hex, at sea,
+    lying flat, figures)`` → a number, a multiple of 4 (the two low bits are left for the
+    covered hexside and the long shot of :func:`_best_with`'s value keys), shared by its games."""
+    ids = b.shared.get("greedy_target_ids")
+    if ids is None:
+        ids = b.shared["greedy_target_ids"] = {}
+    return ids
+
+
+def _value_uncached(state: GenpeiState, row: dict, t: int, akey: tuple, u: Unit, h, o: Unit, moved: bool,
+                    d: int) -> float:
     """The attack value (:func:`_attack_value`, never inspired) of ``u`` standing on ``h``
-    (``moved`` there) at ``o`` ``d`` hexes away, stored in :func:`_values` under ``key``
-    (built by :func:`_best_with` from all the roll depends on, so that any ``moved`` and ``d``
-    the key stands for give this same value)."""
+    (``moved`` there) at ``o`` ``d`` hexes away, stored in ``row`` (the value table of the
+    attacker's part ``akey`` in :func:`_values`) under ``t`` (the target's number in
+    :func:`_target_ids`, plus 2 across a covered hexside, plus 1 beyond a long shot's range):
+    the keys hold all the roll depends on, so that any ``moved`` and ``d`` they stand for give
+    this same value. The roll itself is looked up in :func:`_setups` first."""
     b = state.board
-    covered = key[11]
-    bonus = key[5]
-    fa = Fighter(u.type, b.terrain(h), naval=h in b._naval, moved=moved, leader=u.leader)
-    fd = state.fighter(o)
-    if kind == "close":
-        setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
-    else:
-        setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
-    v = _values(b)[key] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
+    kind, bonus = akey[0], akey[5]
+    covered = bool(t & 2)
+    oh = o.hex
+    skey = akey + (o.type.id, b.tile_key.get(oh, ()), oh in b._naval, o.lying_flat, covered, bool(t & 1))
+    setups = _setups(b)
+    setup = setups.get(skey)
+    if setup is None:
+        fa = Fighter(u.type, b.terrain(h), naval=h in b._naval, moved=moved, leader=u.leader)
+        fd = state.fighter(o)
+        if kind == "close":
+            setup = close_setup(fa, fd, covered=covered, bonus_dice=bonus)
+        else:
+            setup = ranged_setup(fa, fd, d, covered=covered, bonus_dice=bonus)
+        setups[skey] = setup
+    v = row[t] = _attack_value(state, setup, o.figures) if setup.dice > 0 else 0.0
     return v
 
 
-def _enemy_table(state: GenpeiState, side: int, cache: dict) -> tuple[dict, frozenset]:
-    """The enemies of ``side`` as they stand (hex → unit, and the set of those hexes), kept in
-    ``cache`` until a unit is lost or defects (Turncoat)."""
+def _enemy_table(state: GenpeiState, side: int, cache: dict) -> tuple[dict, frozenset, dict]:
+    """The enemies of ``side`` as they stand: hex → unit, the set of those hexes, and a table
+    hex → ``(unit, its number in`` :func:`_target_ids` ``, the covered hexsides of its hex or
+    None)`` filled as targets are asked (:func:`_target_entry`); kept in ``cache`` until a unit
+    is lost or defects (Turncoat)."""
     ek = ("enemies_at", side, len(state.units), state.log.get("turncoat_defected", 0))
     got = cache.get(ek)
     if got is None:
         enemy_at = {o.hex: o for o in state.units.values() if o.side != side}
-        got = cache[ek] = (enemy_at, frozenset(enemy_at))
+        got = cache[ek] = (enemy_at, frozenset(enemy_at), {})
     return got
 
 
-def _ranged_table(cache: dict, side: int, now: tuple[dict, frozenset]) -> tuple[dict, frozenset]:
+def _target_entry(b, info: dict, o: Unit) -> tuple:
+    """``o``'s entry in the target table ``info`` of :func:`_enemy_table`, made and stored."""
+    oh = o.hex
+    ids = _target_ids(b)
+    desc = (o.type.id, b.tile_key.get(oh, ()), oh in b._naval, o.lying_flat, o.figures)
+    t = ids.get(desc)
+    if t is None:
+        t = ids[desc] = 4 * len(ids)
+    got = info[oh] = (o, t, b.palisade_sides.get(oh))
+    return got
+
+
+def _ranged_table(cache: dict, side: int, now: tuple[dict, frozenset, dict]) -> tuple[dict, frozenset]:
     """The enemies ranged attacks of ``side`` look at: the table of :func:`_enemy_table` when
     first asked (``now``), then kept for the life of ``cache`` (no enemy moves or falls while it
     lives, card to move)."""
@@ -175,17 +220,7 @@ def _best_from_uncached(state: GenpeiState, u: Unit, h, cache: dict, per_hex: di
     return _best_with(state, u, h, cache, per_hex, _enemy_table(state, u.side, cache), _fire_zones(state, u))
 
 
-def _attack_at(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
-               zones: dict | None) -> float:
-    """:func:`_best_with`, stored in ``per_hex``; 0 at once for a hex with no enemy next to it
-    when ``u`` has no ranged combat (``zones`` None)."""
-    if zones is None and now[1].isdisjoint(state.board.adjacent_set[h]):
-        per_hex[h] = 0.0
-        return 0.0
-    return _best_with(state, u, h, cache, per_hex, now, zones)
-
-
-def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset],
+def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: tuple[dict, frozenset, dict],
                zones: dict | None) -> float:
     """:func:`_best_from_uncached` with the enemy table ``now`` (:func:`_enemy_table`) and the
     unit's :func:`_fire_zones` looked up by the caller. Each attack value is looked up in
@@ -193,13 +228,13 @@ def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: 
     b = state.board
     near = b.adjacent_set[h]
     if not now[1].isdisjoint(near):  # enemies next to h (set operations, no loop over the enemies)
-        kind, targets, enemies = "close", now[1] & near, now[0]
+        kind, targets, enemies, info = "close", now[1] & near, now[0], now[2]
         bonus = u.bonus_close
     elif zones is not None:
         zone = zones.get(h)
         if zone is None:
             zone = zones[h] = b.within(h, _max_range_at(state, u, h))
-        enemies, hexes = _ranged_table(cache, u.side, now)
+        enemies, hexes, info = _ranged_table(cache, u.side, now)
         targets = zone & hexes  # a set operation, not a loop over every enemy
         if not targets:
             per_hex[h] = 0.0
@@ -209,46 +244,54 @@ def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: 
     else:
         per_hex[h] = 0.0
         return 0.0
-    # The key holds all the roll depends on (combat.close_setup, ranged_setup, odds.kill_odds):
+    # The keys hold all the roll depends on (combat.close_setup, ranged_setup, odds.kill_odds):
     # moving counts only through the dice it leaves (after-move dice on land), the distance
     # only beyond the range of a long shot; the rest as the tiles, sea, types, card dice,
-    # the target's figures and lying flat, and a covered hexside (Board.covered) give it.
+    # the target's figures and lying flat, and a covered hexside (Board.covered) give it. The
+    # attacker's part is one tuple per hex; the target's part a number (_enemy_table, _target_ids)
+    # with a bit for a covered hexside and one for a long shot beyond the range.
     moved = h != u.start_hex
-    tk, naval, pal = b.tile_key, b._naval, b.palisade_sides
-    tid = u.type.id
-    tk_h = tk.get(h, ())
-    naval_h = h in naval
+    naval_h = h in b._naval
     st = u.stats
-    values = _values(b)
     best = 0.0
     if kind == "close":
         dice = st.close_after_move if moved and not naval_h else st.close
+        akey = ("close", u.type.id, b.tile_key.get(h, ()), naval_h, dice, bonus)
+        values = _values(b)
+        row = values.get(akey)
+        if row is None:
+            row = values[akey] = {}
         for oh in targets:
-            o = enemies[oh]
-            sides = pal.get(oh)
-            covered = (b.bearing(oh, h) in sides) if sides else False
-            key = ("close", tid, tk_h, naval_h, dice, bonus, o.type.id, tk.get(oh, ()), oh in naval, o.lying_flat,
-                   o.figures, covered)
-            v = values.get(key)
+            x = info.get(oh)
+            o, t, sides = x if x is not None else _target_entry(b, info, enemies[oh])
+            if sides and b.bearing(oh, h) in sides:
+                t += 2
+            v = row.get(t)
             if v is None:
-                v = _value_uncached(state, key, kind, u, h, o, moved, 1)
+                v = _value_uncached(state, row, t, akey, u, h, o, moved, 1)
             if v > best:
                 best = v
     else:
         dice = st.ranged_after_move if moved and not naval_h else st.ranged
+        akey = ("ranged", u.type.id, b.tile_key.get(h, ()), naval_h, dice, bonus)
+        values = _values(b)
+        row_v = values.get(akey)
+        if row_v is None:
+            row_v = values[akey] = {}
         far = st.max_range if _long_shot(b, u.type) else 99
         for oh in targets:
             d = row[oh]
             if d < lo:
                 continue
-            o = enemies[oh]
-            sides = pal.get(oh)
-            covered = (b.bearing(oh, h) in sides) if sides else False
-            key = ("ranged", tid, tk_h, naval_h, dice, bonus, o.type.id, tk.get(oh, ()), oh in naval, o.lying_flat,
-                   o.figures, covered, d > far)
-            v = values.get(key)
+            x = info.get(oh)
+            o, t, sides = x if x is not None else _target_entry(b, info, enemies[oh])
+            if sides and b.bearing(oh, h) in sides:
+                t += 2
+            if d > far:
+                t += 1
+            v = row_v.get(t)
             if v is None:
-                v = _value_uncached(state, key, kind, u, h, o, moved, d)
+                v = _value_uncached(state, row_v, t, akey, u, h, o, moved, d)
             if v > best:
                 best = v
     per_hex[h] = best
@@ -273,16 +316,55 @@ def _near_table(side: int, cache: dict) -> dict:
     return near
 
 
+def _hex_rows(b) -> tuple[dict, list]:
+    """The board's hexes numbered (hex → number, in :attr:`Board.dist` order) and, per hex
+    number, its distances in hexes to every hex as ``bytes`` indexed by number: looked up by an
+    ``operator.itemgetter`` of the enemies' numbers in one C call, without hashing a hex per
+    enemy. Made once per scenario (``Board.shared``); a board wider than 255 hexes raises
+    ``ValueError``."""
+    got = b.shared.get("greedy_hex_rows")
+    if got is None:
+        dist = b.dist
+        hexes = list(dist)
+        num = {h: i for i, h in enumerate(hexes)}
+        rows = [bytes(dist[h][x] for x in hexes) for h in hexes]
+        got = b.shared["greedy_hex_rows"] = (num, rows)
+    return got
+
+
+def _enemy_getter(state: GenpeiState, side: int, now: tuple[dict, frozenset, dict] | None):
+    """An ``operator.itemgetter`` of the numbers (:func:`_hex_rows`) of the hexes of the enemies
+    of ``side`` (those of the enemy table ``now`` when given), giving a tuple of distances from
+    a hex's row (a lone enemy's number taken twice); ``None`` when there is no enemy."""
+    num = _hex_rows(state.board)[0]
+    hexes = [o.hex for o in state.units.values() if o.side != side] if now is None else list(now[0])
+    if not hexes:
+        return None
+    ids = [num[x] for x in hexes]
+    return itemgetter(*ids) if len(ids) > 1 else itemgetter(ids[0], ids[0])
+
+
+def _nearest_parts(state: GenpeiState, side: int, cache: dict, now: tuple[dict, frozenset, dict] | None = None) -> tuple:
+    """``(getter, hex numbers, distance rows)``: what :func:`_nearest_uncached` reads, for a
+    caller scoring many hexes to read inline (``min(getter(rows[numbers[h]]))``, 0 when the
+    getter is ``None``: no enemy). The getter (:func:`_enemy_getter`) is kept in ``cache``."""
+    key = _ENEMY_HEXES_KEY[side]
+    if key in cache:
+        get = cache[key]
+    else:
+        get = cache[key] = _enemy_getter(state, side, now)
+    num, rows = _hex_rows(state.board)
+    return get, num, rows
+
+
 def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict,
-                      now: tuple[dict, frozenset] | None = None) -> int:
+                      now: tuple[dict, frozenset, dict] | None = None) -> int:
     """:func:`_nearest_enemy` worked out and stored in ``near`` (:func:`_near_table`); the
     enemies' hexes are those of the enemy table ``now`` (:func:`_enemy_table`) when the caller
-    has it, the same hexes."""
-    enemies = cache.get(_ENEMY_HEXES_KEY[side])
-    if enemies is None:
-        enemies = [o.hex for o in state.units.values() if o.side != side] if now is None else list(now[0])
-        cache[_ENEMY_HEXES_KEY[side]] = enemies
-    d = near[h] = min(map(state.board.dist[h].__getitem__, enemies)) if enemies else 0
+    has it, the same hexes. Their distances are read from ``h``'s row of :func:`_hex_rows` by
+    one getter (:func:`_enemy_getter`) kept in ``cache`` (:func:`_nearest_parts`)."""
+    get, num, rows = _nearest_parts(state, side, cache, now)
+    d = near[h] = min(get(rows[num[h]])) if get is not None else 0
     return d
 
 
@@ -325,16 +407,26 @@ def _fill_threats(state: GenpeiState, side: int, units: list, cache: dict, known
     (:func:`_threats`), with the enemy and nearest-enemy tables looked up once."""
     now = _enemy_table(state, side, cache)
     near = _near_table(side, cache)
+    enemy_hexes, adjacent = now[1], state.board.adjacent_set
+    nearest = None  # the parts of _nearest_parts, looked up at the first hex not in ``near``
     for u in units:
         h = u.hex
         per_hex = _best_table(u, cache)
         best = per_hex.get(h)
         if best is None:
-            zones = None if u.stats.ranged <= 0 or u.no_ranged else _fire_zones(state, u)
-            best = _attack_at(state, u, h, cache, per_hex, now, zones)
+            if u.stats.ranged <= 0 or u.no_ranged:
+                if enemy_hexes.isdisjoint(adjacent[h]):  # no enemy next to h, no ranged combat: 0 at once
+                    best = per_hex[h] = 0.0
+                else:
+                    best = _best_with(state, u, h, cache, per_hex, now, None)
+            else:
+                best = _best_with(state, u, h, cache, per_hex, now, _fire_zones(state, u))
         d = near.get(h)
         if d is None:
-            d = _nearest_uncached(state, side, h, cache, near, now)
+            if nearest is None:
+                nearest = _nearest_parts(state, side, cache, now)
+            get, num, rows = nearest
+            d = near[h] = min(get(rows[num[h]])) if get is not None else 0
         known[u.uid] = best - APPROACH * d
 
 
@@ -587,6 +679,8 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
     per_hex = _best_table(u, cache)
     near = _near_table(side, cache)
     now = zones = None  # the enemy table and fire zones: looked up at the first destination not scored
+    nearest = None  # the parts of _nearest_parts, looked up at the first destination not in ``near``
+    adjacent = b.adjacent_set
     for a in acts:
         h = a[2]
         attack = per_hex.get(h)
@@ -594,10 +688,16 @@ def _best_move(state: GenpeiState, acts: list, cache: dict, rng: random.Random):
             if now is None:
                 now = _enemy_table(state, side, cache)
                 zones = _fire_zones(state, u)
-            attack = _attack_at(state, u, h, cache, per_hex, now, zones)
+            if zones is None and now[1].isdisjoint(adjacent[h]):  # no enemy next to h, no ranged combat
+                attack = per_hex[h] = 0.0
+            else:
+                attack = _best_with(state, u, h, cache, per_hex, now, zones)
         d = near.get(h)
         if d is None:
-            d = _nearest_uncached(state, side, h, cache, near, now)
+            if nearest is None:
+                nearest = _nearest_parts(state, side, cache, now)
+            get, num, rows = nearest
+            d = near[h] = min(get(rows[num[h]])) if get is not None else 0
         v = attack - APPROACH * d
         if h in entry_roll and h != here:
             if marsh is None:
