@@ -197,9 +197,9 @@ def no_subroutine_pass_without_subroutines() -> None:
     deletes empty ``Subrs`` indexes; without subroutines it marks, renumbers and deletes
     nothing, and the decompiled charstrings are compiled again to the same bytes. Skipped,
     the charstrings keep their bytes undecompiled: the subset's bytes are the same (tested).
-    Measured: fpdf's subset of each PDF's fonts (``OutputProducer._add_fonts``) costs a third
-    of what it cost with subroutines and the full pass. Fonts with subroutines keep the full
-    pass. Idempotent; changes fontTools for this process (and the processes it forks).
+    Measured: fpdf's subsetting of the fonts of a cold Genpei build's 33 PDFs
+    (``OutputProducer._add_fonts``) 1.25-1.29 s → 0.32-0.45 s CPU, against subsets with
+    subroutines and the full pass. Fonts with subroutines keep the full pass. Idempotent; changes fontTools for this process (and the processes it forks).
     """
     from fontTools.cffLib import CFFFontSet
 
