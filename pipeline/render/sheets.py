@@ -290,9 +290,14 @@ def new_pdf(orientation: str = "P", paper: str = "a4", title: str = "", text: st
     """
     from fpdf import FPDF
 
-    from pipeline.render.fonts import no_seac_closure_for_cid_fonts, pdf_subset_path
+    from pipeline.render.fonts import (
+        no_seac_closure_for_cid_fonts,
+        no_subroutine_pass_without_subroutines,
+        pdf_subset_path,
+    )
 
     no_seac_closure_for_cid_fonts()  # fpdf subsets the fonts again when it writes the file
+    no_subroutine_pass_without_subroutines()  # ... from subsets with no subroutine
     subset_chars = frozenset(PDF_REPERTOIRE) | frozenset(title) | frozenset(text)
 
     class _Pdf(FPDF):

@@ -512,6 +512,83 @@ def test_subsets_skip_the_seac_pass_of_cid_fonts_and_keep_the_same_bytes(tmp_pat
     assert pdf() == skipped_pdf
 
 
+def test_pdf_subsets_have_no_subroutines_and_fpdf_skips_the_subroutine_pass_with_the_same_bytes(monkeypatch):
+    """The subsets fonts._make_subset cuts are desubroutinized: no global subroutine, no local
+    ``Subrs``. fpdf's subset of each PDF's fonts from them skips the subroutine pass
+    (fonts.no_subroutine_pass_without_subroutines, in force here): the charstrings are not
+    decompiled, and the PDF has the bytes of one made with the full pass. A font with
+    subroutines still gets the full pass (its charstrings decompiled, its subroutines pruned)."""
+    from fontTools import subset
+    from fontTools.cffLib import CFFFontSet
+    from fontTools.ttLib import TTFont
+
+    from pipeline.render import fonts
+
+    fonts.no_subroutine_pass_without_subroutines()
+    skipping = CFFFontSet.remove_unused_subroutines
+    assert skipping.skips_fonts_without_subroutines
+
+    def top_dict(font: TTFont):
+        cff = font["CFF "].cff
+        return cff, cff[cff.keys()[0]]
+
+    for bold in (False, True):
+        cff, top = top_dict(TTFont(str(fonts.pdf_subset_path(bold, "源平合戦"))))
+        assert len(top.GlobalSubrs) == 0
+        assert not any(hasattr(fd.Private, "Subrs") for fd in top.FDArray)
+        cff.remove_unused_subroutines()
+        assert all(cs.needsDecompilation() for cs in top.CharStrings.values())  # bytes kept as read
+
+    def pdf() -> bytes:
+        return _two_line_pdf("Genpei 源平合戦 Ōmi", "ひらがな カタカナ 1185", 30)
+
+    skipped = pdf()
+    monkeypatch.setattr(CFFFontSet, "remove_unused_subroutines", skipping.full)
+    assert pdf() == skipped
+    monkeypatch.setattr(CFFFontSet, "remove_unused_subroutines", skipping)
+
+    # a subset cut with subroutines (fontTools' default): the full pass runs
+    with_subrs = TTFont(str(fonts.font_path(False)), lazy=True)
+    options = subset.Options()
+    options.drop_tables += ["GSUB", "GPOS", "GDEF", "BASE"]
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text="源平")
+    subsetter.subset(with_subrs)  # runs the (skipping) pass: there are subroutines
+    cff, top = top_dict(with_subrs)
+    assert len(top.GlobalSubrs) > 0 or any(hasattr(fd.Private, "Subrs") for fd in top.FDArray)
+    kept = len(top.GlobalSubrs)
+    assert not any(cs.needsDecompilation() for cs in top.CharStrings.values())  # decompiled to mark
+    assert kept < len(TTFont(str(fonts.font_path(False)), lazy=True)["CFF "].cff.GlobalSubrs)  # pruned
+
+
+def test_subsets_cut_with_the_unused_tables_deleted_first_keep_the_same_bytes(tmp_path, monkeypatch):
+    """fonts._make_subset deletes the tables it drops (GSUB, GPOS...) before subsetting, so the
+    subsetter does not read them: the subset has the bytes of one cut with them left to the
+    subsetter's own drop, and holds none of them."""
+    from fontTools.ttLib import TTFont
+
+    from pipeline.render import fonts
+
+    chars = frozenset(fonts.PDF_REPERTOIRE) | frozenset("源平合戦")
+    fonts._make_subset(False, chars, tmp_path / "deleted_first.otf")
+    monkeypatch.setattr(fonts, "_drop_tables", lambda font_file: None)
+    fonts._make_subset(False, chars, tmp_path / "dropped_by_subsetter.otf")
+    assert (tmp_path / "deleted_first.otf").read_bytes() == (tmp_path / "dropped_by_subsetter.otf").read_bytes()
+    assert not set(fonts._DROPPED) & set(TTFont(str(tmp_path / "deleted_first.otf")).keys())
+
+
+def test_subset_file_names_hold_the_subset_kind(monkeypatch):
+    """A subset folder kept from a build that cut its subsets another way is not reused: the
+    file name changes with fonts.SUBSET_KIND."""
+    from pipeline.render import fonts
+
+    chars = frozenset("源平")
+    name = fonts._subset_file(True, chars).name
+    monkeypatch.setattr(fonts, "SUBSET_KIND", "cff-with-subroutines")
+    assert fonts._subset_file(True, chars).name != name
+    assert fonts._subset_file(True, chars).name.startswith("noto-bold-")
+
+
 def test_a_png_is_embedded_as_it_is_and_decodes_to_its_samples():
     """embed_png puts a PNG's zlib stream of filtered rows into the PDF unchanged, read with the
     PNG predictors: the stream is the PNG's IDAT, and it decodes (filter byte 0 per row) to
