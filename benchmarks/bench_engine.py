@@ -1,7 +1,7 @@
 """Games per second of the Genpei rules engine, per scenario and policy.
 
     .venv/bin/python benchmarks/bench_engine.py [GAMES] [--turn-cap N] [--baseline DIR] [--parallel N]
-    .venv/bin/python benchmarks/bench_engine.py --instructions N [--baseline DIR]
+    .venv/bin/python benchmarks/bench_engine.py --instructions N [--warmup W] [--baseline DIR]
 
 Prints one line per scenario and policy: games, wall and CPU seconds, games per CPU second
 (per core), mean game length in player turns, and the machine's load average before and after
@@ -17,7 +17,8 @@ ratio of games per CPU second, so that both are measured under the same load.
 games (with ``--baseline``, of both checkouts): a measure no machine load moves, but blind to
 work done in C, so a change that lowers it must still be timed.
 ``--instructions N`` counts the machine instructions per game of N seeded random and greedy
-games (after N warm-up games) under valgrind's callgrind, C work included, with
+games (after N warm-up games, or W with ``--warmup W``: a few hundred fill the scenario's caches
+as a long run does) under valgrind's callgrind, C work included, with
 ``PYTHONHASHSEED=0`` (with ``--baseline``, of both checkouts, and their ratio): repeatable to
 about 0.15% under any load, so it shows changes of 1-2% that CPU seconds on a shared machine
 cannot (needs ``valgrind``; about 20 s per scenario and policy for N = 20). Fewer bytecodes is
@@ -27,10 +28,10 @@ not fewer instructions: work moved from Python into C calls (``sorted``, set ope
 Issue 12's speed target is measured against the engine before it (``git archive 6a0662b``):
 3× its games per CPU second for random and greedy play of GP19 and GP20, and 1000 greedy games
 of a scenario in under 20 s wall on 2 cores (``--parallel 1000``). The README gives the last
-figures (2026-12-01, ``--instructions 10 --baseline <6a0662b>``, machine instructions per game,
-6a0662b / now: GP19 random 1.74×, greedy 1.76×; GP20 random 2.12×, greedy 1.91×; not 3×; two
-paired ``bench_engine.py 200`` runs at load average 8.5-11 gave 1.06-1.90× games per CPU second,
-a single ratio moving by a third from run to run at that load). On a shared machine compare CPU
+figures (2026-12-01, main after the sixth pass, ``--instructions 10 --baseline <6a0662b>``,
+machine instructions per game, 6a0662b / now: GP19 random 1.40×, greedy 1.96×; GP20 random
+1.90×, greedy 2.11×; with ``--warmup 150``: 1.51×, 2.09×, 1.77×, 2.28×; not 3×; 1000 greedy
+games on 2 workers in 4.5-14.4 s wall at load 2.5). On a shared machine compare CPU
 seconds of paired runs (``--baseline``), never wall seconds, and note the load averages printed.
 """
 
@@ -125,8 +126,8 @@ def _bytecodes(data_dir: Path, games: int, only: str | None) -> list[dict]:
     return out
 
 
-def _callgrind_child(data_dir: Path, games: int, code: str, policy: str) -> None:
-    """Inside ``valgrind --tool=callgrind --instr-atstart=no``: ``games`` warm-up games (seed 2),
+def _callgrind_child(data_dir: Path, games: int, code: str, policy: str, warmup: int) -> None:
+    """Inside ``valgrind --tool=callgrind --instr-atstart=no``: ``warmup`` warm-up games (seed 2),
     then instrumentation on for ``games`` seeded games (seed 1) only, then off."""
     from pipeline.play import run_playability
     from pipeline.systems.genpei.engine.playability import thresholds_for
@@ -137,24 +138,26 @@ def _callgrind_child(data_dir: Path, games: int, code: str, policy: str) -> None
     data = load(data_dir)
     sc = _playable(data, code)[0].scenario
     cap = thresholds_for(sc, policy).turn_cap
-    run_playability(lambda: GenpeiState(data, sc), POLICIES[policy], games=games, seed=2, turn_cap=cap)
+    if warmup > 0:
+        run_playability(lambda: GenpeiState(data, sc), POLICIES[policy], games=warmup, seed=2, turn_cap=cap)
     pid = str(os.getpid())
     subprocess.run(["callgrind_control", "-i", "on", pid], capture_output=True, check=True)
     run_playability(lambda: GenpeiState(data, sc), POLICIES[policy], games=games, seed=1, turn_cap=cap)
     subprocess.run(["callgrind_control", "-i", "off", pid], capture_output=True, check=True)
 
 
-def _instructions(checkout: Path, games: int, codes: list[str]) -> dict[tuple[str, str], float]:
+def _instructions(checkout: Path, games: int, codes: list[str], warmup: int | None = None) -> dict[tuple[str, str], float]:
     """Machine instructions per game (C work included) of random and greedy play of each
     scenario in ``codes`` by the gunbai at ``checkout``, counted by valgrind's callgrind over
-    ``games`` seeded games after as many warm-up games, with ``PYTHONHASHSEED=0``: the same
-    count on a loaded or an idle machine (within about 0.15%)."""
+    ``games`` seeded games after ``warmup`` warm-up games (default: as many as ``games``), with
+    ``PYTHONHASHSEED=0``: the same count on a loaded or an idle machine (within about 0.15%)."""
     out = {}
     env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONHASHSEED="0")
     for code in codes:
         for policy in ("random", "greedy"):
             cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null",
                    sys.executable, str(Path(__file__).resolve()), "--callgrind-child", str(games), "--only", code,
+                   "--warmup", str(games if warmup is None else warmup),
                    "--policy", policy, "--data", str(checkout / "source_data" / "genpei")]
             run = subprocess.run(cmd, env=env, cwd=checkout, capture_output=True, text=True, check=True)
             refs = [ln for ln in run.stderr.splitlines() if "I   refs:" in ln or "I refs:" in ln]
@@ -204,13 +207,17 @@ def main() -> None:
     ap.add_argument("--instructions", type=int, default=0,
                     help="instead count machine instructions per game over N seeded games under valgrind "
                          "(repeatable under any load, C work included; needs valgrind)")
+    ap.add_argument("--warmup", type=int, default=None,
+                    help="with --instructions: warm-up games before the counted ones (default: as many as counted); "
+                         "a few hundred fill the scenario's caches (odds, lines of sight) as in a long run")
     ap.add_argument("--callgrind-child", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--policy", default="random", help=argparse.SUPPRESS)
     ap.add_argument("--only", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.callgrind_child:  # the subprocess of --instructions, under valgrind
-        _callgrind_child(args.data, args.callgrind_child, args.only, args.policy)
+        _callgrind_child(args.data, args.callgrind_child, args.only, args.policy,
+                         args.callgrind_child if args.warmup is None else args.warmup)
         return
     if args.instructions:
         if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
@@ -218,8 +225,8 @@ def main() -> None:
         from pipeline.systems.genpei.load import load
 
         codes = [s.scenario.code for s in _playable(load(args.data))]
-        mine = _instructions(ROOT, args.instructions, codes)
-        base = _instructions(args.baseline, args.instructions, codes) if args.baseline is not None else {}
+        mine = _instructions(ROOT, args.instructions, codes, args.warmup)
+        base = _instructions(args.baseline, args.instructions, codes, args.warmup) if args.baseline is not None else {}
         for (code, policy), n in mine.items():
             b = base.get((code, policy))
             vs = f"  baseline {b / 1e6:7.2f}M  ratio {b / n:.3f}x fewer" if b else ""
