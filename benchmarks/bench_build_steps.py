@@ -7,8 +7,9 @@ folder (a cold render cache) with one drawing process (``GUNBAI_JOBS=1``: every 
 this process's, no worker to account for), timing these steps by wrapping their functions:
 
 - each system's data load (with its text fit checks), module build (drawing the module images,
-  the chart window scenario sheets, packing and linting) and print step;
-- inside them: Genpei's fit checks and chart window scenario PNGs, the PDF font subsets, and
+  the chart window scenario sheets and, for Genpei, the print images, packing and linting) and
+  print step;
+- inside them: Genpei's fit checks, the PDF font subsets, and
   every system's print files, scenario PDFs and counter PDFs.
 
 CPU is user + system of this process and its reaped children; nested rows are part of the row
@@ -73,9 +74,7 @@ def main() -> None:
         timed(mod, "build", f"{name}: module build (load, images, pack, lint)")
         timed(mod, "render", f"{name}: print step")
     if "genpei" in systems:
-        gb = importlib.import_module("pipeline.systems.genpei.build")
         timed(importlib.import_module("pipeline.systems.genpei.fit"), "problems", "  genpei: text fit checks")
-        timed(gb, "printing_scenario_pngs", "  genpei: chart window scenario PNGs")
     timed(fonts, "prepare_pdf_subsets", "  PDF font subsets (every system)")
     timed(sheets, "print_files", "  print files (every system)")
     timed(sheets, "vector_pdf", "    scenario and card PDFs (every system)")
