@@ -225,6 +225,18 @@ class RenderCache:
 
         return wait
 
+    def stop_drawing(self) -> None:
+        """Give up every drawing a :meth:`render_all_later` sent and nobody awaited (a build that
+        failed or was interrupted before waiting): those finished are stored in the cache (and
+        counted in :data:`drawn_total`), those not started are cancelled, so that the command
+        neither waits at exit for drawings nobody will read nor loses those already made."""
+        batches = {id(wait): wait for wait, _i in self._pending.values()}
+        self._pending.clear()
+        for wait in batches.values():
+            stop = getattr(wait, "stop", None)
+            if stop is not None:
+                stop()
+
     def blob(self, name: str, key: str, make: Callable[[], bytes], ext: str = "bin") -> bytes:
         """A derived file (a composed sheet, a PDF) cached under ``key`` (a hash of everything
         it is made from): read back, or made by ``make()`` and stored. ``name`` is recorded in

@@ -80,15 +80,26 @@ class RenderError(GunbaiError):
     """A drawing (or the template that produced it) is invalid.
 
     Attributes:
+        message: what is wrong, without the place (``str()`` of the error gives both).
         source: the template name or other source of the drawing.
         primitive: the primitive concerned, or None.
         where: the shape's position, e.g. ``shapes[3]`` or ``shapes[2].group.shapes[0]``.
     """
 
     def __init__(self, message: str, *, source: str = "<drawing>", primitive: str | None = None, where: str | None = None):
-        self.source, self.primitive, self.where = source, primitive, where
+        self.message, self.source, self.primitive, self.where = message, source, primitive, where
         loc = source + (f": {where}" if where else "") + (f" primitive {primitive!r}" if primitive else "")
         super().__init__(f"{loc}: {message}")
+
+    def __reduce__(self) -> tuple:
+        # raised in a drawing process and pickled back: made again from its parts, so that it
+        # reads as it does when drawn here (pickling by its args would prefix '<drawing>: ')
+        return (_render_error, (self.message, self.source, self.primitive, self.where))
+
+
+def _render_error(message: str, source: str, primitive: str | None, where: str | None) -> RenderError:
+    """A :class:`RenderError` made again from its parts (how one is unpickled)."""
+    return RenderError(message, source=source, primitive=primitive, where=where)
 
 
 # ---------------------------------------------------------------------------------------------

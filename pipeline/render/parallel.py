@@ -167,14 +167,34 @@ def draw_pngs(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None =
     return draw_pngs_later(tasks, on_done, store)()
 
 
+class PendingPngs:
+    """PNGs being drawn (:func:`draw_pngs_later`): call it to wait for them and get their bytes;
+    :meth:`stop` gives them up (a build that failed or was interrupted before waiting)."""
+
+    def __init__(self, wait: Callable[[], list[bytes]], stop: Callable[[], None] | None = None) -> None:
+        self._wait, self._stop = wait, stop
+
+    def __call__(self) -> list[bytes]:
+        return self._wait()
+
+    def stop(self) -> None:
+        """Keep the drawings already finished (``store`` and ``on_done`` run for each, as when
+        waited for) and cancel those not started; those running finish unseen."""
+        if self._stop is not None:
+            self._stop()
+
+
 def draw_pngs_later(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | None = None,
-                    store: Callable[[int, bytes], None] | None = None) -> Callable[[], list[bytes]]:
+                    store: Callable[[int, bytes], None] | None = None) -> PendingPngs:
     """Send every task to the drawing processes now and return at once a function that waits
     for them and returns their PNG bytes in the order given (:func:`draw_pngs`), so that this
     process goes on meanwhile (rendering the next templates, building the module). The drawing
     processes take tasks in the order they were sent. ``on_done`` and ``store`` run in this
     process while the returned function waits. With one worker (or a single task) the tasks
-    are drawn here, now. Calling the returned function again gives the same list.
+    are drawn here, now. Calling the returned function again gives the same list. Its
+    :meth:`~PendingPngs.stop` keeps what is drawn and cancels the rest, so that a caller that
+    fails before waiting leaves no drawing queued (the command would wait for them to exit) and
+    its finished drawings stored.
 
     Raises:
         RenderError: (raised by the returned function) a task's drawing is invalid (the first
@@ -189,11 +209,27 @@ def draw_pngs_later(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | 
                 store(i, out[-1])
             if on_done:
                 on_done(i)
-        return lambda: out
+        return PendingPngs(lambda: out)
     # largest drawings first, so that a big one does not start last and run alone
     order = sorted(range(len(tasks)), key=lambda i: -_weight(tasks[i]))
     futures: dict[Future, int] = {pool.submit(draw_png, tasks[i]): i for i in order}
     done: list[list[bytes]] = []
+    kept: set[int] = set()  # tasks whose store and on_done have run
+
+    def keep(i: int, png: bytes) -> None:
+        if i not in kept:
+            kept.add(i)
+            if store:
+                store(i, png)
+            if on_done:
+                on_done(i)
+
+    def stop() -> None:
+        for fut in futures:
+            fut.cancel()
+        for fut, i in futures.items():
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                keep(i, fut.result())
 
     def wait() -> list[bytes]:
         if done:
@@ -208,10 +244,7 @@ def draw_pngs_later(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | 
                     errors[i] = exc
                     continue
                 results[i] = fut.result()
-                if store:
-                    store(i, results[i])  # type: ignore[arg-type]
-                if on_done:
-                    on_done(i)
+                keep(i, results[i])  # type: ignore[arg-type]
         except BaseException:  # Ctrl-C: drop what has not started
             for fut in futures:
                 fut.cancel()
@@ -221,7 +254,7 @@ def draw_pngs_later(tasks: Sequence[DrawTask], on_done: Callable[[int], None] | 
         done.append(results)  # type: ignore[arg-type]
         return results  # type: ignore[return-value]
 
-    return wait
+    return PendingPngs(wait, stop)
 
 
 def call_all(func: Callable[..., Any], calls: Sequence[tuple]) -> list[Any]:

@@ -243,7 +243,8 @@ def _load_yaml(text: str, source: str) -> Any:
     without the safe constructor's per-node generators, each scalar built once per process by
     the safe constructor itself and then reused (strings, numbers, booleans and null are
     immutable). A document with any other node (a merge key, an explicit tag, a timestamp, an
-    unhashable key) is loaded again by the safe loader, which gives its value or its error.
+    unhashable key) or nested deeper than :func:`_construct` can recurse is loaded again by the
+    safe loader, which gives its value or its error.
 
     Raises:
         RenderError: the text is not valid YAML (the message gives the line of the rendered
@@ -257,8 +258,8 @@ def _load_yaml(text: str, source: str) -> Any:
                 return None
             try:
                 return _construct(node, loader, {})
-            except (_Unusual, TypeError):
-                pass
+            except (_Unusual, TypeError, RecursionError):
+                pass  # RecursionError: nested deeper than Python's stack allows (libyaml takes 1000 levels)
         finally:
             loader.dispose()
         return yaml.load(text, Loader=_LOADER)

@@ -67,6 +67,24 @@ def test_a_recursive_alias_is_the_same_object():
     assert got["a"][1] is got["a"]
 
 
+def _depth(doc) -> int:
+    """How many lists or mappings are nested in ``doc`` along its first items (walked without
+    recursion, so that a deep document can be measured)."""
+    depth = 0
+    while isinstance(doc, (list, dict)):
+        depth += 1
+        doc = next(iter(doc.values() if isinstance(doc, dict) else doc), None)
+    return depth
+
+
+@pytest.mark.parametrize("text", ["[" * 990 + "]" * 990, "{a: " * 990 + "1" + "}" * 990])
+def test_nesting_as_deep_as_libyaml_takes_loads_as_the_safe_loader_loads_it(text):
+    # libyaml refuses more than 1000 levels; the safe constructor builds nested nodes without
+    # recursing, so every depth libyaml takes loads, whatever Python's recursion limit
+    assert _depth(_safe(text)) == 990
+    assert _depth(templates._load_yaml(text, "t.yaml.j2")) == 990
+
+
 @pytest.mark.parametrize("text", ["a: [1, 2\n", "a: b: c\n", "--- 1\n--- 2\n", "a: *nowhere\n"])
 def test_invalid_yaml_is_the_same_render_error(text):
     with pytest.raises(yaml.YAMLError):

@@ -262,3 +262,24 @@ def test_pdf_library_loaded_before_forking_is_in_every_forked_maker():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "{'a': b'[]', 'b': b'[]'}"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bad_drawing_reads_the_same_from_a_drawing_process(workers):
+    """A drawing's RenderError raised in a drawing process (pickled back) has the message and
+    attributes it has when drawn here: not its message prefixed with '<drawing>: ' again."""
+    from pipeline.render.drawing import RenderError
+
+    bad = parallel.DrawTask("t/bad.yaml.j2", "canvas: {width: 4, height: 4}\nshapes:\n  - rect: {x: 0, y: 0, w: 1}\n", (4, 4), None)
+    good = parallel.DrawTask("t/good.yaml.j2", "canvas: {width: 4, height: 4}\nshapes: []\n", (4, 4), None)
+    with pytest.raises(RenderError) as here:
+        parallel.draw_png(bad)
+    parallel.set_workers(workers)
+    try:
+        with pytest.raises(RenderError) as there:
+            parallel.draw_pngs([good, bad])  # two tasks: sent to the drawing processes with 2 workers
+    finally:
+        parallel.set_workers(None)
+    assert str(there.value) == str(here.value)
+    assert str(here.value).startswith("t/bad.yaml.j2: shapes[0] primitive 'rect': ")
+    assert (there.value.source, there.value.primitive, there.value.where) == (here.value.source, here.value.primitive, here.value.where)

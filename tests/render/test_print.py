@@ -75,6 +75,35 @@ def test_render_all_later_raises_a_bad_drawing_when_awaited(tmp_path):
         wait()
 
 
+@pytest.mark.parametrize("finish_first", [True, False])
+def test_stop_drawing_keeps_the_finished_drawings_and_cancels_the_rest(tmp_path, data, layout, finish_first):
+    """A build that fails before awaiting its images (bad data found while packing, Ctrl-C)
+    stops them: each drawing finished is stored in the cache with the bytes awaiting it gives,
+    the others are cancelled, and a later run draws only those."""
+    from pipeline.render import parallel
+
+    jobs = _jobs(data, layout)
+    want = art.render_cache(tmp_path / "reference").render_all(jobs)
+    reference = {p.name: p.read_bytes() for p in (tmp_path / "reference").glob("*.png")}
+    parallel.set_workers(2)
+    try:
+        cache = art.render_cache(tmp_path / "cache")
+        cache.render_all_later(jobs)  # sent, never awaited
+        if finish_first:  # the processes take tasks in the order sent: when this one is done,
+            parallel._get_pool().submit(int).result()  # every drawing is, but the other process's last
+        cache.stop_drawing()
+    finally:
+        parallel.set_workers(None)
+    assert not cache._pending
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "cache").glob("*.png")}
+    assert all(reference.get(name) == png for name, png in kept.items())
+    if finish_first:
+        assert len(kept) >= len(reference) - 1
+    later = art.render_cache(tmp_path / "cache")
+    assert later.render_all(jobs) == want
+    assert len({later.key(jobs[n]) for n in later.rendered}) == len(reference) - len(kept)
+
+
 def test_cache_second_run_draws_nothing(tmp_path, data, layout):
     c1 = art.render_cache(tmp_path / "cache")
     first = c1.render_all(_jobs(data, layout))

@@ -168,57 +168,61 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
         # map images the chart window sheets are composed from early); this process packs the
         # module meanwhile (it needs the images' names, not their bytes) and waits for them last
         cache = art.render_cache(out_dir / CACHE_DIR)
-        wait_counters = cache.render_all_later(art.all_counter_jobs(data, layout))
-        compose_sheets = printing_scenario_pngs_later(data, layout, cache)
-        card_jobs = art.card_jobs(data)
-        wait_cards = cache.render_all_later(card_jobs)
-        card_names = sorted([*card_jobs, *(scenario_png_name(s) for s in data.scenarios)])
-
-        step("packing module")
-        module, _palette = build_module(data, layout, card_names)
-        built = write_buildfile(module)
-        date_ms = date_saved_ms(data)
-        moduledata = write_moduledata(module, date_ms)
-        epoch = resolve_epoch(date_ms // 1000)
-        saves = {file_name: save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
-                 for file_name, save in scenario_saves(data, layout, _palette, built.gpids, module.name, module.version).items()}
-
-        step("rendering cards")
-        wait_sheets = compose_sheets()
-        # the print images (gunbai build makes the print files next) are drawn after the sheets,
-        # while this process writes and lints the module, into the render cache, where the
-        # print step finds them
-        wait_print = cache.render_all_later(print_jobs(data, layout)) if prepare_print else None
-        pngs = wait_counters()
-        card_pngs = dict(wait_cards())
-        card_pngs.update(wait_sheets())
-        if sorted(card_pngs) != card_names:  # pragma: no cover - the module was packed with these names
-            raise GunbaiError(f"chart window images {sorted(set(card_pngs) ^ set(card_names))} differ from those the module names")
-        result.seconds["render"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
-        for name, png in {**pngs, **card_pngs}.items():
-            entries[f"images/{name}"] = png
-        entries.update(saves)
-        ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, layout, {**pngs, **card_pngs}, card_names, date_saved_ms=date_ms)
-        result.seconds["pack"] = time.perf_counter() - t
-
-        step("writing files")
-        t = time.perf_counter()
-        module_path = out_dir / MODULE_FILE
-        write_linted_archive(module_path, entries, epoch)  # lints before writing
-        result.files.append(module_path)
-        extension_path = out_dir / EXTENSION_FILE
         try:
-            write_extension_file(extension_path, ext_entries, epoch=epoch)  # lints before writing
-        except ValueError as exc:
-            raise GunbaiError(f"{extension_path}: {exc}") from exc
-        result.files.append(extension_path)
-        result.files += write_images(out_dir / "images", pngs)
-        result.files += write_images(out_dir / "cards", card_pngs)
-        if wait_print is not None:
-            wait_print()  # stored in the render cache for the print step
+            wait_counters = cache.render_all_later(art.all_counter_jobs(data, layout))
+            compose_sheets = printing_scenario_pngs_later(data, layout, cache)
+            card_jobs = art.card_jobs(data)
+            wait_cards = cache.render_all_later(card_jobs)
+            card_names = sorted([*card_jobs, *(scenario_png_name(s) for s in data.scenarios)])
+
+            step("packing module")
+            module, _palette = build_module(data, layout, card_names)
+            built = write_buildfile(module)
+            date_ms = date_saved_ms(data)
+            moduledata = write_moduledata(module, date_ms)
+            epoch = resolve_epoch(date_ms // 1000)
+            saves = {file_name: save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
+                     for file_name, save in scenario_saves(data, layout, _palette, built.gpids, module.name, module.version).items()}
+
+            step("rendering cards")
+            wait_sheets = compose_sheets()
+            # the print images (gunbai build makes the print files next) are drawn after the sheets,
+            # while this process writes and lints the module, into the render cache, where the
+            # print step finds them
+            wait_print = cache.render_all_later(print_jobs(data, layout)) if prepare_print else None
+            pngs = wait_counters()
+            card_pngs = dict(wait_cards())
+            card_pngs.update(wait_sheets())
+            if sorted(card_pngs) != card_names:  # pragma: no cover - the module was packed with these names
+                raise GunbaiError(f"chart window images {sorted(set(card_pngs) ^ set(card_names))} differ from those the module names")
+            result.seconds["render"] = time.perf_counter() - t
+
+            t = time.perf_counter()
+            entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
+            for name, png in {**pngs, **card_pngs}.items():
+                entries[f"images/{name}"] = png
+            entries.update(saves)
+            ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, layout, {**pngs, **card_pngs}, card_names, date_saved_ms=date_ms)
+            result.seconds["pack"] = time.perf_counter() - t
+
+            step("writing files")
+            t = time.perf_counter()
+            module_path = out_dir / MODULE_FILE
+            write_linted_archive(module_path, entries, epoch)  # lints before writing
+            result.files.append(module_path)
+            extension_path = out_dir / EXTENSION_FILE
+            try:
+                write_extension_file(extension_path, ext_entries, epoch=epoch)  # lints before writing
+            except ValueError as exc:
+                raise GunbaiError(f"{extension_path}: {exc}") from exc
+            result.files.append(extension_path)
+            result.files += write_images(out_dir / "images", pngs)
+            result.files += write_images(out_dir / "cards", card_pngs)
+            if wait_print is not None:
+                wait_print()  # stored in the render cache for the print step
+        except BaseException:  # bad data found while packing, a lint error, Ctrl-C: keep what is
+            cache.stop_drawing()  # drawn, cancel the rest (the command would wait for it to exit)
+            raise
         result.seconds["write and lint"] = time.perf_counter() - t
         step("done")
     result.module = module_path
