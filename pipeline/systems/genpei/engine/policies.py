@@ -253,47 +253,36 @@ def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: 
     moved = h != u.start_hex
     naval_h = h in b._naval
     st = u.stats
-    best = 0.0
+    after_move = moved and not naval_h
     if kind == "close":
-        dice = st.close_after_move if moved and not naval_h else st.close
-        akey = ("close", u.type.id, b.tile_key.get(h, ()), naval_h, dice, bonus)
-        values = _values(b)
-        row = values.get(akey)
-        if row is None:
-            row = values[akey] = {}
-        for oh in targets:
-            x = info.get(oh)
-            o, t, sides = x if x is not None else _target_entry(b, info, enemies[oh])
-            if sides and b.bearing(oh, h) in sides:
-                t += 2
-            v = row.get(t)
-            if v is None:
-                v = _value_uncached(state, row, t, akey, u, h, o, moved, 1)
-            if v > best:
-                best = v
+        dice = st.close_after_move if after_move else st.close
+        dist, far = None, 99  # adjacent: distance 1, never a long shot
     else:
-        dice = st.ranged_after_move if moved and not naval_h else st.ranged
-        akey = ("ranged", u.type.id, b.tile_key.get(h, ()), naval_h, dice, bonus)
-        values = _values(b)
-        row_v = values.get(akey)
-        if row_v is None:
-            row_v = values[akey] = {}
-        far = st.max_range if _long_shot(b, u.type) else 99
-        for oh in targets:
-            d = row[oh]
+        dice = st.ranged_after_move if after_move else st.ranged
+        dist, far = row, (st.max_range if _long_shot(b, u.type) else 99)
+    akey = (kind, u.type.id, b.tile_key.get(h, ()), naval_h, dice, bonus)
+    values = _values(b)
+    by_target = values.get(akey)
+    if by_target is None:
+        by_target = values[akey] = {}
+    best = 0.0
+    d = 1
+    for oh in targets:
+        if dist is not None:
+            d = dist[oh]
             if d < lo:
                 continue
-            x = info.get(oh)
-            o, t, sides = x if x is not None else _target_entry(b, info, enemies[oh])
-            if sides and b.bearing(oh, h) in sides:
-                t += 2
-            if d > far:
-                t += 1
-            v = row_v.get(t)
-            if v is None:
-                v = _value_uncached(state, row_v, t, akey, u, h, o, moved, d)
-            if v > best:
-                best = v
+        x = info.get(oh)
+        o, t, sides = x if x is not None else _target_entry(b, info, enemies[oh])
+        if sides and b.bearing(oh, h) in sides:
+            t += 2
+        if d > far:
+            t += 1
+        v = by_target.get(t)
+        if v is None:
+            v = _value_uncached(state, by_target, t, akey, u, h, o, moved, d)
+        if v > best:
+            best = v
     per_hex[h] = best
     return best
 
