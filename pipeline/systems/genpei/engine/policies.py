@@ -54,6 +54,15 @@ _ENEMY_HEXES_KEY = (("enemy_getter", 0), ("enemy_getter", 1))
 _RANGED_KEY = (("enemy_units", 0), ("enemy_units", 1))
 
 
+def _table(store: dict, key) -> dict:
+    """The dict kept in ``store`` (a policy cache, or ``Board.shared`` for the scenario) under
+    ``key``, made empty on first use."""
+    table = store.get(key)
+    if table is None:
+        table = store[key] = {}
+    return table
+
+
 def _attack_value(state: GenpeiState, setup, figures: int) -> float:
     p_kill, e_hits = odds.kill_odds(state.data, setup, figures)
     return p_kill + HIT_WEIGHT * e_hits
@@ -63,18 +72,13 @@ def _values(b) -> dict:
     """The scenario's cache of attack values (:func:`_best_with`): the attacker's part of the
     key (kind, unit type id, tile ids and sea of its hex, dice, card dice) → the target's part
     (:func:`_value_uncached`) → value; shared by its games through ``Board.shared``."""
-    values = b.shared.get("greedy_attack_values")
-    if values is None:
-        values = b.shared["greedy_attack_values"] = {}
-    return values
+    return _table(b.shared, "greedy_attack_values")
 
 
 def _long_shot(b, ut) -> bool:
     """Unit type ``ut`` fires one hex beyond its range with 1 die (rule ``long_shot``), per
     scenario."""
-    shots = b.shared.get("greedy_long_shot")
-    if shots is None:
-        shots = b.shared["greedy_long_shot"] = {}
+    shots = _table(b.shared, "greedy_long_shot")
     got = shots.get(ut.id)
     if got is None:
         got = shots[ut.id] = any(r.id == "long_shot" for r in ut.rules)
@@ -85,20 +89,14 @@ def _setups(b) -> dict:
     """The scenario's cache of attack rolls (:class:`~.combat.Setup`) of :func:`_value_uncached`,
     keyed by all the roll depends on but the target's figures (``odds.kill_odds`` takes those),
     shared by its games through ``Board.shared``."""
-    setups = b.shared.get("greedy_setups")
-    if setups is None:
-        setups = b.shared["greedy_setups"] = {}
-    return setups
+    return _table(b.shared, "greedy_setups")
 
 
 def _target_ids(b) -> dict:
     """The scenario's numbering of attack targets: ``(unit type id, tile ids of its hex, at sea,
     lying flat, figures)`` → a number, a multiple of 4 (the two low bits are left for the
     covered hexside and the long shot of :func:`_best_with`'s value keys), shared by its games."""
-    ids = b.shared.get("greedy_target_ids")
-    if ids is None:
-        ids = b.shared["greedy_target_ids"] = {}
-    return ids
+    return _table(b.shared, "greedy_target_ids")
 
 
 def _value_uncached(state: GenpeiState, row: dict, t: int, akey: tuple, u: Unit, h, o: Unit, moved: bool,
@@ -176,10 +174,7 @@ def _best_from(state: GenpeiState, u: Unit, h, cache: dict) -> float:
 def _best_table(u: Unit, cache: dict) -> dict:
     """The hex → best attack value table of :func:`_best_from` for ``u`` as it is now."""
     key = ("best", u.uid, u.bonus_close, u.bonus_ranged, u.no_ranged, u.leader.id if u.leader else None)
-    per_hex = cache.get(key)
-    if per_hex is None:
-        per_hex = cache[key] = {}
-    return per_hex
+    return _table(cache, key)
 
 
 def _max_range_at(state: GenpeiState, u: Unit, h) -> int:
@@ -187,9 +182,7 @@ def _max_range_at(state: GenpeiState, u: Unit, h) -> int:
     the scenario."""
     b = state.board
     rk = (u.type.id, b.tile_key.get(h, ()), h in b._naval)
-    ranges = b.shared.get("max_range")
-    if ranges is None:
-        ranges = b.shared["max_range"] = {}
+    ranges = _table(b.shared, "max_range")
     r = ranges.get(rk)
     if r is None:
         r = ranges[rk] = max_range(Fighter(u.type, b.terrain(h), naval=h in b._naval))
@@ -203,13 +196,9 @@ def _fire_zones(state: GenpeiState, u: Unit) -> dict | None:
     if u.stats.ranged <= 0 or u.no_ranged:
         return None
     b = state.board
-    all_zones = b.shared.get("greedy_fire_zones")
-    if all_zones is None:
-        all_zones = b.shared["greedy_fire_zones"] = {}
+    all_zones = _table(b.shared, "greedy_fire_zones")
     key = (u.type.id, b.destroyed)
-    zones = all_zones.get(key)
-    if zones is None:
-        zones = all_zones[key] = {}
+    zones = _table(all_zones, key)
     return zones
 
 
@@ -261,10 +250,7 @@ def _best_with(state: GenpeiState, u: Unit, h, cache: dict, per_hex: dict, now: 
         dice = st.ranged_after_move if after_move else st.ranged
         dist, far = row, (st.max_range if _long_shot(b, u.type) else 99)
     akey = (kind, u.type.id, b.tile_key.get(h, ()), naval_h, dice, bonus)
-    values = _values(b)
-    by_target = values.get(akey)
-    if by_target is None:
-        by_target = values[akey] = {}
+    by_target = _table(_values(b), akey)
     best = 0.0
     d = 1
     for oh in targets:
@@ -299,10 +285,7 @@ def _nearest_enemy(state: GenpeiState, side: int, h, cache: dict) -> int:
 
 def _near_table(side: int, cache: dict) -> dict:
     """The hex → nearest enemy distance table of :func:`_nearest_enemy` for ``side``."""
-    near = cache.get(_NEAR_KEY[side])
-    if near is None:
-        near = cache[_NEAR_KEY[side]] = {}
-    return near
+    return _table(cache, _NEAR_KEY[side])
 
 
 def _hex_rows(b) -> tuple[dict, list]:
@@ -359,10 +342,7 @@ def _nearest_uncached(state: GenpeiState, side: int, h, cache: dict, near: dict,
 
 def _threats(cache: dict) -> dict:
     """The uid → :func:`_unit_threat` table of ``cache``."""
-    threats = cache.get("threat")
-    if threats is None:
-        threats = cache["threat"] = {}
-    return threats
+    return _table(cache, "threat")
 
 
 def _unit_threat(state: GenpeiState, u: Unit, cache: dict) -> float:
