@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import progress
-from pipeline.render.parallel import DrawTask, draw_pngs_later
+from pipeline.render.parallel import DrawTask, PendingPngs, draw_pngs_later
 from pipeline.render.templates import TemplateRenderer
 
 #: Bump to invalidate every cached image (e.g. after a change outside the hashed sources).
@@ -131,7 +131,7 @@ class RenderCache:
     reused: list[str] = field(default_factory=list)
     _engine: str = field(default_factory=_engine_digest, repr=False)
     #: cache key -> (wait function, index) of a drawing sent by a :meth:`render_all_later` not awaited yet
-    _pending: dict[str, tuple[Callable[[], list[bytes]], int]] = field(default_factory=dict, repr=False)
+    _pending: dict[str, tuple[PendingPngs, int]] = field(default_factory=dict, repr=False)
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -184,7 +184,7 @@ class RenderCache:
                 out[name] = data
                 self.reused.append(name)
         order = list(missing)
-        wait_drawn: Callable[[], list[bytes]] = lambda: []  # noqa: E731
+        wait_drawn = PendingPngs(list)  # nothing to draw
         if missing:
             done = 0
 
@@ -230,12 +230,10 @@ class RenderCache:
         failed or was interrupted before waiting): those finished are stored in the cache (and
         counted in :data:`drawn_total`), those not started are cancelled, so that the command
         neither waits at exit for drawings nobody will read nor loses those already made."""
-        batches = {id(wait): wait for wait, _i in self._pending.values()}
+        batches = {id(pending): pending for pending, _i in self._pending.values()}
         self._pending.clear()
-        for wait in batches.values():
-            stop = getattr(wait, "stop", None)
-            if stop is not None:
-                stop()
+        for pending in batches.values():
+            pending.stop()
 
     def blob(self, name: str, key: str, make: Callable[[], bytes], ext: str = "bin") -> bytes:
         """A derived file (a composed sheet, a PDF) cached under ``key`` (a hash of everything
