@@ -517,7 +517,7 @@ def scenario_pngs_later(data: Any, layout: HexLayout, cache: RenderCache) -> Cal
     def compose() -> Callable[[], dict[str, bytes]]:
         wait_maps()  # every map image is in the render cache now, where compose_sheet_png reads it
         calls = {name: a for name, a in args.items() if cache.cached_blob(keys[name], "png") is None}
-        wait_made = call_all_later(compose_sheet_png, list(calls.values())) if len(calls) > 1 else (lambda: [compose_sheet_png(*a) for a in calls.values()])
+        wait_made = call_all_later(compose_sheet_png, list(calls.values()))
 
         def wait() -> dict[str, bytes]:
             made = dict(zip(calls, wait_made(), strict=True))
