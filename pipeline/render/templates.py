@@ -35,40 +35,6 @@ from pipeline.render.drawing import Drawing, RenderError, draw, parse_drawing, p
 #: rendered drawings), else the pure-Python safe loader.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
-#: Scalar tags :func:`_load_yaml` builds itself (through the safe constructor, remembered by value).
-_PLAIN_SCALAR_TAGS = frozenset({_STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"})
-#: Most scalars remembered by :class:`_DrawingLoader` / :func:`_load_yaml` per process (a cold
-#: build of the four systems meets about 4000 different ones).
-SCALAR_MEMO = 1 << 16
-_resolved: dict[tuple[str, tuple[bool, bool]], str] = {}
-_scalars: dict[tuple[str, str], Any] = {}
-
-
-class _DrawingLoader(_LOADER):  # type: ignore[misc, valid-type]
-    """The safe loader whose implicit tag of a scalar is remembered by its text: a rendered
-    drawing repeats the same numbers, colours and keys thousands of times, and the safe
-    resolver tries a list of regular expressions on each. The tag of a scalar depends on its
-    text and quoting alone (no path resolvers are registered), so the remembered tag is the
-    one the safe resolver gives."""
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is yaml.ScalarNode:
-            key = (value, implicit)
-            tag = _resolved.get(key)
-            if tag is None:
-                tag = _LOADER.resolve(self, kind, value, implicit)
-                if len(_resolved) >= SCALAR_MEMO:
-                    _resolved.clear()
-                _resolved[key] = tag
-            return tag
-        return _LOADER.resolve(self, kind, value, implicit)
-
-
-class _Unusual(Exception):
-    """A node :func:`_construct` leaves to the safe constructor (a merge key, an explicit or
-    unknown tag, an unhashable key)."""
-
 
 def _hex_corners(cx: float, cy: float, r: float, pointy: bool = True) -> list[list[float]]:
     off = -90 if pointy else 0
@@ -237,76 +203,13 @@ def parse_drawing_text(text: str, source: str, docs: Path | None = None) -> Draw
 
 
 def _load_yaml(text: str, source: str) -> Any:
-    """The document of the YAML ``text``: exactly what ``yaml.load(text, Loader=_LOADER)`` (the
-    safe loader) gives, built faster. libyaml composes the node tree (tags resolved by
-    :class:`_DrawingLoader`); :func:`_construct` builds plain mappings, lists and scalars from it
-    without the safe constructor's per-node generators, each scalar built once per process by
-    the safe constructor itself and then reused (strings, numbers, booleans and null are
-    immutable). A document with any other node (a merge key, an explicit tag, a timestamp, an
-    unhashable key) or nested deeper than :func:`_construct` can recurse is loaded again by the
-    safe loader, which gives its value or its error.
-
-    Raises:
-        RenderError: the text is not valid YAML (the message gives the line of the rendered
-            text); ``source`` names the template.
-    """
     try:
-        loader = _DrawingLoader(text)
-        try:
-            node = loader.get_single_node()
-            if node is None:
-                return None
-            try:
-                return _construct(node, loader, {})
-            except (_Unusual, TypeError, RecursionError):
-                pass  # RecursionError: nested deeper than Python's stack allows (libyaml takes 1000 levels)
-        finally:
-            loader.dispose()
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         lines = text.splitlines()
         line = f" at rendered line {mark.line + 1}: {lines[mark.line]!r}" if mark is not None and mark.line < len(lines) else ""
         raise RenderError(f"rendered text is not valid YAML{line} ({getattr(exc, 'problem', exc)})", source=source) from exc
-
-
-def _construct(node: Any, loader: Any, built: dict[int, Any]) -> Any:
-    """The value of ``node`` (a composed YAML node) as the safe constructor builds it: a scalar
-    of a plain tag through ``loader``'s constructor (remembered by tag and text), a sequence as
-    a list, a mapping as a dict (keys in order, a repeated key's last value wins). A node met
-    twice (an alias) gives the same object, as in the safe constructor.
-
-    Raises:
-        _Unusual: a node of another kind (merge key, explicit or unknown tag); TypeError: an
-            unhashable key.
-    """
-    kind = type(node)
-    if kind is yaml.ScalarNode:
-        key = (node.tag, node.value)
-        try:
-            return _scalars[key]
-        except KeyError:
-            if node.tag not in _PLAIN_SCALAR_TAGS:
-                raise _Unusual(node.tag) from None
-            if len(_scalars) >= SCALAR_MEMO:
-                _scalars.clear()
-            value = _scalars[key] = loader.construct_object(node)
-            return value
-    value = built.get(id(node))
-    if value is not None:
-        return value
-    if kind is yaml.SequenceNode and node.tag == _SEQ:
-        items: list[Any] = []
-        built[id(node)] = items
-        items.extend([_construct(n, loader, built) for n in node.value])
-        return items
-    if kind is yaml.MappingNode and node.tag == _MAP:
-        mapping: dict[Any, Any] = {}
-        built[id(node)] = mapping
-        for key_node, value_node in node.value:  # a merge key (<<) is a scalar of another tag: _Unusual
-            mapping[_construct(key_node, loader, built)] = _construct(value_node, loader, built)
-        return mapping
-    raise _Unusual(node.tag)
 
 
 def _keep(doc: Any, path: Path) -> None:
