@@ -734,16 +734,27 @@ def job_drawing(cache, job):
     Raises:
         RenderError: the template fails or its output is not a valid drawing.
     """
+    return text_drawing(cache, cache.renderer.render_yaml(job.template, job.context), job.template)
+
+
+def text_drawing(cache, text: str, template: str):
+    """The parsed :class:`~pipeline.render.drawing.Drawing` of ``text``, the YAML ``template``
+    rendered (:meth:`pipeline.render.templates.TemplateRenderer.render_yaml`), as :func:`job_drawing`
+    gives it: for a caller that has the text already (it rendered it for a cache key), so the
+    template's context is not looked up again. Drawings are shared: callers must not change them.
+
+    Raises:
+        RenderError: the text is not a valid drawing (``template`` names it in the error).
+    """
     from pipeline.render.cache import DOCS_DIR
     from pipeline.render.templates import parse_drawing_text
 
-    text = cache.renderer.render_yaml(job.template, job.context)
     drawing = _drawings.get(text)
     if drawing is None:
         if len(_drawings) >= DRAWING_MEMO:
             _drawings.clear()
         docs = cache.folder / DOCS_DIR if cache.folder is not None else None
-        drawing = _drawings[text] = parse_drawing_text(text, job.template, docs)
+        drawing = _drawings[text] = parse_drawing_text(text, template, docs)
     return drawing
 
 

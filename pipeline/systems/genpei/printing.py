@@ -317,14 +317,41 @@ def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersamp
     placement uses, at the same scale, drawn with ``supersample``), the pieces
     (:func:`map_pieces`) and the scale."""
     scale = width_px / layout.size[0]
-    w, h = layout.size
-    board_name = art.board_image_name(data.board.id)
-    jobs = {board_name: RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))}
+    board_name, board, counters = _map_art(data, layout, width_px)
+    jobs = {board_name: board}
     pieces = map_pieces(data, layout, loaded)
     needed = {n for n, *_ in pieces}
-    counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
     jobs.update({n: j for n, j in counters.items() if n in needed})
     return supersampled(jobs, supersample), pieces, scale
+
+
+#: The board job and every counter job of the scenario maps ``width_px`` wide, by
+#: ``(id(data), id(layout), width_px)``: each value keeps its ``data`` and ``layout`` (so
+#: their ids are not reused while it is kept) and is used only for those very objects.
+_map_arts: dict[tuple, tuple] = {}
+#: How many map sizes are kept before the memo starts again.
+MAP_ART_MEMO = 8
+
+
+def _map_art(data: Any, layout: HexLayout, width_px: int) -> tuple[str, RenderJob, dict[str, RenderJob]]:
+    """``(board image name, board job, every counter job)`` of a scenario map ``width_px`` wide
+    (:func:`map_jobs`), made once per process for the same data, layout and width: they depend
+    on neither the scenario nor its pieces, and making them (every hex's corners, every counter's
+    context) cost about 8 ms for each of the 30 scenario sheets, twice per sheet (its PDF and its
+    chart window picture). The jobs are shared: callers must not change them."""
+    key = (id(data), id(layout), width_px)
+    memo = _map_arts.get(key)
+    if memo is not None and memo[0] is data and memo[1] is layout:
+        return memo[2]
+    scale = width_px / layout.size[0]
+    w, h = layout.size
+    board_name = art.board_image_name(data.board.id)
+    board = RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))
+    counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
+    if len(_map_arts) >= MAP_ART_MEMO:
+        _map_arts.clear()
+    _map_arts[key] = (data, layout, (board_name, board, counters))
+    return board_name, board, counters
 
 
 def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache, supersample: int | None = None) -> Image.Image:
@@ -433,14 +460,16 @@ def scenario_layers(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float,
     jobs, pieces, scale = map_jobs(data, layout, loaded, round(box["w"] * px_per_mm))
     board_name = art.board_image_name(data.board.id)
     r = cache.renderer
-    key = _digest("scenario-vector", r.render_yaml(job.template, job.context), [(n, round(x, 3), round(y, 3)) for n, _k, x, y in pieces],
-                  {n: [j.template, r.render_yaml(j.template, j.context), j.size, j.scale] for n, j in sorted(jobs.items())}, loaded.scenario.map, px_per_mm)
+    sheet_text = r.render_yaml(job.template, job.context)
+    texts = {n: r.render_yaml(j.template, j.context) for n, j in sorted(jobs.items())}
+    key = _digest("scenario-vector", sheet_text, [(n, round(x, 3), round(y, 3)) for n, _k, x, y in pieces],
+                  {n: [j.template, texts[n], j.size, j.scale] for n, j in sorted(jobs.items())}, loaded.scenario.map, px_per_mm)
 
     def layers() -> list:
-        drawings = {n: sheets.job_drawing(cache, j) for n, j in jobs.items()}
+        drawings = {n: sheets.text_drawing(cache, texts[n], j.template) for n, j in jobs.items()}
         sizes = {n: jobs[n].size or pixel_size(d, scale=jobs[n].scale or 1.0) for n, d in drawings.items()}
         bw, bh = sizes[board_name]
-        out = [(sheets.job_drawing(cache, job), (0.0, 0.0, W, H)), (drawings[board_name], (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm))]
+        out = [(sheets.text_drawing(cache, sheet_text, job.template), (0.0, 0.0, W, H)), (drawings[board_name], (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm))]
         for name, _key, x, y in pieces:
             w, h = sizes[name]
             out.append((drawings[name], (box["x"] + (x * scale - w / 2) / px_per_mm, box["y"] + (y * scale - h / 2) / px_per_mm, w / px_per_mm, h / px_per_mm)))
