@@ -31,6 +31,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import hashlib
 import io
@@ -315,7 +316,15 @@ def new_pdf(orientation: str = "P", paper: str = "a4", title: str = "", text: st
         covered = subset_chars
 
         def add_font(self, family=None, style="", fname=None, *args, **kwargs):  # type: ignore[override]
-            super().add_font(family, style, fname, *args, **kwargs)
+            fontkey = f"{family.lower()}{style}" if family and style in ("", "B") else None
+            model = _font_models.get(str(fname)) if fontkey and not args and not kwargs else None
+            if model is not None and fontkey not in self.fonts:
+                self.fonts[fontkey] = _font_from_model(model, len(self.fonts) + 1, fontkey, style)
+                self._set_min_pdf_version("1.6")  # a CID-keyed CFF font, as FPDF.add_font says
+            else:
+                super().add_font(family, style, fname, *args, **kwargs)
+                if fontkey and not args and not kwargs and fontkey in self.fonts:
+                    _keep_font_model(str(fname), self.fonts[fontkey])
             for f in self.fonts.values():
                 if getattr(f, "ttfont", None) is not None:
                     f.ttfont.recalcBBoxes = False
@@ -360,6 +369,62 @@ def new_pdf(orientation: str = "P", paper: str = "a4", title: str = "", text: st
     if title:
         pdf.set_title(title)
     return pdf
+
+
+#: The fonts :func:`new_pdf` loaded before in this process, by file: what fpdf's ``TTFFont``
+#: reads from a font file (widths, character map, glyph ids, descriptor), kept from the first
+#: document that loaded it (:func:`_keep_font_model`), before any document used it.
+_font_models: dict[str, dict] = {}
+
+#: The attributes of an fpdf ``TTFFont`` that belong to one document: its number there, the
+#: fontTools font it subsets when the file is written, the characters it used, their widths and
+#: map (copied), the descriptor the writer numbers.
+_PER_DOCUMENT = ("i", "fontkey", "emphasis", "ttfont", "subset", "missing_glyphs", "biggest_size_pt", "_hbfont", "cw", "cmap", "desc")
+
+
+def _keep_font_model(fname: str, font) -> None:
+    """Keep what ``font`` (an fpdf ``TTFFont`` just made from ``fname``) read from its file, for
+    :func:`_font_from_model`: only a plain CID-keyed CFF font (the Noto Sans CJK JP subsets),
+    not a colour, variable, compressed or range-limited one."""
+    from fpdf.fonts import TTFFont
+
+    plain = (isinstance(font, TTFFont) and font.is_cff and font.is_cid_keyed and not font.is_compressed and not font.is_symbol
+             and font.color_font is None and getattr(font, "unicode_range", None) is None and font.collection_font_number == 0)
+    if not plain or fname in _font_models:
+        return
+    model = {name: getattr(font, name) for name in TTFFont.__slots__ if name not in _PER_DOCUMENT and hasattr(font, name)}
+    model["cw"] = copy.copy(font.cw)
+    model["cmap"] = dict(font.cmap)
+    model["desc"] = copy.copy(font.desc)
+    _font_models[fname] = model
+
+
+def _font_from_model(model: dict, i: int, fontkey: str, style: str):
+    """A new fpdf ``TTFFont`` numbered ``i`` in its document, as ``TTFFont(...)`` would read it
+    from the model's file, without reading the file's tables again (fpdf's constructor
+    decompiles the character map and metrics and walks every character of the subset: about
+    6 ms per font, two fonts per PDF, measured). It gets a fontTools font of its own, loaded
+    lazily from the file (the writer subsets that font in place), its own copies of the widths,
+    character map and descriptor, and an empty glyph subset."""
+    from fontTools import ttLib
+    from fpdf.enums import TextEmphasis
+    from fpdf.fonts import SubsetMap, TTFFont
+
+    font = object.__new__(TTFFont)
+    for name, value in model.items():
+        setattr(font, name, value)
+    font.i = i
+    font.fontkey = fontkey
+    font.emphasis = TextEmphasis.coerce(style)
+    font._hbfont = None
+    font.biggest_size_pt = 0
+    font.missing_glyphs = []
+    font.cw = copy.copy(model["cw"])
+    font.cmap = dict(model["cmap"])
+    font.desc = copy.copy(model["desc"])
+    font.ttfont = ttLib.TTFont(font.ttffile, recalcTimestamp=False, fontNumber=0, lazy=True)
+    font.subset = SubsetMap(font)
+    return font
 
 
 def _unused_font_file(*_args, **_kwargs) -> None:

@@ -498,6 +498,30 @@ def test_pdf_fonts_are_the_cff_the_library_embeds_when_it_saves_the_font_file_to
     assert img.crop((50, 70, 400, 240)).getextrema()[0] < 64  # glyphs drawn, not blank
 
 
+def test_a_pdf_whose_fonts_come_from_the_kept_models_is_the_pdf_made_afresh(monkeypatch):
+    """The second PDF with the same font subsets builds its fonts from what the first read from
+    the files (``sheets._font_models``), not from the files' tables again; each gets its own
+    fontTools font and glyph subset, so a document that used other characters before changes
+    nothing: the PDF is byte for byte the one made with nothing kept, and both fonts are
+    models of the first document's."""
+    from pipeline.render import sheets
+
+    monkeypatch.setattr(sheets, "_font_models", {})
+    first = _two_line_pdf("Heike 戦 平", "Kamakura 合", 30)  # other glyphs, in another order
+    assert len(sheets._font_models) == 2
+    made = []
+    doc_fonts = []
+
+    def note(doc) -> None:
+        doc_fonts.append([f.ttfont for f in doc.fonts.values()])
+
+    made.append(_two_line_pdf("Genpei 源平合戦", "ひらがな Taira", 40, note))
+    sheets._font_models.clear()
+    made.append(_two_line_pdf("Genpei 源平合戦", "ひらがな Taira", 40))
+    assert made[0] == made[1] != first
+    assert len({id(t) for t in doc_fonts[0]}) == 2
+
+
 def _two_line_pdf(bold: str, regular: str, size: float, before=None) -> bytes:
     """A one-page A4 PDF of gunbai's print fonts: ``bold`` at y 40 mm and ``regular`` at y 80 mm,
     ``size`` pt; ``before`` is called with the document before its page is added."""
