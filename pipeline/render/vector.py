@@ -186,11 +186,16 @@ class PdfPainter:
         return f"{_n(p[0] * self.f)} {_n(self.page_h - p[1] * self.f)}"
 
     def _path(self, pts: list[Point], close: bool) -> str:
-        out = [f"{self._xy(pts[0])} m"]
-        out += [f"{self._xy(p)} l" for p in pts[1:]]
+        """``x y m x y l … [h]``: the numbers as :func:`_n` writes them, formatted in one pass
+        (each point once, then every ``.000`` and ``-0`` fixed in the whole text: here a ``-``
+        only ever starts a number, and every number is followed by a space)."""
+        f, H = self.f, self.page_h
+        x, y = pts[0]
+        out = [f"{x * f:.3f} {H - y * f:.3f} m"]
+        out += [f"{x * f:.3f} {H - y * f:.3f} l" for x, y in pts[1:]]
         if close:
             out.append("h")
-        return " ".join(out)
+        return " ".join(out).replace(".000 ", " ").replace("-0 ", "0 ")
 
     def _alpha(self, fill_a: float | None, stroke_a: float | None) -> str:
         """A ``/GSn gs`` setting fill and stroke alpha (0-255 scaled by the group opacity), or

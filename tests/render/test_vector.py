@@ -458,3 +458,21 @@ def test_a_text_outside_the_font_subset_is_not_remembered(monkeypatch):
     assert vector._recordings == {}
     assert made[0] == made[1]
     assert made[0].count(b"/FontFile3") + made[0].count(b"/FontFile2") >= 2
+
+
+def test_path_numbers_are_written_as_n_writes_each_number():
+    """``PdfPainter._path`` formats a whole path in one pass; every number is the one ``_n``
+    writes for it (3 decimals, no ``.000``, no ``-0``), including values that round to zero
+    from either side, whole numbers and negative coordinates."""
+    from pipeline.render.vector import PdfPainter, _n
+
+    values = [0.0, -0.0, 0.0004, -0.0004, 0.0005, -0.0005, 1.0, -1.0, 10.0, 0.9995, -0.9995, -1e-9, 123.4565, -626.42, 841.89]
+    painter = PdfPainter.__new__(PdfPainter)
+    for f, page_h in [(1.0, 0.0), (0.24, 595.28), (72 / 300, 841.89), (1.0, 0.0005)]:
+        painter.f, painter.page_h = f, page_h
+        for i in range(len(values)):
+            pts = [(values[i], values[-1 - i]), (values[(i + 3) % len(values)], values[(i + 5) % len(values)]), (-values[i], values[i])]
+            for close in (True, False):
+                expected = " ".join([f"{_n(pts[0][0] * f)} {_n(page_h - pts[0][1] * f)} m"]
+                                    + [f"{_n(x * f)} {_n(page_h - y * f)} l" for x, y in pts[1:]] + (["h"] if close else []))
+                assert painter._path(pts, close) == expected
