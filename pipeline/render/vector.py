@@ -127,7 +127,7 @@ class _Recording:
                     pdf.set_font(*previous)
         parts = self.parts
         out = [parts[0]]
-        for slot, part in zip(self.slots, parts[1:]):
+        for slot, part in zip(self.slots, parts[1:], strict=True):
             out.append(values[slot])
             out.append(part)
         if len(out) > 1 or out[0]:

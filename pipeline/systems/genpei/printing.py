@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -451,7 +451,7 @@ def scenario_layers(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float,
     board in the map box, every placed piece on its hex (centred where :func:`scenario_map`
     pastes its picture, at the size of that picture at ``px_per_mm``), and the veil of a map
     that is not public. ``key`` is their content hash (the drawings' YAML and the pieces)."""
-    from pipeline.render.drawing import parse_drawing, pixel_size
+    from pipeline.render.drawing import pixel_size
 
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
@@ -474,17 +474,26 @@ def scenario_layers(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float,
             w, h = sizes[name]
             out.append((drawings[name], (box["x"] + (x * scale - w / 2) / px_per_mm, box["y"] + (y * scale - h / 2) / px_per_mm, w / px_per_mm, h / px_per_mm)))
         if loaded.scenario.map == "not public":
-            # the veil and words of _not_public, in the map picture's pixels
-            big, small = max(12, bw // 16), max(8, bw // 40)
-            veil = parse_drawing({"canvas": {"width": bw, "height": bh}, "shapes": [
-                {"rect": {"x": 0, "y": 0, "w": bw, "h": bh, "fill": "#f4ecd896"}},
-                {"text": {"x": bw / 2, "y": bh / 2 - bw / 40, "text": "Map not public", "size": big, "bold": True, "colour": "#3b2a1a", "anchor": "mm"}},
-                {"text": {"x": bw / 2, "y": bh / 2 + bw / 22, "text": "import a VASSAL setup of it with gunbai import", "size": small, "colour": "#3b2a1a", "anchor": "mm"}},
-            ]}, source="scenario map veil")
-            out.append((veil, (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm)))
+            out.append((_veil(bw, bh), (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm)))
         return out
 
     return key, layers
+
+
+@lru_cache(maxsize=8)
+def _veil(bw: int, bh: int):
+    """The veil and words of :func:`_not_public` as a drawing over a ``bw × bh`` px map picture
+    (its pixels): one object per size and process, so the 28 sheets without a public map share
+    it (and its vector operators, :func:`pipeline.render.vector.draw_pdf`). Shared: callers
+    must not change it."""
+    from pipeline.render.drawing import parse_drawing
+
+    big, small = max(12, bw // 16), max(8, bw // 40)
+    return parse_drawing({"canvas": {"width": bw, "height": bh}, "shapes": [
+        {"rect": {"x": 0, "y": 0, "w": bw, "h": bh, "fill": "#f4ecd896"}},
+        {"text": {"x": bw / 2, "y": bh / 2 - bw / 40, "text": "Map not public", "size": big, "bold": True, "colour": "#3b2a1a", "anchor": "mm"}},
+        {"text": {"x": bw / 2, "y": bh / 2 + bw / 22, "text": "import a VASSAL setup of it with gunbai import", "size": small, "colour": "#3b2a1a", "anchor": "mm"}},
+    ]}, source="scenario map veil")
 
 
 def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS, text: str = SYSTEM_NAME_JA) -> bytes:
