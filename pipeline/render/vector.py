@@ -53,10 +53,109 @@ def _n(v: float) -> str:
     return "0" if s == "-0" else s
 
 
+#: A placeholder in recorded operators: ``\x00<n>\x00`` stands for the n-th value a replay computes
+#: (operators are ASCII text and never hold a NUL).
+_SLOT = "\x00"
+
+
+class _Recording:
+    """The vector content of one drawing placed in one box (:func:`draw_pdf`), recorded once and
+    replayed into any PDF page of the same height and font subset.
+
+    ``parts`` are the operators with their page-dependent pieces cut out; ``slots[i]`` is the
+    index, in the values a replay computes, of the piece between ``parts[i]`` and
+    ``parts[i + 1]``. ``items`` are the page-dependent steps, in the order the drawing made them
+    (the order matters: fpdf numbers graphics states and the glyphs of its font subsets in order
+    of first use):
+
+    - ``("gs", fill_alpha, stroke_alpha)``: a ``/ca``/``/CA`` graphics state registered in the
+      document and on the page; one value, ``/GSn gs``;
+    - ``("text", fontkey, text, size_pt)``: a text line in a font of the document, registered on
+      the page, its characters mapped into the font's subset; two values, the font's number and
+      the encoded string;
+    - ``("fallback", style, size_pt, text, target_pt)``: a text line with a character outside
+      the document's font subset (:func:`pipeline.render.sheets.new_pdf` adds a larger subset
+      for it): the font is chosen and measured at replay; three values, the font's number, the
+      character spacing and the encoded string.
+
+    ``last_font``: the ``(style, size_pt)`` of ``noto`` the drawing leaves selected.
+    ``cacheable``: no fallback text (a fallback adds a font to the document)."""
+
+    __slots__ = ("drawing", "parts", "slots", "items", "last_font", "cacheable")
+
+    def __init__(self, drawing: Any, text: str, items: list[tuple], last_font: tuple[str, float] | None):
+        pieces = text.split(_SLOT)
+        self.drawing = drawing  # kept alive: the memo is keyed by its id
+        self.parts = pieces[0::2]
+        self.slots = [int(v) for v in pieces[1::2]]
+        self.items = items
+        self.last_font = last_font
+        self.cacheable = all(it[0] != "fallback" for it in items)
+
+    def replay(self, pdf: Any) -> None:
+        """Write the recorded content into the current page of ``pdf``: the same operator bytes
+        and the same registrations (graphics states, fonts on the page, glyphs in the subsets)
+        as drawing the drawing there would make."""
+        from fpdf.enums import PDFResourceType
+
+        catalog = pdf._resource_catalog
+        page = pdf.page
+        values: list[str] = []
+        for item in self.items:
+            kind = item[0]
+            if kind == "text":
+                _, fontkey, text, size_pt = item
+                font = pdf.fonts[fontkey]
+                catalog.add(PDFResourceType.FONT, font.i, page)
+                if size_pt > font.biggest_size_pt:  # as font.get_text_width records it
+                    font.biggest_size_pt = size_pt
+                values.append(str(font.i))
+                values.append(font.encode_text(text))
+            elif kind == "gs":
+                values.append(f"/{_graphics_state(pdf, item[1], item[2])} gs")
+            else:  # fallback: chosen, measured and encoded here, as PdfPainter.text_lines did
+                _, style, size_pt, text, target_pt = item
+                pdf.set_font("noto", style, size_pt)
+                previous = pdf._full(text)
+                font = pdf.current_font
+                catalog.add(PDFResourceType.FONT, font.i, page)
+                _, natural = font.get_text_width(text, size_pt, None)
+                values.append(str(font.i))
+                values.append(_n((target_pt - natural) / len(text)))
+                values.append(font.encode_text(text))
+                if previous:
+                    pdf.set_font(*previous)
+        parts = self.parts
+        out = [parts[0]]
+        for slot, part in zip(self.slots, parts[1:], strict=True):
+            out.append(values[slot])
+            out.append(part)
+        if len(out) > 1 or out[0]:
+            pdf._out("".join(out))
+        if self.last_font is not None:
+            pdf.set_font("noto", *self.last_font)
+
+
+def _graphics_state(pdf: Any, fill_a: int, stroke_a: int) -> str:
+    """The name of the graphics state setting fill and stroke alpha ``fill_a``/``stroke_a``
+    (0-255) in ``pdf``, registered (once per document) and used on the current page."""
+    from fpdf.drawing import GraphicsStyle
+    from fpdf.enums import PDFResourceType
+
+    gs = GraphicsStyle()
+    gs.fill_opacity = round(fill_a / 255, 4)
+    gs.stroke_opacity = round(stroke_a / 255, 4)
+    name = str(pdf._resource_catalog.register_graphics_style(gs))
+    pdf._resource_catalog.add(PDFResourceType.EXT_G_STATE, name, pdf.page)
+    return name
+
+
 class PdfPainter:
-    """Writes the vector operators of drawings into the current page of ``pdf`` (an
-    ``fpdf.FPDF`` whose unit is mm, with the ``noto`` fonts of
-    :func:`pipeline.render.sheets.new_pdf`).
+    """Records the vector operators of a drawing for a page of ``pdf`` (an ``fpdf.FPDF`` whose
+    unit is mm, with the ``noto`` fonts of :func:`pipeline.render.sheets.new_pdf`), as a
+    :class:`_Recording` that :func:`draw_pdf` replays into the page: the geometry, colours and
+    text layout are worked out here once; the page-dependent pieces (graphics state names, font
+    numbers, the text encoded in the document's font subsets) are left as slots filled at replay.
 
     ``f`` converts layout pixels to points; a point ``(x, y)`` in layout pixels from the page's
     top-left corner is ``(x·f, page height − y·f)`` in PDF points."""
@@ -70,6 +169,16 @@ class PdfPainter:
         self.source = "<drawing>"
         self._states: dict[tuple[int, int], str] = {}
         self._ops: list[str] = []
+        self._items: list[tuple] = []
+        self._values = 0
+        self._last_font: tuple[str, float] | None = None
+
+    def _slots(self, item: tuple, count: int) -> list[str]:
+        """Record a page-dependent step giving ``count`` values; their placeholders."""
+        self._items.append(item)
+        first = self._values
+        self._values += count
+        return [f"{_SLOT}{first + i}{_SLOT}" for i in range(count)]
 
     # -- output --------------------------------------------------------------------------------
 
@@ -77,32 +186,29 @@ class PdfPainter:
         return f"{_n(p[0] * self.f)} {_n(self.page_h - p[1] * self.f)}"
 
     def _path(self, pts: list[Point], close: bool) -> str:
-        out = [f"{self._xy(pts[0])} m"]
-        out += [f"{self._xy(p)} l" for p in pts[1:]]
+        """``x y m x y l … [h]``: the numbers as :func:`_n` writes them, formatted in one pass
+        (each point once, then every ``.000`` and ``-0`` fixed in the whole text: here a ``-``
+        only ever starts a number, and every number is followed by a space)."""
+        f, H = self.f, self.page_h
+        x, y = pts[0]
+        out = [f"{x * f:.3f} {H - y * f:.3f} m"]
+        out += [f"{x * f:.3f} {H - y * f:.3f} l" for x, y in pts[1:]]
         if close:
             out.append("h")
-        return " ".join(out)
+        return " ".join(out).replace(".000 ", " ").replace("-0 ", "0 ")
 
     def _alpha(self, fill_a: float | None, stroke_a: float | None) -> str:
         """A ``/GSn gs`` setting fill and stroke alpha (0-255 scaled by the group opacity), or
-        "" when both are opaque."""
+        "" when both are opaque (a slot: the name is the document's, given at replay)."""
         fa = 255 if fill_a is None else round(fill_a * self.opacity)
         sa = 255 if stroke_a is None else round(stroke_a * self.opacity)
         if fa == 255 and sa == 255:
             return ""
         key = (fa, sa)
-        name = self._states.get(key)
-        if name is None:
-            from fpdf.drawing import GraphicsStyle
-            from fpdf.enums import PDFResourceType
-
-            gs = GraphicsStyle()
-            gs.fill_opacity = round(fa / 255, 4)
-            gs.stroke_opacity = round(sa / 255, 4)
-            name = str(self.pdf._resource_catalog.register_graphics_style(gs))
-            self.pdf._resource_catalog.add(PDFResourceType.EXT_G_STATE, name, self.pdf.page)
-            self._states[key] = name
-        return f"/{name} gs"
+        slot = self._states.get(key)
+        if slot is None:
+            slot = self._states[key] = self._slots(("gs", fa, sa), 1)[0]
+        return slot
 
     @staticmethod
     def _rgb(c: RGBA, op: str) -> str:
@@ -111,10 +217,9 @@ class PdfPainter:
     def out(self, s: str) -> None:
         self._ops.append(s)
 
-    def flush(self) -> None:
-        if self._ops:
-            self.pdf._out("\n".join(self._ops))
-            self._ops = []
+    def recording(self, drawing: Any) -> _Recording:
+        """What was drawn, as a :class:`_Recording` of ``drawing``."""
+        return _Recording(drawing, "\n".join(self._ops), self._items, self._last_font)
 
     def _stroke_state(self, colour: RGBA, width_px: float, dash_px: tuple[float, float] | None, round_cap: bool) -> str:
         w = max(1.0, width_px) * self.f
@@ -154,12 +259,13 @@ class PdfPainter:
 
     def text_lines(self, lines: list[tuple[str, float, float, str, int, bool]], colour: RGBA | None, stroke_px: int, stroke_colour: RGBA | None) -> None:
         """Text lines ``(text, x, baseline_y, h_anchor, size_px, bold)`` in layout pixels, as
-        :meth:`pipeline.render.drawing._Painter.text_lines` draws them."""
+        :meth:`pipeline.render.drawing._Painter.text_lines` draws them. A line with a character
+        outside the document's font subset (``pdf.covered``) is a fallback slot: its font is
+        chosen and measured at replay."""
         if colour is None:
             return
-        from fpdf.enums import PDFResourceType
-
         pdf = self.pdf
+        covered = getattr(pdf, "covered", None) if hasattr(pdf, "_full") else None
         passes = []
         if stroke_px > 0 and stroke_colour is not None:
             passes.append((stroke_colour, stroke_px))
@@ -168,27 +274,35 @@ class PdfPainter:
             if not text.strip():
                 continue
             size_pt = size * self.f
-            pdf.set_font("noto", "B" if bold else "", size_pt)
-            previous = pdf._full(text) if hasattr(pdf, "_full") else None
-            font = pdf.current_font
-            pdf._resource_catalog.add(PDFResourceType.FONT, font.i, pdf.page)
+            style = "B" if bold else ""
             target = text_length(text, size, bold)  # the raster line's width, layout px
-            _, natural = font.get_text_width(text, size_pt, None)  # points
-            spacing = (target * self.f - natural) / len(text)
+            self._last_font = (style, size_pt)
+            if covered is not None and not set(text) <= covered:
+                font_no, spacing, encoded = self._slots(("fallback", style, size_pt, text, target * self.f), 3)
+            else:
+                pdf.set_font("noto", style, size_pt)
+                font = pdf.current_font
+                _, natural = font.get_text_width(text, size_pt, None)  # points
+                spacing = _n((target * self.f - natural) / len(text))
+                font_no, encoded = self._slots(("text", font.fontkey, text, size_pt), 2)
             left = x - {"l": 0.0, "m": target / 2, "r": target}[h]
-            encoded = font.encode_text(text)
             for col, sw in passes:
                 gs = self._alpha(col[3], col[3])
                 mode = f"1 Tr {_n(2 * sw * self.f)} w 1 j {self._rgb(col, 'RG')}" if sw else "0 Tr"
-                self.out(f"q {gs} {self._rgb(col, 'rg')} BT /F{font.i} {_n(size_pt)} Tf {_n(spacing)} Tc {mode} "
+                self.out(f"q {gs} {self._rgb(col, 'rg')} BT /F{font_no} {_n(size_pt)} Tf {spacing} Tc {mode} "
                          f"{self._xy((left, y))} Td {encoded} ET Q")
-            if previous:
-                pdf.set_font(*previous)
 
     # -- clipping and opacity ------------------------------------------------------------------
 
     def clip(self, path: list[Point]) -> None:
         self.out(f"{self._path(path, True)} W n")
+
+
+#: Recordings of drawings placed before in this process (:func:`draw_pdf`), by drawing (its
+#: ``id``; the recording keeps it alive), box, resolution, turn, page height and font subset.
+_recordings: dict[tuple, _Recording] = {}
+#: How many recordings are kept before the memo starts again (a board's is about 0.1 MB).
+RECORDING_MEMO = 256
 
 
 def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, float], layout_px_per_mm: float, rotate: float = 0.0) -> None:
@@ -204,9 +318,30 @@ def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, floa
     Everything is wrapped in ``q … Q``: the page's graphics and text state afterwards are what
     they were before.
 
+    The operators are worked out once per process for the same drawing object in the same box
+    on a page of the same height with the same font subset (a board every scenario sheet shows,
+    a counter placed on many sheets) and replayed after that (:class:`_Recording`): the same
+    bytes as working them out again. Only documents of :func:`pipeline.render.sheets.new_pdf`
+    (whose ``noto`` fonts follow from their ``covered`` characters) reuse recordings.
+
     Raises:
         RenderError: a shape cannot be drawn (as the raster renderer raises it).
     """
+    covered = getattr(pdf, "covered", None)  # new_pdf's documents: their fonts follow from it
+    key = (id(drawing), tuple(box_mm), layout_px_per_mm, rotate, pdf.h * pdf.k, covered)
+    recording = _recordings.get(key) if covered is not None else None
+    if recording is None or recording.drawing is not drawing:
+        recording = _record(pdf, drawing, box_mm, layout_px_per_mm, rotate)
+        if recording.cacheable and covered is not None:
+            if len(_recordings) >= RECORDING_MEMO:
+                _recordings.clear()
+            _recordings[key] = recording
+    recording.replay(pdf)
+
+
+def _record(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, float], layout_px_per_mm: float, rotate: float) -> _Recording:
+    """The :class:`_Recording` of ``drawing`` in ``box_mm`` on a page like ``pdf``'s current one
+    (:func:`draw_pdf`)."""
     x, y, w, h = box_mm
     L = layout_px_per_mm
     painter = PdfPainter(pdf, L)
@@ -228,7 +363,7 @@ def draw_pdf(pdf: Any, drawing: Drawing, box_mm: tuple[float, float, float, floa
         painter.fill_and_stroke([T(pt) for pt in corners], drawing.background, None, 0, None)
     _draw_shapes(painter, drawing.shapes, T)
     painter.out("Q")
-    painter.flush()
+    return painter.recording(drawing)
 
 
 def draw_bleed_pdf(pdf: Any, drawing: Drawing, trim_mm: tuple[float, float, float, float], bleed_mm: float) -> None:

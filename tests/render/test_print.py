@@ -498,6 +498,52 @@ def test_pdf_fonts_are_the_cff_the_library_embeds_when_it_saves_the_font_file_to
     assert img.crop((50, 70, 400, 240)).getextrema()[0] < 64  # glyphs drawn, not blank
 
 
+def test_a_pdf_whose_fonts_come_from_the_kept_models_is_the_pdf_made_afresh(monkeypatch):
+    """The second PDF with the same font subsets builds its fonts from what the first read from
+    the files (``sheets._font_models``), not from the files' tables again; each gets its own
+    fontTools font and glyph subset, so a document that used other characters before changes
+    nothing: the PDF is byte for byte the one made with nothing kept, and both fonts are
+    models of the first document's."""
+    from pipeline.render import sheets
+
+    monkeypatch.setattr(sheets, "_font_models", {})
+    first = _two_line_pdf("Heike 戦 平", "Kamakura 合", 30)  # other glyphs, in another order
+    assert len(sheets._font_models) == 2
+    made = []
+    doc_fonts = []
+
+    def note(doc) -> None:
+        doc_fonts.append([f.ttfont for f in doc.fonts.values()])
+
+    made.append(_two_line_pdf("Genpei 源平合戦", "ひらがな Taira", 40, note))
+    sheets._font_models.clear()
+    made.append(_two_line_pdf("Genpei 源平合戦", "ひらがな Taira", 40))
+    assert made[0] == made[1] != first
+    assert len({id(t) for t in doc_fonts[0]}) == 2
+
+
+def test_a_font_program_embedded_before_for_the_same_glyphs_is_reused_with_the_same_bytes(monkeypatch):
+    """fpdf subsets each document's font to its glyphs and compiles the CFF table it embeds: a
+    second document using the same glyphs of the same subset file (in another order) gets the
+    remembered program (its font is not subset again), and its bytes are those of the PDF made
+    with nothing remembered; other glyphs are subset and compiled afresh."""
+    from pipeline.render import sheets
+
+    monkeypatch.setattr(sheets, "_embedded", {})
+    docs = []
+    first = _two_line_pdf("Genpei 源平合戦", "ひらがな Taira", 40)
+    assert len(sheets._embedded) == 2  # regular and bold
+    again = _two_line_pdf("戦合平源 Genpei", "Taira ひらがな", 40, docs.append)
+    assert all(isinstance(f.ttfont.tables["CFF "], sheets._CompiledCFF) for f in docs[0].fonts.values())
+    sheets._embedded.clear()
+    afresh = _two_line_pdf("戦合平源 Genpei", "Taira ひらがな", 40)
+    assert again == afresh != first
+    other = _two_line_pdf("Heike 平", "Taira ひらがな", 40, docs.append)
+    assert not isinstance(docs[1].fonts["notoB"].ttfont.tables["CFF "], sheets._CompiledCFF)
+    sheets._embedded.clear()
+    assert other == _two_line_pdf("Heike 平", "Taira ひらがな", 40)
+
+
 def _two_line_pdf(bold: str, regular: str, size: float, before=None) -> bytes:
     """A one-page A4 PDF of gunbai's print fonts: ``bold`` at y 40 mm and ``regular`` at y 80 mm,
     ``size`` pt; ``before`` is called with the document before its page is added."""

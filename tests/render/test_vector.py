@@ -207,6 +207,30 @@ def test_scenario_pdf_structure(tmp_path):
     assert "Special rules" in flat and "Victory" in flat
 
 
+def test_map_jobs_made_once_are_the_jobs_made_afresh(monkeypatch):
+    """The board and counter jobs of the scenario maps are made once per data, layout and width
+    (``printing._map_art``): every scenario's map jobs are equal to those made with nothing
+    remembered, a second width or another data object (data loaded again) gets jobs of its own,
+    and a scenario's map holds only the pieces it places."""
+    from pipeline.systems.genpei import printing
+    from pipeline.systems.genpei.load import load
+
+    data, layout = _genpei()
+    monkeypatch.setattr(printing, "_map_arts", {})
+    remembered = {s.scenario.id: printing.map_jobs(data, layout, s, 1984) for s in data.scenarios}
+    assert len(printing._map_arts) == 1
+    for s in data.scenarios:
+        printing._map_arts.clear()
+        assert printing.map_jobs(data, layout, s, 1984) == remembered[s.scenario.id]
+    wider = printing.map_jobs(data, layout, _scenario(data, "gp19"), 2480)[0]
+    assert {j.size for j in wider.values()} != {j.size for j in remembered[_scenario(data, "gp19").scenario.id][0].values()}
+    again = load(ROOT / "source_data" / "genpei")
+    printing.map_jobs(again, layout, again.scenarios[0], 1984)
+    assert any(v[0] is again for v in printing._map_arts.values())
+    gp19 = remembered[_scenario(data, "gp19").scenario.id]
+    assert set(gp19[0]) == {printing.art.board_image_name(data.board.id)} | {n for n, *_ in gp19[1]}
+
+
 def test_scenario_pdf_looks_like_the_raster_sheet(tmp_path):
     """The vector sheet rendered at 60 DPI against the raster sheet drawn at 60 DPI (the chart
     window's renderer): the same page within anti-aliasing, mean difference under 5 of 255
@@ -351,3 +375,104 @@ def test_a_turned_drawing_turns_about_its_box_centre():
         doc.close()
     centres = dict(xs)
     assert 60 < centres["B"] < centres["A"] < 70
+
+
+# ---------------------------------------------------------------------------------------------
+# a drawing placed again: its recorded operators replayed
+
+
+def _two_drawings():
+    """``board``: a translucent fill and a text; ``other``: another translucent colour and a text
+    sharing some characters, so that drawing ``other`` first numbers the graphics states and
+    the font subset's glyphs differently for ``board``."""
+    board = parse_drawing({"canvas": {"width": 100, "height": 50}, "background": "#f4ecd8", "shapes": [
+        {"rect": {"x": 10, "y": 5, "w": 20, "h": 10, "fill": "#ff000080", "outline": "#000000", "width": 1}},
+        {"text": {"x": 50, "y": 30, "text": "Hex 12 源平", "size": 6, "bold": True, "stroke_width": 0.5, "stroke_colour": "#ffffff"}},
+        {"text": {"x": 5, "y": 45, "text": "exit", "size": 4, "anchor": "lm", "colour": "#00000099"}}]})
+    other = parse_drawing({"canvas": {"width": 100, "height": 50}, "shapes": [
+        {"rect": {"x": 0, "y": 0, "w": 50, "h": 50, "fill": "#00ff0040"}},
+        {"text": {"x": 50, "y": 25, "text": "Zebra 9 平家", "size": 5}}]})
+    return board, other
+
+
+def test_a_drawing_placed_again_gives_the_bytes_of_drawing_it_afresh(monkeypatch):
+    """The board is drawn into one PDF, then into another after a different drawing: the second
+    time its operators are replayed (not worked out again), and the PDF is byte for byte the PDF
+    made with nothing remembered, though that PDF numbers its graphics states and its font
+    subset's glyphs in another order than the first."""
+    from pipeline.render import vector
+
+    board, other = _two_drawings()
+    monkeypatch.setattr(vector, "_recordings", {})
+    recorded = []
+    record = vector._record
+    monkeypatch.setattr(vector, "_record", lambda *a: recorded.append(a[1]) or record(*a))
+
+    def pdf_of(*drawings) -> bytes:
+        pdf = new_pdf("L", "a4", text="源平家")
+        pdf.add_page()
+        for d in drawings:
+            draw_pdf(pdf, d, (20, 30, 100, 50), 300 / 25.4)
+        return pdf_bytes(pdf)
+
+    pdf_of(board)
+    replayed = pdf_of(other, board)
+    assert recorded == [board, other]  # the board's second placement was replayed
+    vector._recordings.clear()
+    afresh = pdf_of(other, board)
+    assert recorded == [board, other, other, board]
+    assert replayed == afresh
+
+
+def test_a_drawing_in_another_box_or_page_is_worked_out_again(monkeypatch):
+    """A recording is replayed only in the same box on a page of the same height with the same
+    font subset: elsewhere the drawing is worked out again (the bytes of a fresh drawing)."""
+    from pipeline.render import vector
+
+    board, _ = _two_drawings()
+    monkeypatch.setattr(vector, "_recordings", {})
+    recorded = []
+    record = vector._record
+    monkeypatch.setattr(vector, "_record", lambda *a: recorded.append((a[2], a[0].h)) or record(*a))
+    for orientation, box, text in [("L", (20, 30, 100, 50), "源平"), ("L", (20, 31, 100, 50), "源平"), ("P", (20, 30, 100, 50), "源平"),
+                                   ("L", (20, 30, 100, 50), "源平家"), ("L", (20, 30, 100, 50), "源平")]:
+        pdf = new_pdf(orientation, "a4", text=text)
+        pdf.add_page()
+        draw_pdf(pdf, board, box, 300 / 25.4)
+    assert len(recorded) == 4  # the last placement repeats the first
+
+
+def test_a_text_outside_the_font_subset_is_not_remembered(monkeypatch):
+    """A drawing with a character outside the PDF's font subset (drawn from a second subset the
+    PDF adds) is worked out every time, and each PDF has the bytes of the first."""
+    from pipeline.render import vector
+
+    monkeypatch.setattr(vector, "_recordings", {})
+    d = parse_drawing({"canvas": {"width": 100, "height": 20}, "shapes": [{"text": {"x": 50, "y": 10, "text": "Oni 鬼", "size": 8, "colour": "#00000080"}}]})
+    made = []
+    for _ in range(2):
+        pdf = new_pdf("P", "a4", text="")
+        pdf.add_page()
+        draw_pdf(pdf, d, (0, 0, 100, 20), 300 / 25.4)
+        made.append(pdf_bytes(pdf))
+    assert vector._recordings == {}
+    assert made[0] == made[1]
+    assert made[0].count(b"/FontFile3") + made[0].count(b"/FontFile2") >= 2
+
+
+def test_path_numbers_are_written_as_n_writes_each_number():
+    """``PdfPainter._path`` formats a whole path in one pass; every number is the one ``_n``
+    writes for it (3 decimals, no ``.000``, no ``-0``), including values that round to zero
+    from either side, whole numbers and negative coordinates."""
+    from pipeline.render.vector import PdfPainter, _n
+
+    values = [0.0, -0.0, 0.0004, -0.0004, 0.0005, -0.0005, 1.0, -1.0, 10.0, 0.9995, -0.9995, -1e-9, 123.4565, -626.42, 841.89]
+    painter = PdfPainter.__new__(PdfPainter)
+    for f, page_h in [(1.0, 0.0), (0.24, 595.28), (72 / 300, 841.89), (1.0, 0.0005)]:
+        painter.f, painter.page_h = f, page_h
+        for i in range(len(values)):
+            pts = [(values[i], values[-1 - i]), (values[(i + 3) % len(values)], values[(i + 5) % len(values)]), (-values[i], values[i])]
+            for close in (True, False):
+                expected = " ".join([f"{_n(pts[0][0] * f)} {_n(page_h - pts[0][1] * f)} m"]
+                                    + [f"{_n(x * f)} {_n(page_h - y * f)} l" for x, y in pts[1:]] + (["h"] if close else []))
+                assert painter._path(pts, close) == expected

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -317,14 +317,41 @@ def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersamp
     placement uses, at the same scale, drawn with ``supersample``), the pieces
     (:func:`map_pieces`) and the scale."""
     scale = width_px / layout.size[0]
-    w, h = layout.size
-    board_name = art.board_image_name(data.board.id)
-    jobs = {board_name: RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))}
+    board_name, board, counters = _map_art(data, layout, width_px)
+    jobs = {board_name: board}
     pieces = map_pieces(data, layout, loaded)
     needed = {n for n, *_ in pieces}
-    counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
     jobs.update({n: j for n, j in counters.items() if n in needed})
     return supersampled(jobs, supersample), pieces, scale
+
+
+#: The board job and every counter job of the scenario maps ``width_px`` wide, by
+#: ``(id(data), id(layout), width_px)``: each value keeps its ``data`` and ``layout`` (so
+#: their ids are not reused while it is kept) and is used only for those very objects.
+_map_arts: dict[tuple, tuple] = {}
+#: How many map sizes are kept before the memo starts again.
+MAP_ART_MEMO = 8
+
+
+def _map_art(data: Any, layout: HexLayout, width_px: int) -> tuple[str, RenderJob, dict[str, RenderJob]]:
+    """``(board image name, board job, every counter job)`` of a scenario map ``width_px`` wide
+    (:func:`map_jobs`), made once per process for the same data, layout and width: they depend
+    on neither the scenario nor its pieces, and making them (every hex's corners, every counter's
+    context) cost about 8 ms for each of the 30 scenario sheets, twice per sheet (its PDF and its
+    chart window picture). The jobs are shared: callers must not change them."""
+    key = (id(data), id(layout), width_px)
+    memo = _map_arts.get(key)
+    if memo is not None and memo[0] is data and memo[1] is layout:
+        return memo[2]
+    scale = width_px / layout.size[0]
+    w, h = layout.size
+    board_name = art.board_image_name(data.board.id)
+    board = RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))
+    counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
+    if len(_map_arts) >= MAP_ART_MEMO:
+        _map_arts.clear()
+    _map_arts[key] = (data, layout, (board_name, board, counters))
+    return board_name, board, counters
 
 
 def scenario_map(data: Any, layout: HexLayout, loaded: Any, width_px: int, cache: RenderCache, supersample: int | None = None) -> Image.Image:
@@ -424,7 +451,7 @@ def scenario_layers(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float,
     board in the map box, every placed piece on its hex (centred where :func:`scenario_map`
     pastes its picture, at the size of that picture at ``px_per_mm``), and the veil of a map
     that is not public. ``key`` is their content hash (the drawings' YAML and the pieces)."""
-    from pipeline.render.drawing import parse_drawing, pixel_size
+    from pipeline.render.drawing import pixel_size
 
     ctx = scenario_context(data, layout, loaded)
     W, H = SCENARIO_SHEET_MM
@@ -433,29 +460,40 @@ def scenario_layers(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float,
     jobs, pieces, scale = map_jobs(data, layout, loaded, round(box["w"] * px_per_mm))
     board_name = art.board_image_name(data.board.id)
     r = cache.renderer
-    key = _digest("scenario-vector", r.render_yaml(job.template, job.context), [(n, round(x, 3), round(y, 3)) for n, _k, x, y in pieces],
-                  {n: [j.template, r.render_yaml(j.template, j.context), j.size, j.scale] for n, j in sorted(jobs.items())}, loaded.scenario.map, px_per_mm)
+    sheet_text = r.render_yaml(job.template, job.context)
+    texts = {n: r.render_yaml(j.template, j.context) for n, j in sorted(jobs.items())}
+    key = _digest("scenario-vector", sheet_text, [(n, round(x, 3), round(y, 3)) for n, _k, x, y in pieces],
+                  {n: [j.template, texts[n], j.size, j.scale] for n, j in sorted(jobs.items())}, loaded.scenario.map, px_per_mm)
 
     def layers() -> list:
-        drawings = {n: sheets.job_drawing(cache, j) for n, j in jobs.items()}
+        drawings = {n: sheets.text_drawing(cache, texts[n], j.template) for n, j in jobs.items()}
         sizes = {n: jobs[n].size or pixel_size(d, scale=jobs[n].scale or 1.0) for n, d in drawings.items()}
         bw, bh = sizes[board_name]
-        out = [(sheets.job_drawing(cache, job), (0.0, 0.0, W, H)), (drawings[board_name], (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm))]
+        out = [(sheets.text_drawing(cache, sheet_text, job.template), (0.0, 0.0, W, H)), (drawings[board_name], (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm))]
         for name, _key, x, y in pieces:
             w, h = sizes[name]
             out.append((drawings[name], (box["x"] + (x * scale - w / 2) / px_per_mm, box["y"] + (y * scale - h / 2) / px_per_mm, w / px_per_mm, h / px_per_mm)))
         if loaded.scenario.map == "not public":
-            # the veil and words of _not_public, in the map picture's pixels
-            big, small = max(12, bw // 16), max(8, bw // 40)
-            veil = parse_drawing({"canvas": {"width": bw, "height": bh}, "shapes": [
-                {"rect": {"x": 0, "y": 0, "w": bw, "h": bh, "fill": "#f4ecd896"}},
-                {"text": {"x": bw / 2, "y": bh / 2 - bw / 40, "text": "Map not public", "size": big, "bold": True, "colour": "#3b2a1a", "anchor": "mm"}},
-                {"text": {"x": bw / 2, "y": bh / 2 + bw / 22, "text": "import a VASSAL setup of it with gunbai import", "size": small, "colour": "#3b2a1a", "anchor": "mm"}},
-            ]}, source="scenario map veil")
-            out.append((veil, (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm)))
+            out.append((_veil(bw, bh), (box["x"], box["y"], bw / px_per_mm, bh / px_per_mm)))
         return out
 
     return key, layers
+
+
+@lru_cache(maxsize=8)
+def _veil(bw: int, bh: int):
+    """The veil and words of :func:`_not_public` as a drawing over a ``bw × bh`` px map picture
+    (its pixels): one object per size and process, so the 28 sheets without a public map share
+    it (and its vector operators, :func:`pipeline.render.vector.draw_pdf`). Shared: callers
+    must not change it."""
+    from pipeline.render.drawing import parse_drawing
+
+    big, small = max(12, bw // 16), max(8, bw // 40)
+    return parse_drawing({"canvas": {"width": bw, "height": bh}, "shapes": [
+        {"rect": {"x": 0, "y": 0, "w": bw, "h": bh, "fill": "#f4ecd896"}},
+        {"text": {"x": bw / 2, "y": bh / 2 - bw / 40, "text": "Map not public", "size": big, "bold": True, "colour": "#3b2a1a", "anchor": "mm"}},
+        {"text": {"x": bw / 2, "y": bh / 2 + bw / 22, "text": "import a VASSAL setup of it with gunbai import", "size": small, "colour": "#3b2a1a", "anchor": "mm"}},
+    ]}, source="scenario map veil")
 
 
 def scenario_pdf(data: Any, layout: HexLayout, loaded: Any, cache: RenderCache, opts: PrintOptions = DEFAULTS, text: str = SYSTEM_NAME_JA) -> bytes:
