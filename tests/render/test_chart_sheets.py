@@ -99,3 +99,23 @@ def test_chart_sheets_whose_maps_are_alike_share_one_map_picture(tmp_path):
     finally:
         parallel.set_workers(None)
         parallel.shutdown()
+
+
+def test_map_jobs_shared_by_every_scenario_are_those_made_per_scenario():
+    """map_jobs with one ``shared`` dict for every scenario (as scenario_pngs_later passes it)
+    gives each scenario the jobs, pieces and scale it gives alone, from one board job and one
+    set of counter jobs per width."""
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+
+    data = load(ROOT / "source_data" / "genpei")
+    layout = layout_of(data)
+    shared: dict = {}
+    for s in data.scenarios:
+        for width, ss in ((1200, None), (900, 2)):
+            assert printing.map_jobs(data, layout, s, width, ss, shared) == printing.map_jobs(data, layout, s, width, ss)
+    assert sorted(shared) == [900, 1200]
+    board = printing.art.board_image_name(data.board.id)
+    first, last = (printing.map_jobs(data, layout, s, 1200, None, shared)[0] for s in (data.scenarios[0], data.scenarios[-1]))
+    assert first[board] is last[board]  # made once
+

@@ -312,17 +312,26 @@ def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str
     return out
 
 
-def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
+def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersample: int | None = None,
+             shared: dict[int, tuple[RenderJob, dict[str, RenderJob]]] | None = None) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
     """The render jobs of the scenario map picture ``width_px`` wide (the board and each image a
     placement uses, at the same scale, drawn with ``supersample``), the pieces
-    (:func:`map_pieces`) and the scale."""
+    (:func:`map_pieces`) and the scale. ``shared``: the board job and every counter job by
+    width (``width_px`` → jobs), which depend on the data and the width alone, not on the
+    scenario: a caller making the maps of every scenario of one ``data`` and ``layout`` passes
+    the same dict to each call, so that they are made once (the same jobs)."""
     scale = width_px / layout.size[0]
-    w, h = layout.size
-    board_name = art.board_image_name(data.board.id)
-    jobs = {board_name: RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))}
+    made = shared.get(width_px) if shared is not None else None
+    if made is None:
+        w, h = layout.size
+        board = RenderJob("genpei/board.yaml.j2", art.board_context(data.board, layout), size=(round(w * scale), round(h * scale)))
+        made = board, art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
+        if shared is not None:
+            shared[width_px] = made
+    board, counters = made
+    jobs = {art.board_image_name(data.board.id): board}
     pieces = map_pieces(data, layout, loaded)
     needed = {n for n, *_ in pieces}
-    counters = art.counter_jobs(data, layout, armies_used(data), palisade_sets(data), scale=scale)
     jobs.update({n: j for n, j in counters.items() if n in needed})
     return supersampled(jobs, supersample), pieces, scale
 
@@ -505,7 +514,8 @@ def scenario_pngs_later(data: Any, layout: HexLayout, cache: RenderCache) -> Cal
             return lambda: made
 
         return compose_forked
-    parts = {scenario_png_name(s): _chart_sheet_parts(data, layout, s, px) for s in data.scenarios}
+    shared: dict[int, tuple[RenderJob, dict[str, RenderJob]]] = {}  # the board and counter jobs, made once for every map
+    parts = {scenario_png_name(s): _chart_sheet_parts(data, layout, s, px, shared) for s in data.scenarios}
     wait_maps = cache.render_all_later({f"{s.scenario.id}/{n}": j for s, (_ctx, jobs, _pieces, _scale) in zip(data.scenarios, parts.values(), strict=True)
                                         for n, j in jobs.items()})
     keys: dict[str, str] = {}
@@ -528,12 +538,14 @@ def scenario_pngs_later(data: Any, layout: HexLayout, cache: RenderCache) -> Cal
     return compose
 
 
-def _chart_sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float) -> tuple[dict[str, Any], dict[str, RenderJob], list, float]:
+def _chart_sheet_parts(data: Any, layout: HexLayout, loaded: Any, px_per_mm: float,
+                      shared: dict[int, tuple[RenderJob, dict[str, RenderJob]]] | None = None) -> tuple[dict[str, Any], dict[str, RenderJob], list, float]:
     """The chart window sheet of ``loaded`` at ``px_per_mm``: its template context, the jobs of
     its map picture (:func:`map_jobs`, as :func:`map_image_jobs` gives them), the pieces and the
-    scale, each made once (:func:`_sheet_parts` makes them again for one sheet)."""
+    scale, each made once (:func:`_sheet_parts` makes them again for one sheet). ``shared``: as
+    :func:`map_jobs`'s, one dict for every scenario."""
     ctx = scenario_context(data, layout, loaded)
-    jobs, pieces, scale = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), print_supersample(px_per_mm))
+    jobs, pieces, scale = map_jobs(data, layout, loaded, round(ctx["map"]["w"] * px_per_mm), print_supersample(px_per_mm), shared)
     return ctx, jobs, pieces, scale
 
 
