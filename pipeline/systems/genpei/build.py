@@ -207,6 +207,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
         BuildRefused: a scenario is not legal (nothing is written).
         GunbaiError: the written module fails lint.
     """
+    from pipeline.render.sheets import load_pdf_library
     from pipeline.systems.genpei import art
     from pipeline.systems.genpei.extension import EXTENSION_FILE, extension_archive_entries
     from pipeline.systems.genpei.module import (
@@ -266,6 +267,10 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             # while this process writes and lints the module, into the render cache, where the
             # print step finds them
             wait_print = cache.render_all_later(print_jobs(data, layout)) if prepare_print else None
+            if prepare_print:
+                # the PDF makers forked after this build need fpdf loaded; imported here, where this
+                # process would wait for the drawing processes, instead of before forking them
+                load_pdf_library()
             pngs = wait_counters()
             card_pngs = dict(wait_cards())
             card_pngs.update(wait_sheets())
