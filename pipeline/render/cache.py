@@ -123,12 +123,18 @@ class RenderCache:
     Attributes:
         rendered: names of the jobs drawn (cache misses) by this object, in order.
         reused: names of the jobs read from the cache.
+        hold: while true, the drawings :meth:`render_all_later` sends write nothing in
+            :attr:`folder` before they are awaited: no long drawing kept as JSON
+            (:data:`DOCS_DIR`), each PNG stored (and counted in :data:`drawn_total`) only by the
+            returned function. For drawings sent before the data is checked: a build its checks
+            refuse, never waiting, writes nothing (:meth:`stop_drawing` drops them).
     """
 
     folder: Path | None
     renderer: TemplateRenderer
     rendered: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
+    hold: bool = False
     _engine: str = field(default_factory=_engine_digest, repr=False)
     #: cache key -> (wait function, index) of a drawing sent by a :meth:`render_all_later` not awaited yet
     _pending: dict[str, tuple[PendingPngs, int]] = field(default_factory=dict, repr=False)
@@ -159,7 +165,8 @@ class RenderCache:
         """:meth:`render_all`, the drawing started now: the templates are rendered and the cache
         looked up here, the misses sent to the drawing processes
         (:func:`pipeline.render.parallel.draw_pngs_later`), and a function returned at once that
-        waits for them (storing each in the cache as it comes) and gives the PNG bytes by name.
+        waits for them (storing each in the cache as it comes; with :attr:`hold`, once all are
+        in) and gives the PNG bytes by name.
         A job whose drawing an earlier, not yet awaited call of this cache is drawing is not
         drawn again: it waits for that call. Calling the returned function again gives the
         same bytes.
@@ -167,7 +174,8 @@ class RenderCache:
         Raises:
             RenderError: a template is invalid (here), or a drawing is (by the returned function).
         """
-        docs = str(self.folder / DOCS_DIR) if self.folder is not None else None
+        held = self.hold
+        docs = str(self.folder / DOCS_DIR) if self.folder is not None and not held else None
         tasks = {name: replace(job.task(self.renderer), docs=docs) for name, job in jobs.items()}
         keys = {name: task_key(self._engine, t) for name, t in tasks.items()}
         out: dict[str, bytes] = {}
@@ -195,7 +203,8 @@ class RenderCache:
                 drawn_total += 1
                 progress.count(done, len(order), "images drawn")
 
-            wait_drawn = draw_pngs_later([tasks[missing[k][0]] for k in order], tick, store=lambda i, data: self._store(order[i], "png", data))
+            store = (lambda i, data: self._store(order[i], "png", data)) if not held else None
+            wait_drawn = draw_pngs_later([tasks[missing[k][0]] for k in order], tick if not held else None, store=store)
             for i, key in enumerate(order):
                 self._pending[key] = (wait_drawn, i)
         finished: list[dict[str, bytes]] = []
@@ -208,7 +217,10 @@ class RenderCache:
             finally:
                 for key in order:
                     self._pending.pop(key, None)
-            for key, data in zip(order, pngs, strict=True):
+            for i, (key, data) in enumerate(zip(order, pngs, strict=True)):
+                if held:  # stored now that it is awaited
+                    self._store(key, "png", data)
+                    tick(i)
                 for name in missing[key]:
                     out[name] = data
                     self.rendered.append(name)
@@ -228,8 +240,9 @@ class RenderCache:
     def stop_drawing(self) -> None:
         """Give up every drawing a :meth:`render_all_later` sent and nobody awaited (a build that
         failed or was interrupted before waiting): those finished are stored in the cache (and
-        counted in :data:`drawn_total`), those not started are cancelled, so that the command
-        neither waits at exit for drawings nobody will read nor loses those already made."""
+        counted in :data:`drawn_total`; not those sent while :attr:`hold` was true, which are
+        dropped), those not started are cancelled, so that the command neither waits at exit
+        for drawings nobody will read nor loses those already made."""
         batches = {id(pending): pending for pending, _i in self._pending.values()}
         self._pending.clear()
         for pending in batches.values():

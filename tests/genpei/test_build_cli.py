@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -56,3 +57,26 @@ def test_build_refuses_an_illegal_scenario_and_writes_nothing(tmp_path):
 def test_python_dash_m_pipeline_shows_help():
     run = _gunbai("--help")
     assert run.returncode == 0 and "build" in run.stdout and "verify" in run.stdout
+
+
+def test_a_text_too_long_is_refused_by_a_build_on_two_processes_as_by_verify(tmp_path):
+    """The build sends its images to the drawing processes before the text fit checks
+    (``send_images_early``): a text they refuse still fails the build with verify's one line,
+    exit 1, and nothing written."""
+    data = _copy(tmp_path)
+    for other in ("ohw", "ronin", "sekigahara"):
+        shutil.rmtree(data / other)
+    units = data / "genpei" / "units.yaml"
+    text = units.read_text(encoding="utf-8")
+    start = text.index("\n    name: ") + len("\n    name: ")
+    units.write_text(text[:start] + "Samurai " * 1000 + text[text.index("\n", start):], encoding="utf-8")
+    verify = _gunbai("verify", "--data", str(data))
+    out = tmp_path / "out"
+    env = {**os.environ, "GUNBAI_JOBS": "2"}
+    run = subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q"],
+                         capture_output=True, text=True, check=False, env=env)
+    assert run.returncode == verify.returncode == 1
+    err = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(err) == 1 and err[0].startswith(f"{units}:") and "(7999 characters)" in err[0], run.stderr
+    assert err[0] in verify.stderr + verify.stdout
+    assert not out.exists()  # nothing written, not even in the render cache (RenderCache.hold)

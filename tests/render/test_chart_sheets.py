@@ -4,6 +4,7 @@ sheet in this process, read back from the render cache the next time."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -96,6 +97,45 @@ def test_chart_sheets_whose_maps_are_alike_share_one_map_picture(tmp_path):
         for s in data.scenarios:
             assert pngs[printing.scenario_png_name(s)] == printing.scenario_sheet(data, layout, s, printing.SCENARIO_PNG_PX_PER_MM, here)
         assert pngs[printing.scenario_png_name(veiled[0])] != pngs[printing.scenario_png_name(veiled[1])]
+    finally:
+        parallel.set_workers(None)
+        parallel.shutdown()
+
+
+def test_images_sent_before_the_fit_checks(three, tmp_path, monkeypatch):
+    """send_images_early: with several drawing processes the module's images are sent and give
+    the PNGs render_all gives, and nothing is written in the render cache before they are
+    awaited (nor when they are dropped, as by a build its checks refuse); with one drawing
+    process nothing is sent; when the jobs cannot be made nothing is left pending (what was
+    sent is cancelled) and the build sends them after its checks."""
+    from pipeline.systems.genpei.build import layout_of, send_images_early
+
+    data, layout = three
+    parallel.set_workers(1)
+    try:
+        assert send_images_early(data, art.render_cache(tmp_path / "one")) is None
+        parallel.set_workers(2)
+        cache = art.render_cache(tmp_path / "two")
+        sent = send_images_early(data, cache)
+        assert sent is not None and sorted(sent.card_jobs) == sorted(art.card_jobs(data))
+        assert not cache.hold and not (tmp_path / "two").exists()  # nothing written before they are awaited
+        dropped = art.render_cache(tmp_path / "dropped")
+        assert send_images_early(data, dropped) is not None
+        time.sleep(0.5)  # some drawings finish
+        dropped.stop_drawing()  # a build its checks refused
+        assert not (tmp_path / "dropped").exists() and dropped._pending == {}
+        here = art.render_cache(tmp_path / "here")
+        assert sent.wait_counters() == here.render_all(art.all_counter_jobs(data, layout_of(data)))
+        assert sent.wait_cards() == here.render_all(art.card_jobs(data))
+        assert set(sent.compose_sheets()()) == {printing.scenario_png_name(s) for s in data.scenarios}
+
+        def broken(_data):
+            raise KeyError("no such unit")
+
+        monkeypatch.setattr(art, "card_jobs", broken)  # after the counters and map pictures were sent
+        failed = art.render_cache(tmp_path / "failed")
+        assert send_images_early(data, failed) is None
+        assert failed._pending == {}
     finally:
         parallel.set_workers(None)
         parallel.shutdown()

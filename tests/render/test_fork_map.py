@@ -283,3 +283,25 @@ def test_a_bad_drawing_reads_the_same_from_a_drawing_process(workers):
     assert str(there.value) == str(here.value)
     assert str(here.value).startswith("t/bad.yaml.j2: shapes[0] primitive 'rect': ")
     assert (there.value.source, there.value.primitive, there.value.where) == (here.value.source, here.value.primitive, here.value.where)
+
+
+def test_the_subsetter_alone_is_loaded_before_forking_for_a_build_preparing_its_print():
+    """For a build that prepares its print files (Genpei) build_all imports only fontTools' part
+    of the PDF library before it forks the drawing processes, which cut the font subsets with
+    it (the build imports the rest, fpdf and the vector pages, while it waits for its images);
+    otherwise all of it (a fresh interpreter: nothing loaded before)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pipeline import build\n"
+        "from pipeline.render import sheets\n"
+        "assert not any(m in sys.modules for m in sheets.PDF_MODULES), 'loaded before'\n"
+        "build._load_pdf_library(subsetter_only=True)\n"
+        "print(sorted(set(sheets.PDF_MODULES) - set(sys.modules)))\n"
+        "build._load_pdf_library(subsetter_only=False)\n"
+        "print(sorted(set(sheets.PDF_MODULES) - set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["['fpdf', 'fpdf.output', 'pipeline.render.vector']", "[]"]

@@ -13,9 +13,10 @@ atomically, and images from an earlier build that the data no longer makes are r
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
@@ -122,6 +123,71 @@ def start_print_subsets(data: GenpeiData, out_dir: Path) -> None:
     prepare_pdf_subsets_early(print_text(data, cache.renderer.root), (cache.folder or out_dir / CACHE_DIR) / "fonts")
 
 
+class SentImages(NamedTuple):
+    """The module's images sent to the drawing processes (:func:`send_images_early`)."""
+
+    #: waits for the counters, board, tiles, markers and dice faces; gives their PNGs by name
+    wait_counters: Callable[[], dict[str, bytes]]
+    #: composes the chart window sheets once their map pictures are drawn
+    #: (:func:`printing_scenario_pngs_later`)
+    compose_sheets: Callable[[], Callable[[], dict[str, bytes]]]
+    #: the cards' jobs by image name
+    card_jobs: dict
+    #: waits for the cards; gives their PNGs by name
+    wait_cards: Callable[[], dict[str, bytes]]
+
+
+def _send_images(data: GenpeiData, layout: HexLayout, cache) -> SentImages:
+    """Send the module's counters, chart window map pictures and cards to the drawing processes,
+    in that order (:meth:`~pipeline.render.cache.RenderCache.render_all_later`).
+
+    Raises:
+        RenderError: a template is invalid.
+    """
+    from pipeline.systems.genpei import art
+
+    wait_counters = cache.render_all_later(art.all_counter_jobs(data, layout))
+    compose_sheets = printing_scenario_pngs_later(data, layout, cache)
+    card_jobs = art.card_jobs(data)
+    return SentImages(wait_counters, compose_sheets, card_jobs, cache.render_all_later(card_jobs))
+
+
+def send_images_early(data: GenpeiData, cache) -> SentImages | None:
+    """:func:`_send_images` as soon as the data is parsed (``load(on_parsed=...)``), before its
+    text fit checks and the scenarios' verification, so that the drawing processes draw while
+    this process checks (one core). Only with several drawing processes (with one, the images
+    would be drawn here, now, before the checks).
+
+    Data the checks will refuse may still be drawn, but nothing is written: the images are sent
+    with the cache's :attr:`~pipeline.render.cache.RenderCache.hold` (stored only when the
+    build waits for them, after the checks), and the build, refused, drops them
+    (:meth:`~pipeline.render.cache.RenderCache.stop_drawing`); the output folder stays as it
+    was, render cache included, as when nothing was sent. Making the
+    jobs of data the checks have not passed may fail in other ways than the checks would (an
+    unknown army colour); then nothing is sent (``None``), and the build sends the images
+    after the checks, whose message is the one given.
+
+    Args:
+        data: the parsed data, not yet checked.
+        cache: the build's render cache (:func:`pipeline.systems.genpei.art.render_cache`).
+
+    Returns:
+        What was sent, or ``None`` when nothing was (one drawing process, or jobs not made).
+    """
+    from pipeline.render.parallel import workers
+
+    if workers() <= 1:
+        return None
+    cache.hold = True  # nothing written in the render cache before the build waits for them
+    try:
+        return _send_images(data, layout_of(data), cache)
+    except Exception:  # the checks (or the same call after them) say what is wrong
+        cache.stop_drawing()
+        return None
+    finally:
+        cache.hold = False
+
+
 def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False) -> BuildResult:
     """Build the Genpei module, images and cards from ``data_dir`` into ``out_dir``.
     ``prepare_print``: the print files follow (``gunbai build``): their PDF font subsets are
@@ -131,13 +197,17 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
 
     The images (counters, cards, the chart window sheets' map pictures) are all sent to the
     drawing processes before this process packs the module, which needs their names only
-    (:meth:`~pipeline.render.cache.RenderCache.render_all_later`), and awaited afterwards.
+    (:meth:`~pipeline.render.cache.RenderCache.render_all_later`), and awaited afterwards;
+    with several drawing processes they are sent as soon as the data is parsed, before its
+    text fit checks and the scenarios' verification (:func:`send_images_early`), and a build
+    those refuse cancels them (the same message, nothing written).
 
     Raises:
         DataError: a data file is invalid (nothing is written).
         BuildRefused: a scenario is not legal (nothing is written).
         GunbaiError: the written module fails lint.
     """
+    from pipeline.render.sheets import load_pdf_library
     from pipeline.systems.genpei import art
     from pipeline.systems.genpei.extension import EXTENSION_FILE, extension_archive_entries
     from pipeline.systems.genpei.module import (
@@ -151,28 +221,35 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
 
     result = BuildResult("genpei")
     t0 = time.perf_counter()
-    with _steps(progress, 6) as step:
-        data = load(data_dir, on_parsed=(lambda parsed: start_print_subsets(parsed, out_dir)) if prepare_print else None)
-        result.data = data
-        result.seconds["load"] = time.perf_counter() - t0
-        step("verifying scenarios")
-        t = time.perf_counter()
-        findings = verify_scenarios(data)
-        BuildRefused.check(findings)
-        result.seconds["verify"] = time.perf_counter() - t
-        layout = layout_of(data)
+    cache = art.render_cache(out_dir / CACHE_DIR)
+    sent: list[SentImages] = []
 
-        step("rendering counters")
-        t = time.perf_counter()
-        # every image is sent to the drawing processes first (they take them in that order: the
-        # map images the chart window sheets are composed from early); this process packs the
-        # module meanwhile (it needs the images' names, not their bytes) and waits for them last
-        cache = art.render_cache(out_dir / CACHE_DIR)
+    def parsed(data: GenpeiData) -> None:  # before the text fit checks: start the drawing processes
+        if prepare_print:
+            start_print_subsets(data, out_dir)
+        early = send_images_early(data, cache)
+        if early is not None:
+            sent.append(early)
+
+    with _steps(progress, 6) as step:
         try:
-            wait_counters = cache.render_all_later(art.all_counter_jobs(data, layout))
-            compose_sheets = printing_scenario_pngs_later(data, layout, cache)
-            card_jobs = art.card_jobs(data)
-            wait_cards = cache.render_all_later(card_jobs)
+            data = load(data_dir, on_parsed=parsed)
+            result.data = data
+            result.seconds["load"] = time.perf_counter() - t0
+            step("verifying scenarios")
+            t = time.perf_counter()
+            findings = verify_scenarios(data)
+            BuildRefused.check(findings)
+            result.seconds["verify"] = time.perf_counter() - t
+            layout = layout_of(data)
+
+            step("rendering counters")
+            t = time.perf_counter()
+            # every image is sent to the drawing processes first (they take them in that order: the
+            # map images the chart window sheets are composed from early); this process packs the
+            # module meanwhile (it needs the images' names, not their bytes) and waits for them last;
+            # with several drawing processes they were sent as soon as the data was parsed
+            wait_counters, compose_sheets, card_jobs, wait_cards = sent[0] if sent else _send_images(data, layout, cache)
             card_names = sorted([*card_jobs, *(scenario_png_name(s) for s in data.scenarios)])
 
             step("packing module")
@@ -190,6 +267,10 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             # while this process writes and lints the module, into the render cache, where the
             # print step finds them
             wait_print = cache.render_all_later(print_jobs(data, layout)) if prepare_print else None
+            if prepare_print:
+                # the PDF makers forked after this build need fpdf loaded; imported here, where this
+                # process would wait for the drawing processes, instead of before forking them
+                load_pdf_library()
             pngs = wait_counters()
             card_pngs = dict(wait_cards())
             card_pngs.update(wait_sheets())

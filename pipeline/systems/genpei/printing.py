@@ -315,7 +315,8 @@ def map_pieces(data: Any, layout: HexLayout, loaded: Any) -> list[tuple[str, str
 def map_jobs(data: Any, layout: HexLayout, loaded: Any, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], list[tuple[str, str, float, float]], float]:
     """The render jobs of the scenario map picture ``width_px`` wide (the board and each image a
     placement uses, at the same scale, drawn with ``supersample``), the pieces
-    (:func:`map_pieces`) and the scale."""
+    (:func:`map_pieces`) and the scale. The board and counter jobs are made once per process
+    for the same data, layout and width (:func:`_map_art`)."""
     scale = width_px / layout.size[0]
     board_name, board, counters = _map_art(data, layout, width_px)
     jobs = {board_name: board}
