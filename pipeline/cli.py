@@ -426,7 +426,12 @@ def main() -> None:
 
 
 def _interrupted() -> None:
-    """Ctrl-C: stop the drawing processes, say what was kept, exit 130."""
+    """Ctrl-C: stop the drawing processes, say what was kept, exit 130. A second Ctrl-C from
+    then on is ignored (as ``timeout -s INT`` sends one to the command and one to its process
+    group), so that it cuts neither the roll-back of the outputs nor the message short."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from pipeline import progress
     from pipeline.output import interrupted_message
     from pipeline.render import parallel

@@ -221,3 +221,28 @@ def test_choosing_one_system_imports_no_other_system():
             "sorted(m for m in sys.modules if m.startswith('pipeline.systems.')))")
     run = subprocess.run([sys.executable, "-c", code, str(DATA), "ohw"], capture_output=True, text=True, cwd=ROOT, check=True)
     assert run.stdout.strip() == "['ohw'] ['genpei', 'ronin', 'ohw', 'sekigahara'] []", run.stdout
+
+
+def test_a_second_ctrl_c_while_saying_what_was_kept_is_ignored(monkeypatch):
+    """``timeout -s INT`` (and a user pressing Ctrl-C twice) interrupts the command twice: the
+    second one, arriving while the command rolls back and says what was kept, must not end it
+    with a traceback instead of the one line and exit 130."""
+    from pipeline import cli, output
+
+    def second_ctrl_c() -> str:
+        os.kill(os.getpid(), signal.SIGINT)  # delivered at once: KeyboardInterrupt here unless ignored
+        return "nothing was written"
+
+    monkeypatch.setattr(output, "interrupted_message", second_ctrl_c)
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        try:
+            cli._interrupted()
+        except KeyboardInterrupt:
+            pytest.fail("the second Ctrl-C ended the command with a traceback")
+        except SystemExit as exc:
+            assert exc.code == 130
+        else:
+            pytest.fail("no exit 130")
+    finally:
+        signal.signal(signal.SIGINT, handler)

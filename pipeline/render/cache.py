@@ -123,11 +123,13 @@ class RenderCache:
     Attributes:
         rendered: names of the jobs drawn (cache misses) by this object, in order.
         reused: names of the jobs read from the cache.
-        hold: while true, the drawings :meth:`render_all_later` sends write nothing in
-            :attr:`folder` before they are awaited: no long drawing kept as JSON
-            (:data:`DOCS_DIR`), each PNG stored (and counted in :data:`drawn_total`) only by the
-            returned function. For drawings sent before the data is checked: a build its checks
-            refuse, never waiting, writes nothing (:meth:`stop_drawing` drops them).
+        hold: while true, the drawings :meth:`render_all_later` sends are held: they write
+            nothing in :attr:`folder` (no long drawing kept as JSON, :data:`DOCS_DIR`; no PNG
+            stored or counted in :data:`drawn_total`) until they are awaited or
+            :meth:`release` is called; from then on each is stored as it comes, as a drawing
+            sent without hold. For drawings sent before the data is checked: a build its checks
+            refuse, never waiting, writes nothing (:meth:`stop_drawing` drops them); a build
+            they pass releases them, so that a later failure or Ctrl-C keeps what is drawn.
     """
 
     folder: Path | None
@@ -138,6 +140,8 @@ class RenderCache:
     _engine: str = field(default_factory=_engine_digest, repr=False)
     #: cache key -> (wait function, index) of a drawing sent by a :meth:`render_all_later` not awaited yet
     _pending: dict[str, tuple[PendingPngs, int]] = field(default_factory=dict, repr=False)
+    #: the release functions of the batches sent while :attr:`hold` was true, not released yet
+    _held: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -166,7 +170,7 @@ class RenderCache:
         looked up here, the misses sent to the drawing processes
         (:func:`pipeline.render.parallel.draw_pngs_later`), and a function returned at once that
         waits for them (storing each in the cache as it comes; with :attr:`hold`, once all are
-        in) and gives the PNG bytes by name.
+        in, unless :meth:`release` came first) and gives the PNG bytes by name.
         A job whose drawing an earlier, not yet awaited call of this cache is drawing is not
         drawn again: it waits for that call. Calling the returned function again gives the
         same bytes.
@@ -203,8 +207,26 @@ class RenderCache:
                 drawn_total += 1
                 progress.count(done, len(order), "images drawn")
 
-            store = (lambda i, data: self._store(order[i], "png", data)) if not held else None
-            wait_drawn = draw_pngs_later([tasks[missing[k][0]] for k in order], tick if not held else None, store=store)
+            holding = [held]  # this batch's hold: until it is awaited or released
+            stored: set[int] = set()
+            early: dict[int, bytes] = {}  # drawn while held, for release
+
+            def keep(i: int, data: bytes) -> None:  # a drawing came in (waiting or stopping)
+                if holding[0]:
+                    early[i] = data
+                elif i not in stored:
+                    stored.add(i)
+                    self._store(order[i], "png", data)
+                    tick(i)
+
+            def release() -> None:
+                holding[0] = False
+                for i in sorted(early):
+                    keep(i, early.pop(i))
+
+            if held:
+                self._held.append(release)
+            wait_drawn = draw_pngs_later([tasks[missing[k][0]] for k in order], None, store=keep)
             for i, key in enumerate(order):
                 self._pending[key] = (wait_drawn, i)
         finished: list[dict[str, bytes]] = []
@@ -212,15 +234,18 @@ class RenderCache:
         def wait() -> dict[str, bytes]:
             if finished:
                 return finished[0]
+            if missing:  # awaited: a held batch is released (each drawing stored as it comes)
+                release()
+                if release in self._held:
+                    self._held.remove(release)
             try:
                 pngs = wait_drawn()
             finally:
                 for key in order:
                     self._pending.pop(key, None)
             for i, (key, data) in enumerate(zip(order, pngs, strict=True)):
-                if held:  # stored now that it is awaited
-                    self._store(key, "png", data)
-                    tick(i)
+                if missing:
+                    keep(i, data)
                 for name in missing[key]:
                     out[name] = data
                     self.rendered.append(name)
@@ -237,16 +262,26 @@ class RenderCache:
 
         return wait
 
+    def release(self) -> None:
+        """Stop holding the drawings sent while :attr:`hold` was true (a build whose checks
+        passed): those already in are stored in the cache now, the others as they come (when
+        awaited) or when :meth:`stop_drawing` gives them up, as drawings sent without hold."""
+        held, self._held = self._held, []
+        for release in held:
+            release()
+
     def stop_drawing(self) -> None:
         """Give up every drawing a :meth:`render_all_later` sent and nobody awaited (a build that
         failed or was interrupted before waiting): those finished are stored in the cache (and
-        counted in :data:`drawn_total`; not those sent while :attr:`hold` was true, which are
-        dropped), those not started are cancelled, so that the command neither waits at exit
-        for drawings nobody will read nor loses those already made."""
+        counted in :data:`drawn_total`; not those sent while :attr:`hold` was true and not
+        released since, which are dropped), those not started are cancelled, so that the
+        command neither waits at exit for drawings nobody will read nor loses those already
+        made."""
         batches = {id(pending): pending for pending, _i in self._pending.values()}
         self._pending.clear()
         for pending in batches.values():
             pending.stop()
+        self._held.clear()  # dropped
 
     def blob(self, name: str, key: str, make: Callable[[], bytes], ext: str = "bin") -> bytes:
         """A derived file (a composed sheet, a PDF) cached under ``key`` (a hash of everything

@@ -139,3 +139,44 @@ def test_images_sent_before_the_fit_checks(three, tmp_path, monkeypatch):
     finally:
         parallel.set_workers(None)
         parallel.shutdown()
+
+
+@pytest.mark.parametrize("jobs", [2, 1])
+def test_a_build_failing_after_its_checks_keeps_the_images_it_drew(tmp_path, monkeypatch, jobs):
+    """A Genpei build that its checks passed and that then fails (here: packing the module; or
+    Ctrl-C while it waits for its images) keeps in its render cache every image already drawn,
+    on two processes as on one: the images sent before the checks (send_images_early) are
+    released once the checks pass (RenderCache.release), not dropped with the build."""
+    import shutil
+
+    from pipeline.errors import GunbaiError
+    from pipeline.systems.genpei import build as genpei_build
+    from pipeline.systems.genpei import module
+
+    data_dir = tmp_path / "genpei"
+    shutil.copytree(ROOT / "source_data" / "genpei", data_dir)
+    for path in (data_dir / "scenarios").glob("*.yaml"):
+        if not path.name.startswith(("gp01_", "gp19_")):
+            path.unlink()
+    caches: list[RenderCache] = []
+    made = art.render_cache
+    monkeypatch.setattr(art, "render_cache", lambda folder: caches.append(made(folder)) or caches[-1])
+    counters: dict = {}
+
+    def failing(data, layout, card_names):  # the counters are drawn (waited for as another call would), then packing fails
+        counters.update(art.all_counter_jobs(data, layout))
+        caches[0].render_all(counters)
+        raise GunbaiError("packing failed")
+
+    monkeypatch.setattr(module, "build_module", failing)
+    parallel.set_workers(jobs)
+    try:
+        with pytest.raises(GunbaiError, match="packing failed"):
+            genpei_build.build(data_dir, tmp_path / "out", progress=False)
+        cache = caches[0]
+        missing = [name for name, job in counters.items() if cache.cached_blob(cache.key(job), "png") is None]
+        assert counters and missing == []
+        assert not cache._pending and not cache._held  # nothing left waiting or held
+    finally:
+        parallel.set_workers(None)
+        parallel.shutdown()

@@ -159,10 +159,12 @@ def send_images_early(data: GenpeiData, cache) -> SentImages | None:
     would be drawn here, now, before the checks).
 
     Data the checks will refuse may still be drawn, but nothing is written: the images are sent
-    with the cache's :attr:`~pipeline.render.cache.RenderCache.hold` (stored only when the
-    build waits for them, after the checks), and the build, refused, drops them
-    (:meth:`~pipeline.render.cache.RenderCache.stop_drawing`); the output folder stays as it
-    was, render cache included, as when nothing was sent. Making the
+    with the cache's :attr:`~pipeline.render.cache.RenderCache.hold`, and the build, refused,
+    drops them (:meth:`~pipeline.render.cache.RenderCache.stop_drawing`); the output folder
+    stays as it was, render cache included, as when nothing was sent. A build its checks pass
+    releases them (:meth:`~pipeline.render.cache.RenderCache.release`): from then on each is
+    stored as it comes, so that a later failure or Ctrl-C keeps what is drawn, as on one
+    process. Making the
     jobs of data the checks have not passed may fail in other ways than the checks would (an
     unknown army colour); then nothing is sent (``None``), and the build sends the images
     after the checks, whose message is the one given.
@@ -240,6 +242,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             t = time.perf_counter()
             findings = verify_scenarios(data)
             BuildRefused.check(findings)
+            cache.release()  # checked: the images sent early are stored as they come (Ctrl-C keeps them)
             result.seconds["verify"] = time.perf_counter() - t
             layout = layout_of(data)
 
