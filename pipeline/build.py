@@ -214,9 +214,11 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
                 mod = _systems()[name]
                 early = {"prepare_print": True} if getattr(mod, "PREPARE_PRINT", False) and getattr(mod, "PRINT_SHEETS", False) else {}
                 if getattr(mod, "PRINT_SHEETS", False):
+                    from pipeline.render.sheets import load_pdf_library
+
                     # before forking: every process then has it loaded; a build preparing its print
                     # files imports the rest of the PDF library itself while it waits for drawings
-                    _load_pdf_library(subsetter_only=bool(early))
+                    load_pdf_library(subsetter_only=bool(early))
                 _start_drawing()
                 from pipeline.render import cache
 
@@ -240,30 +242,6 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
 
 def _relative(path: Path, out_root: Path) -> Path:
     return path.relative_to(out_root.parent) if path.is_relative_to(out_root.parent) else path
-
-
-def _load_pdf_library(*, subsetter_only: bool) -> None:
-    """Import the PDF library before the drawing processes are forked
-    (:func:`pipeline.render.sheets.load_pdf_library`). ``subsetter_only``: only its fontTools
-    modules (:data:`pipeline.render.sheets.PDF_MODULES` of fontTools: 0.18 s CPU of its 0.38 s),
-    which the drawing processes use to cut the PDF font subsets; fpdf and the vector pages are
-    used by the PDF makers alone, forked from this process later, and a build importing them
-    after the fork (Genpei's ``prepare_print``, while it waits for its images) takes them off
-    the serial start, where the drawing processes idle.
-
-    Raises:
-        ImportError: the PDF library or fontTools is not installed.
-    """
-    import importlib
-
-    from pipeline.render.sheets import PDF_MODULES, load_pdf_library
-
-    if not subsetter_only:
-        load_pdf_library()
-        return
-    for name in PDF_MODULES:
-        if name.split(".")[0] == "fontTools":
-            importlib.import_module(name)
 
 
 def _start_drawing() -> None:

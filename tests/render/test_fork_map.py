@@ -298,9 +298,9 @@ def test_the_subsetter_alone_is_loaded_before_forking_for_a_build_preparing_its_
         "from pipeline import build\n"
         "from pipeline.render import sheets\n"
         "assert not any(m in sys.modules for m in sheets.PDF_MODULES), 'loaded before'\n"
-        "build._load_pdf_library(subsetter_only=True)\n"
+        "sheets.load_pdf_library(subsetter_only=True)\n"
         "print(sorted(set(sheets.PDF_MODULES) - set(sys.modules)))\n"
-        "build._load_pdf_library(subsetter_only=False)\n"
+        "sheets.load_pdf_library()\n"
         "print(sorted(set(sheets.PDF_MODULES) - set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout

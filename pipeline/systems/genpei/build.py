@@ -164,10 +164,9 @@ def send_images_early(data: GenpeiData, cache) -> SentImages | None:
     stays as it was, render cache included, as when nothing was sent. A build its checks pass
     releases them (:meth:`~pipeline.render.cache.RenderCache.release`): from then on each is
     stored as it comes, so that a later failure or Ctrl-C keeps what is drawn, as on one
-    process. Making the
-    jobs of data the checks have not passed may fail in other ways than the checks would (an
-    unknown army colour); then nothing is sent (``None``), and the build sends the images
-    after the checks, whose message is the one given.
+    process. Making the jobs of data the checks have not passed may fail in other ways than the
+    checks would (an unknown army colour); then nothing is sent (``None``), and the build sends
+    the images after the checks, whose message is the one given.
 
     Args:
         data: the parsed data, not yet checked.
