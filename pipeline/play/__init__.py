@@ -7,8 +7,10 @@ plug in the same way.
 
 from pipeline.play.protocol import (
     CHANCE_NODE,
+    Evaluation,
     GameState,
     Policy,
+    SearchState,
     SteppedState,
     random_policy,
     sample_chance,
@@ -26,5 +28,5 @@ from pipeline.play.runner import (
 
 __all__ = [
     "CHANCE_NODE", "GameResult", "GameState", "Job", "PlayabilityReport", "Policy", "SideReport", "play_game",
-    "random_policy", "run_many", "run_playability", "sample_chance", "SteppedState", "wilson",
+    "random_policy", "run_many", "SearchState", "Evaluation", "run_playability", "sample_chance", "SteppedState", "wilson",
 ]

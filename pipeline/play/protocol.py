@@ -72,6 +72,36 @@ class SteppedState(GameState, Protocol):
         ...
 
 
+@runtime_checkable
+class SearchState(GameState, Protocol):
+    """A :class:`GameState` a search policy (:mod:`pipeline.play.ismcts`) can plan on.
+
+    ``clone()`` is an independent copy (applying actions to it leaves the original unchanged).
+
+    ``determinize(player, rng)`` is a copy in which everything ``player`` cannot see is redrawn
+    from what he can see: the opponent's hand, the order and contents of the decks that follow
+    from it, an opponent's secret choice made but not yet revealed (Ronin's Attack and Defence
+    counters). Future dice are not part of a state (they are chance nodes). Two states that
+    ``player`` cannot tell apart (the same information set) must give **equal** determinizations
+    for equally seeded ``rng``: sort what is unseen before drawing from it, never read its order.
+    A game of perfect information returns ``clone()`` and draws nothing.
+
+    ``information_key(player)`` is a hashable summary of what ``player`` sees (equal for two
+    states of one information set); tests use it to show a policy reads nothing else.
+    """
+
+    def clone(self) -> SearchState: ...
+
+    def determinize(self, player: int, rng: random.Random) -> SearchState: ...
+
+    def information_key(self, player: int) -> Hashable: ...
+
+
+#: A cheap evaluation of a non-terminal state for a player, in [-1, 1] (+1 as good as a won game),
+#: for cut-off playouts and one-ply (greedy) policies: ``evaluate(state, player) -> float``.
+Evaluation = Callable[[GameState, int], float]
+
+
 #: The ``player`` of a chance node in a :class:`SteppedState` node.
 CHANCE_NODE = -1
 
