@@ -599,11 +599,19 @@ class Battles:
             me.hf -= cost
         else:
             steps.append(("hit", u.uid, 1))  # Lack of Honor: a block instead of the tokens
+        frm = u.hex
         self._enter_hex(u, a[2])
-        if self.board.entry_roll(a[2]):
-            steps.append(("marsh", u.uid, False))  # entering a Marsh stops the retreat
+        b = self.board
+        if b.entry_roll(a[2]):
+            # entering a Marsh stops the retreat; its roll is one of this roll's losses, checked
+            # for the leader with them (erratum marsh_retreat_casualty_check)
+            steps.append(("marsh", u.uid, False, False))
         else:
-            steps.append(("retreat", u.uid, left - 1))
+            left -= 1
+            em = b.exit_max.get(frm)
+            if em is not None and em <= 1:
+                left = 0  # leaving a Marsh: 1 hex and stop (erratum marsh_stops_retreat)
+            steps.append(("retreat", u.uid, left))
         self._push(*steps)
 
     # ---------------------------------------------------------------- palisade / stockade

@@ -191,18 +191,22 @@ class Movement:
         if how in ("land", "disembark", "join") and self.board.entry_roll(dest):
             self._push(("marsh", u.uid, False))
 
-    def _s_marsh(self, uid: int, bonus_after: bool) -> None:
+    def _s_marsh(self, uid: int, bonus_after: bool, check: bool = True) -> None:
+        """The Marsh entry roll of unit ``uid`` (``bonus_after``: its bonus combat follows;
+        ``check``: a figure lost gets its own leader casualty check, ``False`` when the roll
+        belongs to a retreat whose battle roll checks it: erratum marsh_retreat_casualty_check)."""
         u = self.units.get(uid)
         if u is None:
             return
         outs = [(("marsh", lost), p) for lost, p in marsh_entry_outcomes(self.data, u.type.standard)]
-        self._chance(outs, "_h_marsh", uid, bonus_after)
+        self._chance(outs, "_h_marsh", uid, bonus_after, check)
 
-    def _h_marsh(self, o, uid: int, bonus_after: bool) -> None:
+    def _h_marsh(self, o, uid: int, bonus_after: bool, check: bool) -> None:
         steps: list[tuple] = []
         if o[1] and uid in self.units:
-            before = self.units[uid].figures
-            steps += [("hit", uid, 1), ("casualty", uid, before)]
+            steps.append(("hit", uid, 1))
+            if check:
+                steps.append(("casualty", uid, self.units[uid].figures))
         if bonus_after:
             steps.append(("bonus_q", uid))
         self._push(*steps)

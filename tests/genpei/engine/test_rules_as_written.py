@@ -1,0 +1,139 @@
+"""Issue 27, Genpei: places where the engine did not play the texts (seeds 000 and 002, the
+designer's rulings in rules-facts §1.6). One hand-made position per rule, the outcome worked out
+from the text; each test names its source and, where the text reads two ways, the erratum of
+``sources.yaml`` whose chosen reading it tests."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from .conftest import at_battle, dealt, roll, scenario
+
+#: Rows 1-5 Ocean (the north half of the board), land from row 6 down.
+SEA = [{"terrain": "ocean", "rows": [{"row": r, "first": 1, "last": 12 - (r % 2 == 0)} for r in range(1, 6)]}]
+
+
+def _apply(st, outcome):
+    assert outcome in dict(st.chance_outcomes()), (outcome, st.chance_outcomes()[:5])
+    st.apply_action(outcome)
+
+
+def _at_card(st, side, hand, dragons=()):
+    st.player = side
+    st.phase = "card"
+    st.sides[side].hand = list(hand)
+    st.sides[side].dragons = list(dragons)
+    st.node = None
+    st._legal = None
+    st.steps.clear()
+    return st
+
+
+def _at_move(st, pid):
+    st.player = st.piece_side(pid)
+    st.phase = "move"
+    st.ordered = [pid]
+    st.queue = deque([pid])
+    st.node = None
+    st._legal = None
+    return st
+
+
+def _lone_leader_attacked(data, leader_hex, marsh, *, friend_hex=(1, 11)):
+    """A south lone leader on ``leader_hex`` attacked in close combat from (6, 5), the roll
+    missing him (a friendly unit on ``friend_hex``): the state at his escape decision."""
+    sc = scenario(data, terrain=[{"terrain": "marsh", "hexes": [list(h) for h in marsh]}], units=[
+        ("b", "samurai_infantry", (6, 5), None), ("a", "ashigaru_spearmen", friend_hex, None)])
+    st = dealt(data, sc)
+    lid = st._place_leader(0, data.leaders["infantry_leader"], leader_hex).lid
+    st = at_battle(st, 0)
+    st.apply_action(("battle", 0, lid, "close", False))
+    _apply(st, roll())
+    assert st.current_player() == 0 and st.legal_actions()[-1] == ("seppuku", lid)
+    return st, lid
+
+
+# ------------------------------------------------------------------ G1, G2: lone leaders, Marsh
+def test_g1_a_lone_leader_retreating_into_a_marsh_rolls_for_it(data):
+    # Genpei pack, Marsh: "A lone leader entering a Marsh hex must roll 1 die and is eliminated
+    # on a sword result" - entering by a retreat as by a move (erratum lone_leader_in_marsh).
+    st, lid = _lone_leader_attacked(data, (6, 6), marsh=[(6, 7)])
+    st.apply_action(("escape", lid, (6, 7)))
+    assert dict(st.chance_outcomes()) == {("leader_marsh", True): pytest.approx(1 / 6),
+                                          ("leader_marsh", False): pytest.approx(5 / 6)}
+    banners = st.sides[1].banners
+    st.apply_action(("leader_marsh", True))
+    assert lid not in st.leaders and st.sides[1].banners == banners + 1
+
+
+def test_g2_a_retreating_lone_leader_stops_in_a_marsh(data):
+    # Genpei pack, Marsh: "A unit or leader entering a marsh hex must stop and may not move
+    # again that turn": the escape ends on the Marsh hex, never past it.
+    st, lid = _lone_leader_attacked(data, (6, 6), marsh=[(6, 7), (7, 7)])
+    dests = {a[2] for a in st.legal_actions() if a[0] == "escape"}
+    assert dests == {(6, 7), (7, 7)}
+
+
+def test_g2_a_lone_leader_leaving_a_marsh_retreats_1_hex(data):
+    # Genpei pack, Marsh: "A unit or lone leader leaving a Marsh hex may move only 1 hex and
+    # stop regardless of its normal movement allowance".
+    st, lid = _lone_leader_attacked(data, (6, 6), marsh=[(6, 6)])
+    dests = {a[2] for a in st.legal_actions() if a[0] == "escape"}
+    assert dests == {(6, 7), (7, 7)}
+
+
+def test_g2_a_unit_retreating_out_of_a_marsh_moves_1_hex(data):
+    # The same rule for a unit (erratum marsh_stops_retreat): 2 flags, 1 hex out of the Marsh,
+    # the rest of the retreat ends there (no figure lost for it).
+    sc = scenario(data, terrain=[{"terrain": "marsh", "hexes": [[6, 6]]}], units=[
+        ("b", "samurai_infantry", (6, 5), None), ("a", "ashigaru_spearmen", (6, 6), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(flags=2))
+    assert st.current_player() == 0 and {a[2] for a in st.legal_actions()} == {(6, 7), (7, 7)}
+    st.apply_action(("retreat", 1, (6, 7)))
+    assert st.units[1].hex == (6, 7) and st.units[1].figures == 4
+    assert st.current_player() != 0 or st.legal_actions()[0][0] != "retreat"
+
+
+def test_a_lone_leader_joining_a_unit_in_a_marsh_makes_no_roll(data):
+    # erratum lone_leader_in_marsh (reading 0): he ends attached, not alone, so the lone
+    # leader's roll does not apply - by a move as by a retreat.
+    st, lid = _lone_leader_attacked(data, (6, 6), marsh=[(6, 7)], friend_hex=(6, 7))
+    assert ("escape", lid, (6, 7)) in st.legal_actions()
+    st.apply_action(("escape", lid, (6, 7)))
+    assert st.units[1].leader is not None and lid not in st.leaders
+    assert not (st.is_chance_node() and st.node[3] == "_h_leader_marsh")
+
+
+# ------------------------------------------------------------------ G9: one casualty check
+def test_g9_a_retreat_into_a_marsh_makes_one_leader_casualty_check(data):
+    # erratum leader_casualty_check: one check per roll; erratum marsh_retreat_casualty_check:
+    # the Marsh die of the retreat the roll causes is part of that roll's losses.
+    sc = scenario(data, terrain=[{"terrain": "marsh", "hexes": [[6, 7]]}], units=[
+        ("b", "samurai_infantry", (6, 5), None), ("a", "ashigaru_spearmen", (6, 6), "infantry_leader"),
+        ("a", "ashigaru_spearmen", (7, 7), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(sym=1, flags=1))
+    checks = 0
+    while not st.is_terminal() and st.player == 1 and st.phase == "battle":
+        if st.is_chance_node():
+            outs = dict(st.chance_outcomes())
+            if ("marsh", True) in outs:
+                a = ("marsh", True)
+            elif ("casualty", False) in outs:
+                checks += 1
+                a = ("casualty", False)
+            else:
+                a = st.chance_outcomes()[0][0]
+        else:
+            acts = st.legal_actions()
+            a = next((x for x in acts if x[0] == "retreat"), acts[0])
+        st.apply_action(a)
+    assert st.units[1].figures == 2  # the hit and the Marsh die
+    assert checks == 1
+
+
