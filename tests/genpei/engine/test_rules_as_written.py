@@ -137,3 +137,90 @@ def test_g9_a_retreat_into_a_marsh_makes_one_leader_casualty_check(data):
     assert checks == 1
 
 
+# ------------------------------------------------------------------ G3: severing a grapple
+def _ship_and_shore(data):
+    """A north ship at (6, 5) held by a grapple with a south land unit on the shore hex (6, 6)."""
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("b", "samurai_infantry", (6, 5), None)])
+    st = dealt(data, sc)
+    st.grapples = {frozenset((0, 1))}
+    return st
+
+
+def test_g3_a_ship_grappled_from_the_shore_may_sever_when_it_attacks(data):
+    # Genpei pack, Grappling: "The grappler may be another naval unit or a land unit on an
+    # adjacent shore hex"; "A grappled unit conducting close combat against its mutually
+    # grappled enemy may allocate one sword result to severing the grapple".
+    st = at_battle(_ship_and_shore(data), 1)
+    st.apply_action(("battle", 1, 0, "close", False))
+    _apply(st, roll(swords=2))
+    assert st.current_player() == 1 and st.legal_actions() == [("grapple", False), ("grapple", True)]
+    st.apply_action(("grapple", True))
+    assert not st.grapples
+
+
+def test_g3_a_ship_grappled_from_the_shore_may_sever_when_it_battles_back(data):
+    st = at_battle(_ship_and_shore(data), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll())  # the land unit's roll: nothing
+    _apply(st, roll(swords=1))  # the ship's battle back
+    assert st.current_player() == 1 and st.legal_actions() == [("grapple", False), ("grapple", True)]
+    st.apply_action(("grapple", True))
+    assert not st.grapples
+
+
+# ------------------------------------------------------------------ G4: naval cavalry
+def test_g4_dismounted_cavalry_at_sea_takes_ground_without_a_bonus_combat(data):
+    # Genpei pack, Naval Warfare (mounted units): dismounted at sea they "do not receive bonus
+    # close combat after gaining ground without a leader attached" (erratum
+    # naval_cavalry_take_ground: they still take ground).
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "samurai_cavalry", (6, 4), None), ("b", "ashigaru_archers", (6, 3), None),
+        ("b", "ashigaru_archers", (7, 2), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.units[1].figures = 1
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(sym=1))
+    assert st.legal_actions() == [("take_ground", 0, False), ("take_ground", 0, True)]
+    st.apply_action(("take_ground", 0, True))
+    assert st.units[0].hex == (6, 3)
+    assert not any(a[0] == "bonus" for a in st.legal_actions())
+
+
+# ------------------------------------------------------------------ G5: the Command Ship
+def test_g5_the_command_ship_follows_its_bodyguard_taking_ground(data):
+    # Genpei pack, Command Ship: "follows all the usual rules for a Command Tent except that it
+    # may move as per the naval unit movement rules"; it becomes a Command Tent when the
+    # bodyguard disembarks.
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "bodyguard", (6, 5), "commander"), ("b", "ashigaru_archers", (6, 4), None),
+        ("b", "ashigaru_archers", (1, 1), None)], markers=[{"marker": "command_ship", "hex": [6, 5], "side": "a"}])
+    st = at_battle(dealt(data, sc), 0)
+    st.units[1].figures = 1
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(sym=1))
+    st.apply_action(("take_ground", 0, True))
+    assert st.markers == [["command_ship", (6, 4), "a"]]
+    # next turn: back to (6, 5) by sea, then ashore at (6, 6): a Command Tent there
+    u = st.units[0]
+    for dest in ((6, 5), (6, 6)):
+        u.start_hex = u.hex
+        u.moved = False
+        st = _at_move(st, 0)
+        st.steps.clear()
+        st.apply_action(("move", 0, dest))
+    assert st.markers == [["command_tent", (6, 6), "a"]]
+
+
+def test_g5_an_enemy_bodyguard_does_not_carry_off_a_command_ship(data):
+    # The tile is its commander's own: an enemy bodyguard sailing off the hex of a Command Ship
+    # whose bodyguard was lost there leaves the tile where it is.
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "bodyguard", (6, 4), "commander"), ("b", "samurai_infantry", (1, 1), None)],
+        markers=[{"marker": "command_ship", "hex": [6, 4], "side": "b"}])
+    st = dealt(data, sc)
+    st = _at_move(st, 0)
+    st.apply_action(("move", 0, (7, 4)))
+    assert st.markers == [["command_ship", (6, 4), "b"]]
+
+

@@ -376,7 +376,10 @@ class Battles:
     def _h_roll(self, o, roller: int, target: int, kind: str, role: str, bonus: bool, start_hex: Hex, setup: Setup) -> None:
         r, t = self.units[roller], self.units[target]
         sym, swords, flags, hf = o[1:]
-        if setup.grapple and swords > 0 and (self.naval(r) or self.board.distance(r.hex, t.hex) == 1):
+        # a sword may grapple a naval target (from a ship or the shore), or sever a grapple
+        # between the two whichever stands at sea (Genpei pack, Grappling)
+        if swords > 0 and ((setup.grapple and (self.naval(r) or self.board.distance(r.hex, t.hex) == 1))
+                           or (kind == "close" and self.grapples and frozenset((roller, target)) in self.grapples)):
             pair = frozenset((roller, target))
             lost = score(setup, sym, swords, flags)[0] - score(setup, sym, swords, flags, grapple=True)[0]
             self.pending_grapple = (roller, target, lost, pair in self.grapples)
@@ -454,8 +457,9 @@ class Battles:
 
     # ---------------------------------------------------------------- taking ground, bonus
     def may_take_ground(self, u: Unit, h: Hex) -> bool:
-        """``u`` may take the vacated hex ``h`` after a close combat: cavalry (mounted, not at
-        sea) and units with a leader (rules-facts §1.4); never between land and sea (Genpei
+        """``u`` may take the vacated hex ``h`` after a close combat: cavalry (also dismounted at
+        sea, erratum naval_cavalry_take_ground) and units with a leader (rules-facts §1.4);
+        never between land and sea (Genpei
         pack); not grappled; once per turn; not after entering or leaving a Marsh by its move
         this turn (one that started in a Marsh and did not move may take ground out of it);
         Stockade entry rules (erratum stockade_take_ground_adjacent)."""
@@ -463,8 +467,8 @@ class Battles:
             return False
         b = self.board
         at_sea = b.is_naval(u.hex)
-        if not ((u.type.mounted and not at_sea) or u.leader is not None):
-            return False
+        if not (u.type.mounted or u.leader is not None):
+            return False  # cavalry, dismounted at sea too (erratum naval_cavalry_take_ground)
         if at_sea != b.is_naval(h) or b.impassable(h):
             return False
         if u.moved and (b.entry_roll(u.hex) or b.entry_roll(u.start_hex)):
@@ -481,7 +485,10 @@ class Battles:
         if not a[2]:
             return
         u = self.units[a[1]]
+        old = u.hex
         self._enter_hex(u, h)
+        if u.type.id == "bodyguard" and self.markers:  # the Command Ship follows (Genpei pack)
+            self._carry_command_tile(u, old, h, "sea" if h in self.board._naval else "land")
         u.took_ground = True
         self._count("took_ground")
         if self.board.entry_roll(h):
