@@ -9,6 +9,10 @@ from collections import deque
 
 import pytest
 
+from pipeline.systems.genpei import odds
+from pipeline.systems.genpei.engine.combat import destroy_setup
+from pipeline.systems.genpei.engine.state import challenge_outcomes
+
 from .conftest import at_battle, dealt, roll, scenario
 
 #: Rows 1-5 Ocean (the north half of the board), land from row 6 down.
@@ -222,5 +226,114 @@ def test_g5_an_enemy_bodyguard_does_not_carry_off_a_command_ship(data):
     st = _at_move(st, 0)
     st.apply_action(("move", 0, (7, 4)))
     assert st.markers == [["command_ship", (6, 4), "b"]]
+
+
+# ------------------------------------------------------------------ G6, G7, SB-7: Personal Challenge
+def test_g6_a_cavalry_leader_at_sea_has_infantry_status_in_a_challenge(data):
+    # Genpei pack, naval leaders: "At sea, naval leaders are all treated as infantry leaders";
+    # ccn_personal_challenge: +1 die for the leader of higher status (erratum
+    # naval_leader_status: mounted counts as foot at sea, a commander stays a commander).
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "samurai_infantry", (6, 4), "cavalry_leader"), ("b", "samurai_infantry", (6, 3), "infantry_leader")])
+    st = at_battle(dealt(data, sc), 0)
+    st.sides[0].dragons = ["personal_challenge"]
+    st.sides[0].hf = st.sides[1].hf = 4
+    st.apply_action(("battle", 0, 1, "close", False))
+    st.apply_action(("challenge", True))
+    # hands: side 0 holds 5 (+1, the card it played this turn), side 1 5; +2 for the challenger;
+    # H&F 3 against 4 after the card's cost: +1 to side 1; leaders both foot: no status die
+    n0, n1 = len(st.sides[0].hand) + 1 + 2, len(st.sides[1].hand) + 1
+    assert st.chance_outcomes() == challenge_outcomes(odds.faces_of(data), n0, n1)
+
+
+def _challenge_position(data, *, attacker_leader="infantry_leader"):
+    sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), attacker_leader),
+                               ("b", "samurai_infantry", (6, 5), "infantry_leader")])
+    st = at_battle(dealt(data, sc), 0)
+    st.sides[1].dragons = ["personal_challenge"]
+    st.sides[0].hf = st.sides[1].hf = 3
+    return st
+
+
+def test_g7_inspiration_is_paid_after_the_challenge_not_before(data):
+    # rules-facts §1.6 (Personal Challenge; FAQ, Leaders, Inspiration): the challenge is resolved
+    # before the close combat, "and so before inspiration is decided": the attacker's declared
+    # inspiration must not change the challenge's "more H&F" die.
+    st = _challenge_position(data)
+    st.apply_action(("battle", 0, 1, "close", True))
+    assert st.current_player() == 1 and st.legal_actions() == [("challenge", False), ("challenge", True)]
+    assert st.sides[0].hf == 3  # nothing paid yet
+    st.apply_action(("challenge", True))
+    # side 0: 5 cards + 1 played; side 1: 5 + 2 for the challenger; H&F 3 against 2: side 0 +1
+    n0, n1 = len(st.sides[0].hand) + 1 + 1, len(st.sides[1].hand) + 2
+    assert st.chance_outcomes() == challenge_outcomes(odds.faces_of(data), n0, n1)
+
+
+def test_g7_the_attacker_losing_his_leader_in_the_challenge_pays_nothing(data):
+    st = _challenge_position(data)
+    st.apply_action(("battle", 0, 1, "close", True))
+    st.apply_action(("challenge", True))
+    _apply(st, ("challenge", -1, 0, 0))  # side 1 rolls more swords: the attacker's leader dies
+    st.apply_action(st.chance_outcomes()[0][0])  # the random Command card side 0 loses
+    assert st.units[0].leader is None and st.sides[0].hf == 3
+    assert st.is_chance_node() and st.node[3] == "_h_roll" and st.node[4][-1].dice == 4 and not st.node[4][-1].inspired
+
+
+def test_g7_the_surviving_leader_decides_inspiration_after_the_challenge(data):
+    st = _challenge_position(data)
+    st.apply_action(("battle", 0, 1, "close", False))
+    st.apply_action(("challenge", True))
+    _apply(st, ("challenge", 0, 0, 0))  # a tie: both leaders live
+    assert st.current_player() == 0 and st.legal_actions() == [("inspire", False), ("inspire", True)]
+    st.apply_action(("inspire", True))
+    assert st.sides[0].hf == 2 and st.node[4][-1].dice == 5 and st.node[4][-1].inspired
+
+
+# ------------------------------------------------------------------ SB-6: the last H&F token
+def test_sb6_the_last_hf_token_buys_its_die_attacking(data):
+    # rules-facts §1.6 (FAQ, Leaders, Inspiration): each inspired unit costs 1 H&F and rolls +1
+    # die; "a single H&F inspires one unit (so the last token still buys its die)".
+    sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), "infantry_leader"), ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.sides[0].hf = 1
+    st.apply_action(("battle", 0, 1, "close", True))
+    assert st.sides[0].hf == 0 and st.node[4][-1].dice == 4 + 1 and st.node[4][-1].inspired
+
+
+def test_sb6_the_last_hf_token_buys_its_die_battling_back(data):
+    sc = scenario(data, units=[("a", "ashigaru_spearmen", (6, 6), None), ("b", "samurai_infantry", (6, 5), "infantry_leader")])
+    st = at_battle(dealt(data, sc), 0)
+    st.sides[1].hf = 1
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll())
+    st.apply_action(("inspire", True))
+    assert st.sides[1].hf == 0 and st.node[4][-1].dice == 4 + 1 and st.node[4][-1].inspired
+
+
+def test_sb6_the_last_hf_token_buys_its_die_firing_at_a_lone_leader(data):
+    sc = scenario(data, units=[("a", "ashigaru_archers", (6, 7), "infantry_leader"), ("b", "samurai_infantry", (1, 1), None)])
+    st = dealt(data, sc)
+    lid = st._place_leader(1, data.leaders["infantry_leader"], (6, 5)).lid
+    st = at_battle(st, 0)
+    st.sides[0].hf = 1
+    st.apply_action(("battle", 0, lid, "ranged", True))
+    assert st.sides[0].hf == 0 and st.node[3] == "_h_roll_leader"
+    assert st.node[2] == odds.chance_list(data, st.leader_setup_for(st.units[0], st.leaders[lid], "ranged", True))
+    assert st.leader_setup_for(st.units[0], st.leaders[lid], "ranged", True).dice == 2 + 1
+
+
+def test_sb6_the_last_hf_token_buys_its_die_against_a_stockade_with_an_adjacent_cavalry_leader(data):
+    # ccn_faq_close_combat: a cavalry leader inspires an adjacent friendly unit; the die counts
+    # against a Stockade too (Genpei pack, Stockade: "may be modified by Leader Inspiration").
+    sc = scenario(data, terrain=[{"terrain": "stockade", "hexes": [[6, 5]]}], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("a", "samurai_cavalry", (7, 6), "cavalry_leader"),
+        ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.sides[0].hf = 1
+    assert ("destroy", 0, (6, 5), True) in st.legal_actions()
+    st.apply_action(("destroy", 0, (6, 5), True))
+    expected = destroy_setup(st.fighter(st.units[0], data.leaders["cavalry_leader"]), inspired=True)
+    assert expected.dice == 4 + 1 and st.sides[0].hf == 0
+    assert st.node[3] == "_h_destroy" and st.chance_outcomes() == odds.chance_list(data, expected)
 
 

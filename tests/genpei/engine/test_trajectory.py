@@ -90,15 +90,15 @@ EXPECTED_WITH_CHANCE = {
     ('GP19', 'random', 0): ('60885c777fc963cb', 390, None, 41),
     ('GP19', 'random', 1): ('16217639856377a0', 384, None, 41),
     ('GP19', 'random', 2): ('44dde05292e67b48', 375, None, 41),
-    ('GP19', 'greedy', 0): ('779065ef263a643c', 480, 1, 38),
-    ('GP19', 'greedy', 1): ('f7631040f8bea432', 327, 1, 24),
+    ('GP19', 'greedy', 0): ('b58041e7e4cba72d', 480, 1, 38),
+    ('GP19', 'greedy', 1): ('bc25dea90b6d05df', 458, 1, 32),
     ('GP19', 'greedy', 2): ('ac1a12a0b3904b45', 309, 0, 23),
     ('GP20', 'random', 0): ('febdf9ef64b66c5f', 426, None, 41),
     ('GP20', 'random', 1): ('e9990258361f63af', 399, None, 41),
     ('GP20', 'random', 2): ('ec17f9647fad03d5', 414, None, 41),
-    ('GP20', 'greedy', 0): ('f108365df6a86eca', 282, 0, 19),
+    ('GP20', 'greedy', 0): ('065aef86ecd40291', 258, 0, 15),
     ('GP20', 'greedy', 1): ('aa2e4d8b27228b0c', 307, 1, 22),
-    ('GP20', 'greedy', 2): ('a09d808ae4c73f33', 284, 1, 18),
+    ('GP20', 'greedy', 2): ('966df21fae342bb6', 284, 1, 18),
 }
 
 

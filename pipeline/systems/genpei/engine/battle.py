@@ -32,16 +32,17 @@ class Battles:
     """The battles of :class:`~.state.GenpeiState`."""
 
     # ================================================================ battle choices
-    def inspiration(self, u: Unit) -> LeaderType | None:
+    def inspiration(self, u: Unit, *, paid: bool = False) -> LeaderType | None:
         """The leader that may inspire ``u`` now (attached, or an adjacent cavalry leader on
         land, attached or alone), or ``None``: not on a tile that forbids it
-        (:func:`~.combat.inspiration_allowed`), not without the H&F to pay; at sea every leader
-        inspires only its own unit (Genpei pack)."""
+        (:func:`~.combat.inspiration_allowed`), not without the H&F to pay (``paid``: the cost is
+        already paid, so the last token still buys its die: rules-facts §1.6, FAQ Leaders,
+        Inspiration); at sea every leader inspires only its own unit (Genpei pack)."""
         b = self.board
         h = u.hex
         if h in b.no_inspiration:
             return None
-        hf = self.sides[u.side].hf
+        hf = 1 << 30 if paid else self.sides[u.side].hf
         if u.leader is not None and hf >= u.leader.inspiration.hf_cost:
             return u.leader
         naval = b._naval
@@ -172,11 +173,12 @@ class Battles:
         return acts
 
     def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
-        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush).
+        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush;
+        ``inspired``: the roll is inspired, its H&F paid or to be paid).
 
         Cached for the scenario by everything the two :class:`~.combat.Fighter` and the
         arguments of :func:`~.combat.close_setup`/:func:`~.combat.ranged_setup` hold."""
-        ldr = self.inspiration(att) if inspired else None
+        ldr = self.inspiration(att, paid=True) if inspired else None
         b = self.board
         ah, dh = att.hex, dfn.hex
         covered = b.covered(dh, ah)
@@ -203,7 +205,7 @@ class Battles:
 
         Cached for the scenario (as :meth:`setup_for`) by everything the attacker's
         :class:`~.combat.Fighter` and the arguments of :func:`~.combat.leader_target_setup` hold."""
-        ldr = self.inspiration(att) if inspired else None
+        ldr = self.inspiration(att, paid=True) if inspired else None
         b = self.board
         ah, lh = att.hex, le.hex
         tk = b.tile_key
@@ -221,6 +223,8 @@ class Battles:
 
     # ================================================================ battle resolution
     def _pay_inspiration(self, u: Unit, inspired: bool) -> bool:
+        """Pay for ``u``'s inspiration when ``inspired`` and a leader may inspire it; ``True``
+        when paid (the roll's set-up then counts the leader whatever H&F is left)."""
         ldr = self.inspiration(u) if inspired else None
         if ldr is None:
             return False
@@ -241,26 +245,42 @@ class Battles:
             paid = self._pay_inspiration(att, insp)
             self._push(("roll_leader", uid, target, kind, paid, bonus, att.hex))
             return
-        paid = self._pay_inspiration(att, insp)
         if kind != "close":
+            paid = self._pay_inspiration(att, insp)
             self._push(("roll", uid, target, kind, "attack", paid, bonus, 0, att.hex))
             return
-        self._push(("challenge_q", uid, target, 0), ("react_q", uid, target, paid, bonus))
+        # a close combat at a unit: a Personal Challenge first, the attacker's inspiration after
+        self._push(("challenge_q", uid, target, 0, insp, bonus))
 
     # ---------------------------------------------------------------- Personal Challenge
-    def _s_challenge_q(self, uid: int, target: int, asked: int) -> None:
+    def _s_challenge_q(self, uid: int, target: int, asked: int, insp: bool, bonus: bool) -> None:
+        """Offer Personal Challenge to the attacker (``asked`` 0), then the defender (1), when
+        both units are led; then the attacker's inspiration (:meth:`_s_attack_inspire`)."""
         att, dfn = self.units.get(uid), self.units.get(target)
-        if att is None or dfn is None or att.leader is None or dfn.leader is None or asked > 1:
+        if att is None or dfn is None:
+            return
+        if att.leader is None or dfn.leader is None or asked > 1:
+            self._s_attack_inspire(uid, target, insp, bonus)
             return
         side = att.side if asked == 0 else dfn.side
         if self.can_play_dragon(side, "personal_challenge") is None:
-            self._push(("challenge_q", uid, target, asked + 1))
+            self._push(("challenge_q", uid, target, asked + 1, insp, bonus))
             return
-        self._decide(side, [("challenge", False), ("challenge", True)], "_h_challenge", uid, target, asked, side)
+        self._decide(side, [("challenge", False), ("challenge", True)], "_h_challenge", uid, target, asked, side, insp, bonus)
 
-    def _h_challenge(self, a, uid: int, target: int, asked: int, side: int) -> None:
+    def _challenge_status(self, u: Unit) -> int:
+        """The status of ``u``'s leader in a Personal Challenge (:data:`~.pieces.STATUS`:
+        commander, mounted, foot); at sea a mounted leader counts as a foot leader (Genpei pack,
+        naval leaders: "treated as infantry leaders"; erratum naval_leader_status)."""
+        ldr = u.leader
+        kind = ldr.kind  # type: ignore[union-attr]
+        if kind == "cavalry" and u.hex in self.board._naval:
+            kind = "infantry"
+        return STATUS.get(kind, 1)
+
+    def _h_challenge(self, a, uid: int, target: int, asked: int, side: int, insp: bool, bonus: bool) -> None:
         if not a[1]:
-            self._push(("challenge_q", uid, target, asked + 1))
+            self._push(("challenge_q", uid, target, asked + 1, insp, bonus))
             return
         self._play_dragon(side, self.can_play_dragon(side, "personal_challenge"))  # type: ignore[arg-type]
         att, dfn = self.units[uid], self.units[target]
@@ -270,17 +290,19 @@ class Battles:
         hf = [s.hf for s in self.sides]
         if hf[0] != hf[1]:
             n[0 if hf[0] > hf[1] else 1] += 1
-        lead = {att.side: att.leader, dfn.side: dfn.leader}
-        st = [STATUS.get(lead[i].kind, 1) for i in (0, 1)]  # type: ignore[union-attr]
-        if st[0] != st[1]:
-            n[0 if st[0] > st[1] else 1] += 1
-        self._chance(challenge_outcomes(self.faces, n[0], n[1]), "_h_challenge_roll", uid, target)
+        status = {att.side: self._challenge_status(att), dfn.side: self._challenge_status(dfn)}
+        if status[0] != status[1]:
+            n[0 if status[0] > status[1] else 1] += 1
+        self._chance(challenge_outcomes(self.faces, n[0], n[1]), "_h_challenge_roll", uid, target, bonus)
 
-    def _h_challenge_roll(self, o, uid: int, target: int) -> None:
+    def _h_challenge_roll(self, o, uid: int, target: int, bonus: bool) -> None:
         _, result, hf0, hf1 = o
         self.sides[0].hf += hf0
         self.sides[1].hf += hf1
+        # after a challenge the attacker decides his inspiration anew (insp None): the leader that
+        # survived decides it (rules-facts §1.6, Personal Challenge; FAQ Leaders, Inspiration)
         if result == 0:
+            self._push(("attack_inspire", uid, target, None, bonus))
             return
         loser = 1 if result > 0 else 0  # result > 0: side 0 rolled more swords
         for pid in (uid, target):
@@ -288,7 +310,24 @@ class Battles:
             if u is not None and u.side == loser and u.leader is not None:
                 u.leader = None
                 self._leader_lost(loser, banner=False)  # no victory banner (ccn_personal_challenge)
-        self._push(("lose_card", loser))
+        self._push(("lose_card", loser), ("attack_inspire", uid, target, None, bonus))
+
+    def _s_attack_inspire(self, uid: int, target: int, insp: bool | None, bonus: bool) -> None:
+        """The attacker's Leader Inspiration of a close combat at a unit, paid after any Personal
+        Challenge and before the defender's reaction: as declared (``insp``), or, after a
+        challenge was played (``None``), asked again of the attacker when a leader may inspire."""
+        att = self.units.get(uid)
+        if att is None or target not in self.units:
+            return
+        if insp is None:
+            if self.inspiration(att) is not None:
+                self._decide(att.side, [("inspire", False), ("inspire", True)], "_h_attack_inspire", uid, target, bonus)
+                return
+            insp = False
+        self._s_react_q(uid, target, self._pay_inspiration(att, insp), bonus)
+
+    def _h_attack_inspire(self, a, uid: int, target: int, bonus: bool) -> None:
+        self._s_react_q(uid, target, self._pay_inspiration(self.units[uid], a[1]), bonus)
 
     # ---------------------------------------------------------------- reactions
     def _s_react_q(self, uid: int, target: int, paid: bool, bonus: bool) -> None:
@@ -624,13 +663,14 @@ class Battles:
     # ---------------------------------------------------------------- palisade / stockade
     def _destroy(self, u: Unit, h: Hex, inspired: bool) -> None:
         insp = self._pay_inspiration(u, inspired)
+        ldr = self.inspiration(u, paid=True) if insp else None  # attached or an adjacent cavalry leader
         b = self.board
         # cached for the scenario by what :func:`~.combat.destroy_setup` reads of the Fighter
         key = ("destroy", u.type.id, b.tile_key.get(u.hex, ()), u.hex in b._naval, u.moved,
-               u.leader.id if u.leader is not None else None, insp, u.bonus_close)
+               ldr.id if ldr is not None else None, insp, u.bonus_close)
         setup = self._setups.get(key)
         if setup is None:
-            setup = self._setups[key] = destroy_setup(self.fighter(u), inspired=insp, bonus_dice=u.bonus_close)
+            setup = self._setups[key] = destroy_setup(self.fighter(u, ldr or False), inspired=insp, bonus_dice=u.bonus_close)
         tile = next(t for t in b.terrain(h) if t.destruction is not None)
         self._chance(odds.chance_list(self.data, setup), "_h_destroy", h, tile.id, u.side)
 
