@@ -68,7 +68,8 @@ def test_dragon_deck_is_40_cards_and_unknown_texts_are_never_played(data):
     assert sum(d.dragon.values()) == 40 and d.dragon[UNLISTED_DRAGON] == 40 - 18
     playable = {c for c in d.dragon if d.info[c].effect != "unknown"}
     assert playable == {"ambush", "personal_challenge", "turncoat"}
-    assert all(d.info[c].cost == 1 for c in playable)  # the stand-in cost, logged
+    assert d.info["ambush"].cost == d.info["personal_challenge"].cost == 1  # the stand-in cost, logged
+    assert d.info["turncoat"].cost == 3  # the designer's ruling (cards.yaml)
     assert any("dragon_card_costs" in n for n in d.notes)
 
 

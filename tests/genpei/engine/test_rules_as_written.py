@@ -11,6 +11,7 @@ import pytest
 
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine.combat import destroy_setup
+from pipeline.systems.genpei.engine.deck import decks
 from pipeline.systems.genpei.engine.state import challenge_outcomes
 
 from .conftest import at_battle, dealt, roll, scenario
@@ -337,3 +338,54 @@ def test_sb6_the_last_hf_token_buys_its_die_against_a_stockade_with_an_adjacent_
     assert st.node[3] == "_h_destroy" and st.chance_outcomes() == odds.chance_list(data, expected)
 
 
+# ------------------------------------------------------------------ G8: mixed armies
+def test_g8_the_land_use_of_infantry_onslaught_orders_no_ship(data):
+    # Genpei pack, Naval Warfare: cards - "used to order either land units (in which case it
+    # functions as per its normal text) or naval units, not both".
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "samurai_infantry", (6, 8), None), ("a", "ashigaru_spearmen", (6, 4), None),
+        ("b", "samurai_infantry", (2, 9), None)])
+    st = _at_card(dealt(data, sc), 0, ["infantry_onslaught", "order2_centre", "order2_centre"])
+    st.apply_action(("card", "infantry_onslaught", "land"))
+    assert st.ordered == [0]  # the land unit only, taken without asking; never the ship
+
+
+def test_g8_the_land_use_of_cavalry_charge_without_land_cavalry_orders_no_ship(data):
+    sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
+        ("a", "samurai_infantry", (6, 8), None), ("a", "samurai_cavalry", (6, 4), None),
+        ("b", "samurai_infantry", (2, 9), None)])
+    st = _at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
+    st.apply_action(("card", "cavalry_charge", "land"))
+    assert st.ordered == [0]
+
+
+# ------------------------------------------------------------------ SB-3: Turncoat's cost
+def test_sb3_turncoat_costs_3_hf(data):
+    # rules-facts §1.6 (FAQ, Dragon Cards and Command Cards, Turncoat): the printed cost is
+    # wrong, it should be 3 H&F (cards.yaml, sourced).
+    assert decks(data).info["turncoat"].cost == 3
+    sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 2), None)])
+    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
+    st.sides[0].hf = 2
+    st.apply_action(("card", "order2_centre", None))
+    assert ("dragon", "turncoat", 1) not in st.legal_actions()
+    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
+    st.sides[0].hf = 3
+    st.apply_action(("card", "order2_centre", None))
+    st.apply_action(("dragon", "turncoat", 1))
+    assert st.sides[0].hf == 0
+
+
+# ------------------------------------------------------------------ SB-8: Samurai Bow Cavalry
+def test_sb8_samurai_bow_cavalry_under_cavalry_charge_rolls_its_base_close_dice(data):
+    # ccn_cavalry_charge (the note under the card): Samurai Bow Cavalry moves at most 2, gets no
+    # +1 die and rolls its base close-combat dice; ccn_unit_sbc: 3 close combat dice (erratum
+    # mounted_samurai_archers_close_after_move).
+    sc = scenario(data, units=[("a", "mounted_samurai_archers", (6, 8), None), ("b", "samurai_infantry", (6, 5), None)])
+    st = _at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
+    st.apply_action(("card", "cavalry_charge", "land"))
+    u = st.units[0]
+    assert st.ordered == [0] and max(st.board.distance((6, 8), h) for h in st.destinations(u)) == 2
+    st.apply_action(("move", 0, (6, 6)))
+    assert u.moved and ("battle", 0, 1, "close", False) in st.legal_actions()
+    assert st.setup_for(u, st.units[1], "close", False).dice == 3
