@@ -432,6 +432,7 @@ def test_stockade_first_strike_may_be_inspired(data):
         ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), "infantry_leader")])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
+    st.apply_action(("react", "stockade"))
     assert st.legal_actions() == [("inspire", False), ("inspire", True)]
     st.apply_action(("inspire", True))
     assert st.node[4][:4] == (1, 0, "close", "first") and st.node[4][-1].dice == 2 + 1

@@ -102,7 +102,7 @@ def test_stockade_falls_on_two_swords_and_its_occupant_loses_a_figure(data):
 
 def test_stockade_entry_stop_no_cavalry_caps_and_first_strike(data):
     # Genpei pack, Stockade: start adjacent to enter, stop, no cavalry; close combat into it max
-    # 2 dice; the unit inside battles first against an attack from outside.
+    # 2 dice; the unit inside may battle first against an attack from outside (its choice).
     sc = scenario(data, terrain=[{"terrain": "stockade", "hexes": [[6, 5], [7, 5]]}], units=[
         ("a", "samurai_infantry", (6, 7), None), ("a", "samurai_cavalry", (5, 6), None),
         ("a", "samurai_infantry", (7, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
@@ -114,6 +114,8 @@ def test_stockade_entry_stop_no_cavalry_caps_and_first_strike(data):
     setup = st.setup_for(st.units[2], st.units[3], "close", False)
     assert setup.dice == 2 and setup.sword_ignores == 1  # the Stockade's sword (no rank: triangle < square)
     st.apply_action(("battle", 2, 3, "close", False))
+    assert st.current_player() == 1 and st.legal_actions() == [("react", None), ("react", "stockade")]
+    st.apply_action(("react", "stockade"))
     # the defender's first-strike roll comes first: 3 dice of Ashigaru Spearmen capped at 2
     assert st.is_chance_node() and st.node[3] == "_h_roll" and st.node[4][:4] == (3, 2, "close", "first")
     assert st.node[4][-1].dice == 2

@@ -359,6 +359,70 @@ def test_g8_the_land_use_of_cavalry_charge_without_land_cavalry_orders_no_ship(d
     assert st.ordered == [0]
 
 
+# ------------------------------------------------------------------ G10: the defender's choices
+def test_g10_the_palisade_flag_ignore_is_the_defenders_choice(data):
+    # Genpei pack, Palisade: "ignores one sword and may ignore one flag result for any attack
+    # coming across a Palisade hexside" (erratum optional_flag_ignores).
+    sc = scenario(data, terrain=[{"terrain": "palisade", "hexes": [[6, 5]], "hexsides": ["SW", "SE"]}], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(flags=1))
+    assert st.current_player() == 1 and st.legal_actions() == [("ignore_flags", 0), ("ignore_flags", 1)]
+    st.apply_action(("ignore_flags", 0))  # he chooses to retreat
+    assert st.legal_actions()[0][0] == "retreat" or st.units[1].hex != (6, 5)
+
+
+def test_g10_declining_the_palisade_flag_ignore_retreats_and_taking_it_holds(data):
+    sc = scenario(data, terrain=[{"terrain": "palisade", "hexes": [[6, 5]], "hexsides": ["SW", "SE"]}], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(flags=1))
+    st.apply_action(("ignore_flags", 1))
+    assert st.units[1].hex == (6, 5) and st.units[1].figures == 4
+
+
+def test_g10_a_stockade_defender_chooses_to_battle_first(data):
+    # Genpei pack, Stockade: "A unit on a Stockade hex being targeted in close combat by a unit
+    # on a non-stockade hex may battle first (as if playing a First Strike card)".
+    sc = scenario(data, terrain=[{"terrain": "stockade", "hexes": [[6, 5]]}], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    assert st.current_player() == 1 and st.legal_actions() == [("react", None), ("react", "stockade")]
+    st.apply_action(("react", None))  # the defender lets the attacker roll first
+    assert st.node[3] == "_h_roll" and st.node[4][:4] == (0, 1, "close", "attack")
+
+
+def test_g10_a_stockade_defender_battling_first_rolls_before_the_attacker(data):
+    sc = scenario(data, terrain=[{"terrain": "stockade", "hexes": [[6, 5]]}], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    st.apply_action(("react", "stockade"))
+    assert st.node[3] == "_h_roll" and st.node[4][:4] == (1, 0, "close", "first")
+
+
+def test_g10_a_bridge_flag_ignore_is_the_defenders_choice(data):
+    # ccn_faq_terrain, Bridge: "A unit on a bridge may ignore 1 flag" (erratum optional_flag_ignores).
+    sc = scenario(data, terrain=[{"terrain": "bridge", "hexes": [[6, 5]]}], units=[
+        ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(flags=2))
+    assert st.current_player() == 1 and st.legal_actions() == [("ignore_flags", 0), ("ignore_flags", 1)]
+
+
+def test_g10_a_red_units_own_flag_ignore_is_not_asked(data):
+    # erratum optional_flag_ignores (reading 0): the units' own ignore is not a choice.
+    sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "samurai_infantry", (6, 5), None)])
+    st = at_battle(dealt(data, sc), 0)
+    st.apply_action(("battle", 0, 1, "close", False))
+    _apply(st, roll(flags=2))
+    assert not st.legal_actions() or st.legal_actions()[0][0] != "ignore_flags"
+
+
 # ------------------------------------------------------------------ SB-3: Turncoat's cost
 def test_sb3_turncoat_costs_3_hf(data):
     # rules-facts §1.6 (FAQ, Dragon Cards and Command Cards, Turncoat): the printed cost is

@@ -16,13 +16,13 @@ from pipeline.systems.genpei.engine.state import GenpeiState
 
 #: (scenario, policy, game) → (sha256 prefix of the game, steps, winner, player turns).
 EXPECTED = {
-    ('GP19', 'random', 0): ('c749269f5d2529e8', 326, None, 31),
+    ('GP19', 'random', 0): ('80b9f594a145ef3e', 325, None, 31),
     ('GP19', 'random', 1): ('dac6ebdcd7e7fdd7', 279, None, 31),
     ('GP19', 'random', 2): ('5eb45575b8ddf769', 309, None, 31),
     ('GP19', 'greedy', 0): ('93528eefb8bb8f47', 378, 1, 26),
     ('GP19', 'greedy', 1): ('37f0209493fa22d1', 257, 1, 21),
-    ('GP19', 'greedy', 2): ('60d5714149d62afb', 427, None, 31),
-    ('GP19', 'rollout', 0): ('bf7488a9c2db59a3', 292, 1, 22),
+    ('GP19', 'greedy', 2): ('025b427d63adbbb9', 417, 0, 29),
+    ('GP19', 'rollout', 0): ('17ac1be96a17376b', 184, 1, 13),
     ('GP20', 'random', 0): ('9c2628b989594979', 315, None, 31),
     ('GP20', 'random', 1): ('0c7fdf99ac42392a', 294, None, 31),
     ('GP20', 'random', 2): ('00b36d131e54a9bc', 295, None, 31),
@@ -90,8 +90,8 @@ EXPECTED_WITH_CHANCE = {
     ('GP19', 'random', 0): ('60885c777fc963cb', 390, None, 41),
     ('GP19', 'random', 1): ('16217639856377a0', 384, None, 41),
     ('GP19', 'random', 2): ('44dde05292e67b48', 375, None, 41),
-    ('GP19', 'greedy', 0): ('9bee9e4d90f7630d', 353, 0, 29),
-    ('GP19', 'greedy', 1): ('5426121633dc9c7b', 400, 1, 30),
+    ('GP19', 'greedy', 0): ('7745c580cdef4f52', 337, 0, 27),
+    ('GP19', 'greedy', 1): ('c3c2f61b0b00fd02', 326, 1, 22),
     ('GP19', 'greedy', 2): ('a28a1e7811f41fb9', 430, 1, 32),
     ('GP20', 'random', 0): ('febdf9ef64b66c5f', 426, None, 41),
     ('GP20', 'random', 1): ('057d0f5420bb4bd4', 399, None, 41),

@@ -232,8 +232,8 @@ class Battles:
         return True
 
     def _stockade_first(self, att: Unit, dfn: Unit) -> bool:
-        """A unit in a Stockade attacked in close combat from a non-Stockade hex battles first
-        (Genpei pack, Stockade)."""
+        """A unit in a Stockade attacked in close combat from a non-Stockade hex may battle first
+        (Genpei pack, Stockade): its owner's reaction ``("react", "stockade")``."""
         own = {t.id for t in self.board.terrain(att.hex)}
         return any(t.combat.battles_first and t.id not in own for t in self.board.terrain(dfn.hex))
 
@@ -335,9 +335,10 @@ class Battles:
         if att is None or dfn is None:
             return
         d = dfn.side
-        stockade = self._stockade_first(att, dfn)
         acts: list = [("react", None)]
-        if not stockade and any(self.decks.info[c].effect == "first_strike" for c in self.sides[d].hand):
+        if self._stockade_first(att, dfn):
+            acts.append(("react", "stockade"))  # "may battle first": the defender's choice
+        elif any(self.decks.info[c].effect == "first_strike" for c in self.sides[d].hand):
             acts.append(("react", "first_strike"))
         if self.can_play_dragon(d, "ambush") is not None:
             acts.append(("react", "ambush"))
@@ -348,7 +349,7 @@ class Battles:
 
     def _h_react(self, a, uid: int, target: int, paid: bool, bonus: bool) -> None:
         att, dfn = self.units[uid], self.units[target]
-        first = self._stockade_first(att, dfn)
+        first = a[1] == "stockade"
         extra = 0
         if a[1] == "first_strike":
             hand = self.sides[dfn.side].hand
@@ -442,14 +443,35 @@ class Battles:
                 self.grapples.discard(pair)  # severed: both free at once
             else:
                 self.grapples.add(pair)
-        hits, retreat = score(setup, sym, swords, flags, grapple=spend_sword)
+        opt = setup.optional_flag_ignores
+        if opt and not setup.flags_are_hits:
+            # flags a tile "may ignore" (Palisade, Stockade, Bridge): the target's owner decides
+            # how many of them to ignore (erratum optional_flag_ignores); against a ship a flag
+            # not ignored is a hit, so every one is ignored there
+            usable = min(opt, flags - (setup.flag_ignores - opt))
+            if usable > 0:
+                self._decide(t.side, [("ignore_flags", k) for k in range(usable + 1)], "_h_ignore_flags",
+                             roller, target, kind, role, bonus, (sym, swords, flags), spend_sword, start_hex, setup)
+                return
+        self._hits(roller, target, kind, role, bonus, score(setup, sym, swords, flags, grapple=spend_sword), start_hex)
+
+    def _h_ignore_flags(self, a, roller: int, target: int, kind: str, role: str, bonus: bool, roll: tuple[int, int, int],
+                        spend_sword: bool, start_hex: Hex, setup: Setup) -> None:
+        sym, swords, flags = roll
+        declined = setup.optional_flag_ignores - a[1]
+        self._hits(roller, target, kind, role, bonus, score(setup, sym, swords, flags, grapple=spend_sword, declined=declined),
+                   start_hex)
+
+    def _hits(self, roller: int, target: int, kind: str, role: str, bonus: bool, scored: tuple[int, int], start_hex: Hex) -> None:
+        """Apply a roll's ``(hits, hexes of retreat)`` to ``target``, then what follows the roll."""
+        hits, retreat = scored
         steps: list[tuple] = []
         if hits:
             steps.append(("hit", target, hits))
         if retreat:
             steps.append(("retreat", target, retreat))
         if hits or retreat:
-            steps.append(("casualty", target, t.figures))
+            steps.append(("casualty", target, self.units[target].figures))
         steps.append(("after", roller, target, kind, role, bonus, start_hex))
         self._push(*steps)
 
