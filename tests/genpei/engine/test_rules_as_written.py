@@ -5,8 +5,6 @@ from the text; each test names its source and, where the text reads two ways, th
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 
 from pipeline.systems.genpei import odds
@@ -14,36 +12,7 @@ from pipeline.systems.genpei.engine.combat import destroy_setup
 from pipeline.systems.genpei.engine.deck import decks
 from pipeline.systems.genpei.engine.state import challenge_outcomes
 
-from .conftest import at_battle, dealt, roll, scenario
-
-#: Rows 1-5 Ocean (the north half of the board), land from row 6 down.
-SEA = [{"terrain": "ocean", "rows": [{"row": r, "first": 1, "last": 12 - (r % 2 == 0)} for r in range(1, 6)]}]
-
-
-def _apply(st, outcome):
-    assert outcome in dict(st.chance_outcomes()), (outcome, st.chance_outcomes()[:5])
-    st.apply_action(outcome)
-
-
-def _at_card(st, side, hand, dragons=()):
-    st.player = side
-    st.phase = "card"
-    st.sides[side].hand = list(hand)
-    st.sides[side].dragons = list(dragons)
-    st.node = None
-    st._legal = None
-    st.steps.clear()
-    return st
-
-
-def _at_move(st, pid):
-    st.player = st.piece_side(pid)
-    st.phase = "move"
-    st.ordered = [pid]
-    st.queue = deque([pid])
-    st.node = None
-    st._legal = None
-    return st
+from .conftest import SEA, apply_outcome, at_battle, at_card, at_move, dealt, roll, scenario
 
 
 def _lone_leader_attacked(data, leader_hex, marsh, *, friend_hex=(1, 11)):
@@ -55,7 +24,7 @@ def _lone_leader_attacked(data, leader_hex, marsh, *, friend_hex=(1, 11)):
     lid = st._place_leader(0, data.leaders["infantry_leader"], leader_hex).lid
     st = at_battle(st, 0)
     st.apply_action(("battle", 0, lid, "close", False))
-    _apply(st, roll())
+    apply_outcome(st, roll())
     assert st.current_player() == 0 and st.legal_actions()[-1] == ("seppuku", lid)
     return st, lid
 
@@ -96,7 +65,7 @@ def test_g2_a_unit_retreating_out_of_a_marsh_moves_1_hex(data):
         ("b", "samurai_infantry", (6, 5), None), ("a", "ashigaru_spearmen", (6, 6), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(flags=2))
+    apply_outcome(st, roll(flags=2))
     assert st.current_player() == 0 and {a[2] for a in st.legal_actions()} == {(6, 7), (7, 7)}
     st.apply_action(("retreat", 1, (6, 7)))
     assert st.units[1].hex == (6, 7) and st.units[1].figures == 4
@@ -122,7 +91,7 @@ def test_g9_a_retreat_into_a_marsh_makes_one_leader_casualty_check(data):
         ("a", "ashigaru_spearmen", (7, 7), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1, flags=1))
+    apply_outcome(st, roll(sym=1, flags=1))
     checks = 0
     while not st.is_terminal() and st.player == 1 and st.phase == "battle":
         if st.is_chance_node():
@@ -158,7 +127,7 @@ def test_g3_a_ship_grappled_from_the_shore_may_sever_when_it_attacks(data):
     # grappled enemy may allocate one sword result to severing the grapple".
     st = at_battle(_ship_and_shore(data), 1)
     st.apply_action(("battle", 1, 0, "close", False))
-    _apply(st, roll(swords=2))
+    apply_outcome(st, roll(swords=2))
     assert st.current_player() == 1 and st.legal_actions() == [("grapple", False), ("grapple", True)]
     st.apply_action(("grapple", True))
     assert not st.grapples
@@ -167,8 +136,8 @@ def test_g3_a_ship_grappled_from_the_shore_may_sever_when_it_attacks(data):
 def test_g3_a_ship_grappled_from_the_shore_may_sever_when_it_battles_back(data):
     st = at_battle(_ship_and_shore(data), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll())  # the land unit's roll: nothing
-    _apply(st, roll(swords=1))  # the ship's battle back
+    apply_outcome(st, roll())  # the land unit's roll: nothing
+    apply_outcome(st, roll(swords=1))  # the ship's battle back
     assert st.current_player() == 1 and st.legal_actions() == [("grapple", False), ("grapple", True)]
     st.apply_action(("grapple", True))
     assert not st.grapples
@@ -185,7 +154,7 @@ def test_g4_dismounted_cavalry_at_sea_takes_ground_without_a_bonus_combat(data):
     st = at_battle(dealt(data, sc), 0)
     st.units[1].figures = 1
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     assert st.legal_actions() == [("take_ground", 0, False), ("take_ground", 0, True)]
     st.apply_action(("take_ground", 0, True))
     assert st.units[0].hex == (6, 3)
@@ -203,7 +172,7 @@ def test_g5_the_command_ship_follows_its_bodyguard_taking_ground(data):
     st = at_battle(dealt(data, sc), 0)
     st.units[1].figures = 1
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     st.apply_action(("take_ground", 0, True))
     assert st.markers == [["command_ship", (6, 4), "a"]]
     # next turn: back to (6, 5) by sea, then ashore at (6, 6): a Command Tent there
@@ -211,7 +180,7 @@ def test_g5_the_command_ship_follows_its_bodyguard_taking_ground(data):
     for dest in ((6, 5), (6, 6)):
         u.start_hex = u.hex
         u.moved = False
-        st = _at_move(st, 0)
+        st = at_move(st, 0)
         st.steps.clear()
         st.apply_action(("move", 0, dest))
     assert st.markers == [["command_tent", (6, 6), "a"]]
@@ -224,7 +193,7 @@ def test_g5_an_enemy_bodyguard_does_not_carry_off_a_command_ship(data):
         ("a", "bodyguard", (6, 4), "commander"), ("b", "samurai_infantry", (1, 1), None)],
         markers=[{"marker": "command_ship", "hex": [6, 4], "side": "b"}])
     st = dealt(data, sc)
-    st = _at_move(st, 0)
+    st = at_move(st, 0)
     st.apply_action(("move", 0, (7, 4)))
     assert st.markers == [["command_ship", (6, 4), "b"]]
 
@@ -274,7 +243,7 @@ def test_g7_the_attacker_losing_his_leader_in_the_challenge_pays_nothing(data):
     st = _challenge_position(data)
     st.apply_action(("battle", 0, 1, "close", True))
     st.apply_action(("challenge", True))
-    _apply(st, ("challenge", -1, 0, 0))  # side 1 rolls more swords: the attacker's leader dies
+    apply_outcome(st, ("challenge", -1, 0, 0))  # side 1 rolls more swords: the attacker's leader dies
     st.apply_action(st.chance_outcomes()[0][0])  # the random Command card side 0 loses
     assert st.units[0].leader is None and st.sides[0].hf == 3
     assert st.is_chance_node() and st.node[3] == "_h_roll" and st.node[4][-1].dice == 4 and not st.node[4][-1].inspired
@@ -284,7 +253,7 @@ def test_g7_the_surviving_leader_decides_inspiration_after_the_challenge(data):
     st = _challenge_position(data)
     st.apply_action(("battle", 0, 1, "close", False))
     st.apply_action(("challenge", True))
-    _apply(st, ("challenge", 0, 0, 0))  # a tie: both leaders live
+    apply_outcome(st, ("challenge", 0, 0, 0))  # a tie: both leaders live
     assert st.current_player() == 0 and st.legal_actions() == [("inspire", False), ("inspire", True)]
     st.apply_action(("inspire", True))
     assert st.sides[0].hf == 2 and st.node[4][-1].dice == 5 and st.node[4][-1].inspired
@@ -306,7 +275,7 @@ def test_sb6_the_last_hf_token_buys_its_die_battling_back(data):
     st = at_battle(dealt(data, sc), 0)
     st.sides[1].hf = 1
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll())
+    apply_outcome(st, roll())
     st.apply_action(("inspire", True))
     assert st.sides[1].hf == 0 and st.node[4][-1].dice == 4 + 1 and st.node[4][-1].inspired
 
@@ -345,7 +314,7 @@ def test_g8_the_land_use_of_infantry_onslaught_orders_no_ship(data):
     sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
         ("a", "samurai_infantry", (6, 8), None), ("a", "ashigaru_spearmen", (6, 4), None),
         ("b", "samurai_infantry", (2, 9), None)])
-    st = _at_card(dealt(data, sc), 0, ["infantry_onslaught", "order2_centre", "order2_centre"])
+    st = at_card(dealt(data, sc), 0, ["infantry_onslaught", "order2_centre", "order2_centre"])
     st.apply_action(("card", "infantry_onslaught", "land"))
     assert st.ordered == [0]  # the land unit only, taken without asking; never the ship
 
@@ -354,7 +323,7 @@ def test_g8_the_land_use_of_cavalry_charge_without_land_cavalry_orders_no_ship(d
     sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
         ("a", "samurai_infantry", (6, 8), None), ("a", "samurai_cavalry", (6, 4), None),
         ("b", "samurai_infantry", (2, 9), None)])
-    st = _at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
+    st = at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
     st.apply_action(("card", "cavalry_charge", "land"))
     assert st.ordered == [0]
 
@@ -367,7 +336,7 @@ def test_g10_the_palisade_flag_ignore_is_the_defenders_choice(data):
         ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(flags=1))
+    apply_outcome(st, roll(flags=1))
     assert st.current_player() == 1 and st.legal_actions() == [("ignore_flags", 0), ("ignore_flags", 1)]
     st.apply_action(("ignore_flags", 0))  # he chooses to retreat
     assert st.legal_actions()[0][0] == "retreat" or st.units[1].hex != (6, 5)
@@ -378,7 +347,7 @@ def test_g10_declining_the_palisade_flag_ignore_retreats_and_taking_it_holds(dat
         ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(flags=1))
+    apply_outcome(st, roll(flags=1))
     st.apply_action(("ignore_flags", 1))
     assert st.units[1].hex == (6, 5) and st.units[1].figures == 4
 
@@ -410,7 +379,7 @@ def test_g10_a_bridge_flag_ignore_is_the_defenders_choice(data):
         ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(flags=2))
+    apply_outcome(st, roll(flags=2))
     assert st.current_player() == 1 and st.legal_actions() == [("ignore_flags", 0), ("ignore_flags", 1)]
 
 
@@ -419,7 +388,7 @@ def test_g10_a_red_units_own_flag_ignore_is_not_asked(data):
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "samurai_infantry", (6, 5), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(flags=2))
+    apply_outcome(st, roll(flags=2))
     assert not st.legal_actions() or st.legal_actions()[0][0] != "ignore_flags"
 
 
@@ -429,11 +398,11 @@ def test_sb3_turncoat_costs_3_hf(data):
     # wrong, it should be 3 H&F (cards.yaml, sourced).
     assert decks(data).info["turncoat"].cost == 3
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
+    st = at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
     st.sides[0].hf = 2
     st.apply_action(("card", "order2_centre", None))
     assert ("dragon", "turncoat", 1) not in st.legal_actions()
-    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
+    st = at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
     st.sides[0].hf = 3
     st.apply_action(("card", "order2_centre", None))
     st.apply_action(("dragon", "turncoat", 1))
@@ -446,7 +415,7 @@ def test_sb8_samurai_bow_cavalry_under_cavalry_charge_rolls_its_base_close_dice(
     # +1 die and rolls its base close-combat dice; ccn_unit_sbc: 3 close combat dice (erratum
     # mounted_samurai_archers_close_after_move).
     sc = scenario(data, units=[("a", "mounted_samurai_archers", (6, 8), None), ("b", "samurai_infantry", (6, 5), None)])
-    st = _at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
+    st = at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
     st.apply_action(("card", "cavalry_charge", "land"))
     u = st.units[0]
     assert st.ordered == [0] and max(st.board.distance((6, 8), h) for h in st.destinations(u)) == 2

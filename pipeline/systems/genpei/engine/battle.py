@@ -42,8 +42,8 @@ class Battles:
         h = u.hex
         if h in b.no_inspiration:
             return None
-        hf = 1 << 30 if paid else self.sides[u.side].hf
-        if u.leader is not None and hf >= u.leader.inspiration.hf_cost:
+        hf = self.sides[u.side].hf
+        if u.leader is not None and (paid or hf >= u.leader.inspiration.hf_cost):
             return u.leader
         naval = b._naval
         if h in naval:
@@ -60,7 +60,7 @@ class Battles:
                 lid = lat.get(n)
                 if lid is not None and self.leaders[lid].side == side:
                     ldr = self.leaders[lid].type
-            if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and hf >= ldr.inspiration.hf_cost:
+            if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and (paid or hf >= ldr.inspiration.hf_cost):
                 return ldr
         return None
 
