@@ -440,9 +440,11 @@ class TerrainCombat(Strict):
             non-Stockade hex).
         ignore_swords: swords a unit on this hex ignores.
         ignore_flags: flags a unit on this hex may ignore.
+        flags_optional: the ``ignore_flags`` are the owner's choice, roll by roll (the text
+            says the unit "may ignore" them: Palisade, Stockade, Bridge); else always used.
         protection_from: ``all`` sides, or only ``covered_hexsides`` (Palisade).
-        battles_first: a unit here targeted in close combat from a different terrain battles
-            first (as if playing First Strike).
+        battles_first: a unit here targeted in close combat from a different terrain may
+            battle first (as if playing First Strike), its owner's choice.
         no_inspiration: units here cannot be inspired.
         max_range: ranged combat range from this hex for archer units (Arrow Tower).
         source: the citation.
@@ -454,6 +456,7 @@ class TerrainCombat(Strict):
     ranged_into: DiceCap = DiceCap()
     ignore_swords: int = 0
     ignore_flags: int = 0
+    flags_optional: bool = False
     protection_from: Literal["all", "covered_hexsides"] = "all"
     battles_first: bool = False
     no_inspiration: bool = False

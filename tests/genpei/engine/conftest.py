@@ -46,6 +46,10 @@ def scenario(data, *, units, terrain=(), naval=False, wind=None, banners=5, rule
     return Scenario.model_validate(doc)
 
 
+#: Rows 1-5 Ocean (the north half of the board), land from row 6 down: a ``terrain`` for
+#: :func:`scenario`.
+SEA = [{"terrain": "ocean", "rows": [{"row": r, "first": 1, "last": 12 - (r % 2 == 0)} for r in range(1, 6)]}]
+
 #: Cards the opening deal of the rules tests gives: a plain section card, and a Dragon card the
 #: engine never plays, so no reaction or Dragon card interrupts a hand-made situation.
 DEAL = (("draw", "order2_centre"), ("draw", "unlisted_dragon"))
@@ -76,3 +80,32 @@ def at_battle(st: GenpeiState, uid: int, *, moved: bool = False) -> GenpeiState:
 def roll(sym=0, swords=0, flags=0, hf=0):
     """A chance outcome of a battle roll."""
     return ("roll", sym, swords, flags, hf)
+
+
+def apply_outcome(st: GenpeiState, outcome) -> None:
+    """Apply the chance ``outcome``, which must be one of the node's outcomes."""
+    assert outcome in dict(st.chance_outcomes()), (outcome, st.chance_outcomes()[:5])
+    st.apply_action(outcome)
+
+
+def at_card(st: GenpeiState, side: int, hand, dragons=()) -> GenpeiState:
+    """Put ``st`` at the card decision of ``side`` holding ``hand`` (and ``dragons``)."""
+    st.player = side
+    st.phase = "card"
+    st.sides[side].hand = list(hand)
+    st.sides[side].dragons = list(dragons)
+    st.node = None
+    st._legal = None
+    st.steps.clear()
+    return st
+
+
+def at_move(st: GenpeiState, pid: int) -> GenpeiState:
+    """Put ``st`` at the move decision of piece ``pid`` (a unit or a lone leader), ordered alone."""
+    st.player = st.piece_side(pid)
+    st.phase = "move"
+    st.ordered = [pid]
+    st.queue = deque([pid])
+    st.node = None
+    st._legal = None
+    return st

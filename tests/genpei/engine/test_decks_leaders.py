@@ -18,35 +18,7 @@ from pipeline.systems.genpei.engine.state import (
     symbol_counts,
 )
 
-from .conftest import at_battle, dealt, roll, scenario
-
-SEA = [{"terrain": "ocean", "rows": [{"row": r, "first": 1, "last": 12 - (r % 2 == 0)} for r in range(1, 6)]}]
-
-
-def _apply(st, outcome):
-    assert outcome in dict(st.chance_outcomes()), (outcome, st.chance_outcomes()[:5])
-    st.apply_action(outcome)
-
-
-def _at_card(st, side, hand, dragons=()):
-    st.player = side
-    st.phase = "card"
-    st.sides[side].hand = list(hand)
-    st.sides[side].dragons = list(dragons)
-    st.node = None
-    st._legal = None
-    st.steps.clear()
-    return st
-
-
-def _at_move(st, pid):
-    st.player = st.piece_side(pid)
-    st.phase = "move"
-    st.ordered = [pid]
-    st.queue = deque([pid])
-    st.node = None
-    st._legal = None
-    return st
+from .conftest import SEA, apply_outcome, at_battle, at_card, at_move, dealt, roll, scenario
 
 
 # ------------------------------------------------------------------------------------ decks
@@ -68,7 +40,8 @@ def test_dragon_deck_is_40_cards_and_unknown_texts_are_never_played(data):
     assert sum(d.dragon.values()) == 40 and d.dragon[UNLISTED_DRAGON] == 40 - 18
     playable = {c for c in d.dragon if d.info[c].effect != "unknown"}
     assert playable == {"ambush", "personal_challenge", "turncoat"}
-    assert all(d.info[c].cost == 1 for c in playable)  # the stand-in cost, logged
+    assert d.info["ambush"].cost == d.info["personal_challenge"].cost == 1  # the stand-in cost, logged
+    assert d.info["turncoat"].cost == 3  # the designer's ruling (cards.yaml)
     assert any("dragon_card_costs" in n for n in d.notes)
 
 
@@ -86,7 +59,7 @@ def test_end_of_turn_draw_a_dragon_card_or_take_2_hf(data):
     # ccn_honor_fortune_gmt: at the end of his turn the player draws a Dragon card or takes 2 H&F;
     # with no Dragon card played he may first discard one for 1 H&F.
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "samurai_infantry", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 4, dragons=["unlisted_dragon"])
+    st = at_card(dealt(data, sc), 0, ["order2_centre"] * 4, dragons=["unlisted_dragon"])
     hf = st.sides[0].hf
     _to_end_of_turn(st)
     assert st.legal_actions() == [("discard", None), ("discard", "unlisted_dragon")]
@@ -100,7 +73,7 @@ def test_end_of_turn_draw_a_dragon_card_or_take_2_hf(data):
 
 def test_no_discard_after_playing_a_dragon_card_and_one_dragon_card_per_turn(data):
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 4, dragons=["turncoat", "unlisted_dragon"])
+    st = at_card(dealt(data, sc), 0, ["order2_centre"] * 4, dragons=["turncoat", "unlisted_dragon"])
     st.dragon_played[0] = True
     assert st.can_play_dragon(0, "turncoat") is None
     _to_end_of_turn(st)
@@ -115,7 +88,7 @@ def test_no_discard_after_playing_a_dragon_card_and_one_dragon_card_per_turn(dat
 def test_order_one_card_draws_two_and_keeps_one(data):
     # ccn_command_cards_gmt: Order One Unit: when drawing the new card, draw 2, keep 1.
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "samurai_infantry", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 4)
+    st = at_card(dealt(data, sc), 0, ["order2_centre"] * 4)
     _to_end_of_turn(st)
     st.card = None
     st.steps.clear()
@@ -125,8 +98,8 @@ def test_order_one_card_draws_two_and_keeps_one(data):
     st.queue = deque()
     st._advance()
     st.apply_action(("eot", "hf"))
-    _apply(st, ("draw", "shogun"))
-    _apply(st, ("draw", "order3_left"))
+    apply_outcome(st, ("draw", "shogun"))
+    apply_outcome(st, ("draw", "order3_left"))
     assert st.legal_actions() == [("keep", "order3_left"), ("keep", "shogun")]
     st.apply_action(("keep", "shogun"))
     assert st.sides[0].hand.count("shogun") == 1 and st.cmd_discard.get("order3_left") == 1
@@ -150,7 +123,7 @@ def test_infantry_onslaught_moves_four_adjacent_naval_units_two_hexes_against_th
         ("a", "ashigaru_spearmen", (6, 3), None), ("a", "ashigaru_spearmen", (7, 3), None),
         ("a", "ashigaru_spearmen", (11, 1), None), ("a", "samurai_infantry", (6, 8), None),
         ("b", "samurai_infantry", (2, 9), None)])
-    st = _at_card(dealt(data, sc), 0, ["infantry_onslaught", "order2_centre", "order2_centre"])
+    st = at_card(dealt(data, sc), 0, ["infantry_onslaught", "order2_centre", "order2_centre"])
     assert ("card", "infantry_onslaught", "naval") in st.legal_actions()
     assert ("card", "infantry_onslaught", "land") in st.legal_actions()  # a mixed army chooses
     st.apply_action(("card", "infantry_onslaught", "naval"))
@@ -169,7 +142,7 @@ def test_cavalry_charge_orders_cavalry_with_an_extra_die_and_3_hex_square_cavalr
     # move 3 and battle, no ranged combat; Samurai Bow Cavalry move 2 and get no extra die.
     sc = scenario(data, units=[("a", "samurai_cavalry", (6, 8), None), ("a", "mounted_samurai_archers", (4, 8), None),
                                ("a", "samurai_infantry", (8, 8), None), ("b", "samurai_infantry", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
+    st = at_card(dealt(data, sc), 0, ["cavalry_charge", "order2_centre", "order2_centre"])
     st.apply_action(("card", "cavalry_charge", "land"))
     assert ("order", 2) not in st.legal_actions()
     st.apply_action(("order", 0))
@@ -189,7 +162,7 @@ def test_shogun_orders_by_symbols_rolled_and_reshuffles_both_decks(data):
     # standard, flags any unit or leader; H&F collected; +1 die all turn; both decks reshuffled.
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 8), None), ("a", "ashigaru_spearmen", (4, 8), None),
                                ("b", "samurai_infantry", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["shogun", "order2_centre", "order2_centre"])
+    st = at_card(dealt(data, sc), 0, ["shogun", "order2_centre", "order2_centre"])
     st.cmd_discard = {"order3_left": 2}
     hf = st.sides[0].hf
     st.apply_action(("card", "shogun", None))
@@ -212,9 +185,9 @@ def test_first_strike_the_defender_battles_first_and_draws_a_replacement(data):
     assert st.current_player() == 1 and st.legal_actions() == [("react", None), ("react", "first_strike")]
     st.apply_action(("react", "first_strike"))
     assert st.node[4][:4] == (1, 0, "close", "first")  # the defender rolls first
-    _apply(st, roll())
+    apply_outcome(st, roll())
     assert st.node[4][:4] == (0, 1, "close", "after_first")  # then the attacker as ordered
-    _apply(st, roll())
+    apply_outcome(st, roll())
     # no battle back: the turn ends; the defender draws his replacement card first
     st.apply_action(("discard", None))
     assert st.legal_actions() == [("eot", "dragon"), ("eot", "hf")]
@@ -248,7 +221,7 @@ def test_personal_challenge_outcomes_are_exact_and_cost_a_leader_and_a_card(data
     st.apply_action(("challenge", True))
     hand = len(st.sides[1].hand)
     banners = st.sides[0].banners
-    _apply(st, ("challenge", 1, 0, 0))
+    apply_outcome(st, ("challenge", 1, 0, 0))
     assert st.units[1].leader is None and st.sides[0].banners == banners
     st.apply_action(st.chance_outcomes()[0][0])  # the random card lost
     assert len(st.sides[1].hand) == hand - 1
@@ -261,11 +234,11 @@ def test_turncoat_defects_on_more_hf_symbols(data):
     assert more_hf_probability(faces, 3, 3) == pytest.approx(sum(
         p * q for (a,), p in symbol_counts(faces, 3, ("honour_fortune",)) for (b,), q in symbol_counts(faces, 3, ("honour_fortune",)) if a > b))
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 2), None)])
-    st = _at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
+    st = at_card(dealt(data, sc), 0, ["order2_centre"] * 3, dragons=["turncoat"])
     st.apply_action(("card", "order2_centre", None))
     assert ("dragon", "turncoat", 1) in st.legal_actions()
     st.apply_action(("dragon", "turncoat", 1))
-    _apply(st, ("turncoat", True))
+    apply_outcome(st, ("turncoat", True))
     assert st.units[1].side == 0 and st.log["dragon:turncoat"] == 1
 
 
@@ -277,7 +250,7 @@ def test_leader_casualty_check_two_dice_after_losses(data):
     sc = scenario(data, units=[("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), "infantry_leader")])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     assert dict(st.chance_outcomes()) == {("casualty", True): pytest.approx(1 / 36), ("casualty", False): pytest.approx(35 / 36)}
     st.apply_action(("casualty", True))
     assert st.units[1].leader is None and st.sides[0].banners == 1
@@ -292,8 +265,8 @@ def test_leader_of_an_eliminated_unit_escapes_1_to_3_hexes_for_3_hf(data):
     st.units[1].figures = 1
     hf = st.sides[1].hf
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1, flags=2))
-    _apply(st, ("casualty", False))
+    apply_outcome(st, roll(sym=1, flags=2))
+    apply_outcome(st, ("casualty", False))
     acts = st.legal_actions()
     assert ("seppuku", LEADER_BASE) in acts and st.current_player() == 1
     dests = {a[2] for a in acts if a[0] == "escape"}
@@ -314,7 +287,7 @@ def test_lone_leader_attacked_dies_on_any_sword(data):
     assert ("battle", 0, lid, "close", False) in st.legal_actions()
     st.apply_action(("battle", 0, lid, "close", False))
     assert len(st.chance_outcomes()) > 1
-    _apply(st, roll(swords=1))
+    apply_outcome(st, roll(swords=1))
     assert lid not in st.leaders and st.sides[0].banners == 1
 
 
@@ -338,7 +311,7 @@ def test_lone_leader_moves_up_to_3_and_joins_but_not_on_open_ocean(data):
     dests = st.leader_destinations(le)
     assert (6, 8) in dests  # the friendly unit 3 hexes away: he joins it
     assert all(not st.board.is_naval(h) for h in dests) and max(st.board.distance((6, 5), h) for h in dests) == 3
-    st = _at_move(st, le.lid)
+    st = at_move(st, le.lid)
     st.apply_action(("move", le.lid, (6, 8)))
     assert st.units[0].leader is not None and not st.leaders
 
@@ -350,7 +323,7 @@ def test_lone_leader_entering_a_marsh_dies_on_a_sword(data):
         ("a", "samurai_infantry", (1, 11), None), ("b", "samurai_infantry", (1, 1), None)])
     st = dealt(data, sc)
     le = st._place_leader(0, data.leaders["infantry_leader"], (6, 7))
-    st = _at_move(st, le.lid)
+    st = at_move(st, le.lid)
     st.apply_action(("move", le.lid, (6, 6)))
     assert dict(st.chance_outcomes()) == {("leader_marsh", True): 1 / 6, ("leader_marsh", False): 5 / 6}
     st.apply_action(("leader_marsh", True))
@@ -388,8 +361,8 @@ def test_shoreline_leader_with_open_ocean_behind_commits_seppuku(data):
     st = at_battle(dealt(data, sc), 0)
     st.units[1].figures = 1
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1))
-    _apply(st, ("casualty", False))
+    apply_outcome(st, roll(sym=1))
+    apply_outcome(st, ("casualty", False))
     # a friend stands 2 hexes east, but behind (NW, NE) is only open ocean: no escape offered
     assert not st.leaders and st.log.get("seppuku") == 1
 
@@ -419,7 +392,7 @@ def test_battle_back_may_be_inspired(data):
     sc = scenario(data, units=[("a", "ashigaru_spearmen", (6, 6), None), ("b", "samurai_infantry", (6, 5), "infantry_leader")])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll())
+    apply_outcome(st, roll())
     assert st.current_player() == 1 and st.legal_actions() == [("inspire", False), ("inspire", True)]
     hf = st.sides[1].hf
     st.apply_action(("inspire", True))
@@ -431,6 +404,7 @@ def test_stockade_first_strike_may_be_inspired(data):
         ("a", "samurai_infantry", (6, 6), None), ("b", "ashigaru_spearmen", (6, 5), "infantry_leader")])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
+    st.apply_action(("react", "stockade"))
     assert st.legal_actions() == [("inspire", False), ("inspire", True)]
     st.apply_action(("inspire", True))
     assert st.node[4][:4] == (1, 0, "close", "first") and st.node[4][-1].dice == 2 + 1
@@ -457,9 +431,9 @@ def test_taking_ground_into_a_marsh_keeps_the_bonus_combat(data):
     st = at_battle(dealt(data, sc), 0)
     st.units[1].figures = 1
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     st.apply_action(("take_ground", 0, True))
-    _apply(st, ("marsh", False))
+    apply_outcome(st, ("marsh", False))
     assert ("bonus", 0, 2, False) in st.legal_actions()
 
 
@@ -496,7 +470,7 @@ def test_command_tent_banner(data):
                   markers=[{"marker": "command_tent", "hex": [6, 4], "side": "b"}])
     st = dealt(data, sc)
     st.units[0].start_hex = (6, 6)
-    st = _at_move(st, 0)
+    st = at_move(st, 0)
     st.apply_action(("move", 0, (6, 4)))
     assert st.sides[0].banners == 1 and not st.markers
 

@@ -54,6 +54,8 @@ def test_engine_rolls_the_dice_odds_computes(data, att, dfn, att_tile, dfn_tile,
         assert setup.dice == 0 or (leader and not setup.inspired) or ranged
         return
     state.apply_action(action)
+    if not state.is_chance_node() and ("react", "stockade") in state.legal_actions():
+        state.apply_action(("react", "stockade"))  # the defender in a Stockade chooses to battle first
     if state.node[4][3] == "first":  # a Stockade battles first: roll nothing, then the attack
         state.apply_action(("roll", 0, 0, 0, 0))
     if setup.dice == 0:

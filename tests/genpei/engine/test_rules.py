@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 
 from pipeline.systems.genpei.engine.board import Board, with_wind
@@ -12,24 +10,7 @@ from pipeline.systems.genpei.engine.state import marsh_entry_outcomes
 from pipeline.systems.genpei.engine.stats import resolve
 from pipeline.systems.genpei.layout import HexLayout
 
-from .conftest import at_battle, dealt, roll, scenario
-
-SEA = [{"terrain": "ocean", "rows": [{"row": r, "first": 1, "last": 12 - (r % 2 == 0)} for r in range(1, 6)]}]
-
-
-def _apply_outcome(st, outcome):
-    assert outcome in dict(st.chance_outcomes()), outcome
-    st.apply_action(outcome)
-
-
-def _at_move(st, uid):
-    st.player = st.units[uid].side
-    st.phase = "move"
-    st.ordered = [uid]
-    st.queue = deque([uid])
-    st.node = None
-    st._legal = None
-    return st
+from .conftest import SEA, apply_outcome, at_battle, at_move, dealt, roll, scenario
 
 
 def test_neighbours_match_the_layout(data):
@@ -62,7 +43,7 @@ def test_naval_unit_moves_one_hex_against_the_wind_two_with_it(data):
     # direction ... may move 2 hexes if its entire movement is with the wind/tide."
     sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
         ("a", "ashigaru_spearmen", (5, 3), None), ("b", "samurai_infantry", (6, 10), None)])
-    st = _at_move(dealt(data, sc), 0)
+    st = at_move(dealt(data, sc), 0)
     dests = {a[2] for a in st.legal_actions()}
     assert (7, 3) in dests            # E then E: with the wind, 2 hexes
     assert (4, 3) in dests            # W: against the wind, 1 hex
@@ -79,7 +60,7 @@ def test_flags_that_cannot_be_ignored_hit_a_naval_unit(data):
         ("a", "ashigaru_spearmen", (5, 3), None), ("b", "ashigaru_spearmen", (6, 3), None)])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply_outcome(st, roll(flags=2))
+    apply_outcome(st, roll(flags=2))
     assert st.units[1].figures == 2 and st.units[1].hex == (6, 3)
 
 
@@ -92,32 +73,34 @@ def test_stockade_falls_on_two_swords_and_its_occupant_loses_a_figure(data):
     assert ("destroy", 0, (6, 5), False) in st.legal_actions()
     st.apply_action(("destroy", 0, (6, 5), False))
     assert len(st.chance_outcomes()) > 1  # full 4 dice, not capped at 2
-    _apply_outcome(st, roll(swords=1))
+    apply_outcome(st, roll(swords=1))
     assert st.board.has((6, 5), "stockade") and st.units[1].figures == 4
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("destroy", 0, (6, 5), False))
-    _apply_outcome(st, roll(swords=2))
+    apply_outcome(st, roll(swords=2))
     assert not st.board.has((6, 5), "stockade") and st.units[1].figures == 3
 
 
 def test_stockade_entry_stop_no_cavalry_caps_and_first_strike(data):
     # Genpei pack, Stockade: start adjacent to enter, stop, no cavalry; close combat into it max
-    # 2 dice; the unit inside battles first against an attack from outside.
+    # 2 dice; the unit inside may battle first against an attack from outside (its choice).
     sc = scenario(data, terrain=[{"terrain": "stockade", "hexes": [[6, 5], [7, 5]]}], units=[
         ("a", "samurai_infantry", (6, 7), None), ("a", "samurai_cavalry", (5, 6), None),
         ("a", "samurai_infantry", (7, 6), None), ("b", "ashigaru_spearmen", (6, 5), None)])
-    st = _at_move(dealt(data, sc), 1)
+    st = at_move(dealt(data, sc), 1)
     assert not any(a[2] in ((6, 5), (7, 5)) for a in st.legal_actions())  # cavalry never
-    st = _at_move(dealt(data, sc), 2)
+    st = at_move(dealt(data, sc), 2)
     assert ("move", 2, (7, 5)) in st.legal_actions()  # started adjacent
     st = at_battle(dealt(data, sc), 2)
     setup = st.setup_for(st.units[2], st.units[3], "close", False)
     assert setup.dice == 2 and setup.sword_ignores == 1  # the Stockade's sword (no rank: triangle < square)
     st.apply_action(("battle", 2, 3, "close", False))
+    assert st.current_player() == 1 and st.legal_actions() == [("react", None), ("react", "stockade")]
+    st.apply_action(("react", "stockade"))
     # the defender's first-strike roll comes first: 3 dice of Ashigaru Spearmen capped at 2
     assert st.is_chance_node() and st.node[3] == "_h_roll" and st.node[4][:4] == (3, 2, "close", "first")
     assert st.node[4][-1].dice == 2
-    _apply_outcome(st, roll(flags=2))  # 1 flag ignored (red unit), 1 retreat: no attack follows
+    apply_outcome(st, roll(flags=2))  # 1 flag ignored (red unit), 1 retreat: no attack follows
     # the retreating player picks the hex: the two hexes toward his own (south) edge
     assert st.current_player() == 0 and {a[2] for a in st.legal_actions()} == {(7, 7), (8, 7)}
     st.apply_action(("retreat", 2, (7, 7)))
@@ -140,7 +123,7 @@ def test_palisade_only_across_covered_hexsides(data):
     assert not any(a[0] == "destroy" for a in at_battle(st, 1).legal_actions())
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("destroy", 0, (6, 5), False))
-    _apply_outcome(st, roll(swords=1))
+    apply_outcome(st, roll(swords=1))
     assert not st.board.has((6, 5), "palisade")
 
 
@@ -167,7 +150,7 @@ def test_unit_entering_a_marsh_loses_a_figure_on_its_own_standard(data):
     assert marsh_entry_outcomes(data, None)[0][1] == 1 / 6
     sc = scenario(data, terrain=[{"terrain": "marsh", "hexes": [[6, 6]]}], units=[
         ("a", "samurai_cavalry", (6, 8), None), ("b", "samurai_infantry", (6, 1), None)])
-    st = _at_move(dealt(data, sc), 0)
+    st = at_move(dealt(data, sc), 0)
     assert ("move", 0, (6, 6)) in st.legal_actions()
     assert (5, 5) not in {a[2] for a in st.legal_actions()}  # must stop in the marsh
     st.apply_action(("move", 0, (6, 6)))
@@ -175,7 +158,7 @@ def test_unit_entering_a_marsh_loses_a_figure_on_its_own_standard(data):
     st.apply_action(("marsh", True))
     assert st.units[0].figures == 3
     st.units[0].start_hex = (6, 6)
-    st = _at_move(st, 0)
+    st = at_move(st, 0)
     assert max(st.board.distance((6, 6), a[2]) for a in st.legal_actions()) == 1  # 1-hex exit
 
 
@@ -184,7 +167,7 @@ def test_embarking_armoured_unit_lies_flat_without_sword_resistance(data):
     # receives neither rank or cavalry resistance to swords rolled in close combat."
     sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
         ("a", "samurai_infantry", (5, 6), None), ("b", "ashigaru_archers", (6, 4), None)])
-    st = _at_move(dealt(data, sc), 0)
+    st = at_move(dealt(data, sc), 0)
     st.apply_action(("move", 0, (5, 5)))
     u = st.units[0]
     assert u.lying_flat and u.no_battle and st.board.is_naval(u.hex)
@@ -201,7 +184,7 @@ def test_grapple_holds_both_units_and_a_sword_severs_it(data):
         ("a", "samurai_infantry", (5, 3), None), ("b", "irregular_peasant_infantry", (6, 3), None, "supply ship")])
     st = at_battle(dealt(data, sc), 0)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply_outcome(st, roll(swords=1))
+    apply_outcome(st, roll(swords=1))
     assert st.legal_actions() == [("grapple", False), ("grapple", True)]
     st.apply_action(("grapple", True))
     assert frozenset((0, 1)) in st.grapples and st.units[1].figures == 4
@@ -212,7 +195,7 @@ def test_grapple_holds_both_units_and_a_sword_severs_it(data):
     st.steps.clear()
     st = at_battle(st, 1)
     st.apply_action(("battle", 1, 0, "close", False))
-    _apply_outcome(st, roll(swords=1))
+    apply_outcome(st, roll(swords=1))
     st.apply_action(("grapple", True))
     assert not st.grapples and st.banners(0) == 0
 
@@ -240,7 +223,7 @@ def test_land_units_do_not_retreat_onto_the_ocean(data):
         ("a", "ashigaru_spearmen", (6, 6), None), ("b", "samurai_infantry", (6, 5), None)])
     st = at_battle(dealt(data, sc), 1)
     st.apply_action(("battle", 1, 0, "close", False))
-    _apply_outcome(st, roll(flags=1))
+    apply_outcome(st, roll(flags=1))
     assert st.units[0].hex == (6, 6) and st.units[0].figures == 3
 
 
@@ -250,7 +233,7 @@ def test_sohei_elimination_costs_two_hf_and_gives_a_banner(data):
     st.units[1].figures = 1
     hf = st.sides[1].hf
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply_outcome(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     assert 1 not in st.units and st.sides[0].banners == 1 and st.sides[1].hf == hf - 2
 
 
@@ -260,7 +243,7 @@ def test_reaching_the_banner_target_ends_the_game(data):
     st = at_battle(dealt(data, sc), 0)
     st.units[1].figures = 1
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply_outcome(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     assert st.is_terminal() and st.winner() == 0 and st.returns() == [1.0, -1.0]
 
 
@@ -288,7 +271,7 @@ def test_naval_leader_cut_off_at_sea_commits_seppuku(data):
     st.units[1].figures = 1
     hf, hand = st.sides[1].hf, len(st.sides[1].hand)
     st.apply_action(("battle", 0, 1, "close", False))
-    _apply_outcome(st, roll(sym=1))
+    apply_outcome(st, roll(sym=1))
     # the leader casualty check with 1 die (erratum leader_casualty_check): he survives it
     assert dict(st.chance_outcomes()) == {("casualty", True): 1 / 6, ("casualty", False): 5 / 6}
     st.apply_action(("casualty", False))
@@ -310,6 +293,6 @@ def test_command_ship_lands_as_a_command_tent(data):
     sc = scenario(data, terrain=SEA, naval=True, wind=["E"], units=[
         ("a", "bodyguard", (5, 5), "commander"), ("b", "samurai_infantry", (6, 9), None)],
         markers=[{"marker": "command_ship", "hex": [5, 5], "side": "a"}])
-    st = _at_move(dealt(data, sc), 0)
+    st = at_move(dealt(data, sc), 0)
     st.apply_action(("move", 0, (5, 6)))
     assert st.markers[0][:2] == ["command_tent", (5, 6)]

@@ -32,17 +32,18 @@ class Battles:
     """The battles of :class:`~.state.GenpeiState`."""
 
     # ================================================================ battle choices
-    def inspiration(self, u: Unit) -> LeaderType | None:
+    def inspiration(self, u: Unit, *, paid: bool = False) -> LeaderType | None:
         """The leader that may inspire ``u`` now (attached, or an adjacent cavalry leader on
         land, attached or alone), or ``None``: not on a tile that forbids it
-        (:func:`~.combat.inspiration_allowed`), not without the H&F to pay; at sea every leader
-        inspires only its own unit (Genpei pack)."""
+        (:func:`~.combat.inspiration_allowed`), not without the H&F to pay (``paid``: the cost is
+        already paid, so the last token still buys its die: rules-facts §1.6, FAQ Leaders,
+        Inspiration); at sea every leader inspires only its own unit (Genpei pack)."""
         b = self.board
         h = u.hex
         if h in b.no_inspiration:
             return None
         hf = self.sides[u.side].hf
-        if u.leader is not None and hf >= u.leader.inspiration.hf_cost:
+        if u.leader is not None and (paid or hf >= u.leader.inspiration.hf_cost):
             return u.leader
         naval = b._naval
         if h in naval:
@@ -59,7 +60,7 @@ class Battles:
                 lid = lat.get(n)
                 if lid is not None and self.leaders[lid].side == side:
                     ldr = self.leaders[lid].type
-            if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and hf >= ldr.inspiration.hf_cost:
+            if ldr is not None and ldr.inspiration.reach == "attached_or_adjacent" and (paid or hf >= ldr.inspiration.hf_cost):
                 return ldr
         return None
 
@@ -172,11 +173,12 @@ class Battles:
         return acts
 
     def setup_for(self, att: Unit, dfn: Unit, kind: str, inspired: bool, extra: int = 0) -> Setup:
-        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush).
+        """The :class:`~.combat.Setup` of ``att``'s roll at ``dfn`` now (``extra``: Ambush;
+        ``inspired``: the roll is inspired, its H&F paid or to be paid).
 
         Cached for the scenario by everything the two :class:`~.combat.Fighter` and the
         arguments of :func:`~.combat.close_setup`/:func:`~.combat.ranged_setup` hold."""
-        ldr = self.inspiration(att) if inspired else None
+        ldr = self.inspiration(att, paid=True) if inspired else None
         b = self.board
         ah, dh = att.hex, dfn.hex
         covered = b.covered(dh, ah)
@@ -203,7 +205,7 @@ class Battles:
 
         Cached for the scenario (as :meth:`setup_for`) by everything the attacker's
         :class:`~.combat.Fighter` and the arguments of :func:`~.combat.leader_target_setup` hold."""
-        ldr = self.inspiration(att) if inspired else None
+        ldr = self.inspiration(att, paid=True) if inspired else None
         b = self.board
         ah, lh = att.hex, le.hex
         tk = b.tile_key
@@ -221,6 +223,8 @@ class Battles:
 
     # ================================================================ battle resolution
     def _pay_inspiration(self, u: Unit, inspired: bool) -> bool:
+        """Pay for ``u``'s inspiration when ``inspired`` and a leader may inspire it; ``True``
+        when paid (the roll's set-up then counts the leader whatever H&F is left)."""
         ldr = self.inspiration(u) if inspired else None
         if ldr is None:
             return False
@@ -228,8 +232,8 @@ class Battles:
         return True
 
     def _stockade_first(self, att: Unit, dfn: Unit) -> bool:
-        """A unit in a Stockade attacked in close combat from a non-Stockade hex battles first
-        (Genpei pack, Stockade)."""
+        """A unit in a Stockade attacked in close combat from a non-Stockade hex may battle first
+        (Genpei pack, Stockade): its owner's reaction ``("react", "stockade")``."""
         own = {t.id for t in self.board.terrain(att.hex)}
         return any(t.combat.battles_first and t.id not in own for t in self.board.terrain(dfn.hex))
 
@@ -241,26 +245,42 @@ class Battles:
             paid = self._pay_inspiration(att, insp)
             self._push(("roll_leader", uid, target, kind, paid, bonus, att.hex))
             return
-        paid = self._pay_inspiration(att, insp)
         if kind != "close":
+            paid = self._pay_inspiration(att, insp)
             self._push(("roll", uid, target, kind, "attack", paid, bonus, 0, att.hex))
             return
-        self._push(("challenge_q", uid, target, 0), ("react_q", uid, target, paid, bonus))
+        # a close combat at a unit: a Personal Challenge first, the attacker's inspiration after
+        self._push(("challenge_q", uid, target, 0, insp, bonus))
 
     # ---------------------------------------------------------------- Personal Challenge
-    def _s_challenge_q(self, uid: int, target: int, asked: int) -> None:
+    def _s_challenge_q(self, uid: int, target: int, asked: int, insp: bool, bonus: bool) -> None:
+        """Offer Personal Challenge to the attacker (``asked`` 0), then the defender (1), when
+        both units are led; then the attacker's inspiration (:meth:`_s_attack_inspire`)."""
         att, dfn = self.units.get(uid), self.units.get(target)
-        if att is None or dfn is None or att.leader is None or dfn.leader is None or asked > 1:
+        if att is None or dfn is None:
+            return
+        if att.leader is None or dfn.leader is None or asked > 1:
+            self._s_attack_inspire(uid, target, insp, bonus)
             return
         side = att.side if asked == 0 else dfn.side
         if self.can_play_dragon(side, "personal_challenge") is None:
-            self._push(("challenge_q", uid, target, asked + 1))
+            self._push(("challenge_q", uid, target, asked + 1, insp, bonus))
             return
-        self._decide(side, [("challenge", False), ("challenge", True)], "_h_challenge", uid, target, asked, side)
+        self._decide(side, [("challenge", False), ("challenge", True)], "_h_challenge", uid, target, asked, side, insp, bonus)
 
-    def _h_challenge(self, a, uid: int, target: int, asked: int, side: int) -> None:
+    def _challenge_status(self, u: Unit) -> int:
+        """The status of ``u``'s leader in a Personal Challenge (:data:`~.pieces.STATUS`:
+        commander, mounted, foot); at sea a mounted leader counts as a foot leader (Genpei pack,
+        naval leaders: "treated as infantry leaders"; erratum naval_leader_status)."""
+        ldr = u.leader
+        kind = ldr.kind  # type: ignore[union-attr]
+        if kind == "cavalry" and u.hex in self.board._naval:
+            kind = "infantry"
+        return STATUS.get(kind, 1)
+
+    def _h_challenge(self, a, uid: int, target: int, asked: int, side: int, insp: bool, bonus: bool) -> None:
         if not a[1]:
-            self._push(("challenge_q", uid, target, asked + 1))
+            self._push(("challenge_q", uid, target, asked + 1, insp, bonus))
             return
         self._play_dragon(side, self.can_play_dragon(side, "personal_challenge"))  # type: ignore[arg-type]
         att, dfn = self.units[uid], self.units[target]
@@ -270,17 +290,19 @@ class Battles:
         hf = [s.hf for s in self.sides]
         if hf[0] != hf[1]:
             n[0 if hf[0] > hf[1] else 1] += 1
-        lead = {att.side: att.leader, dfn.side: dfn.leader}
-        st = [STATUS.get(lead[i].kind, 1) for i in (0, 1)]  # type: ignore[union-attr]
-        if st[0] != st[1]:
-            n[0 if st[0] > st[1] else 1] += 1
-        self._chance(challenge_outcomes(self.faces, n[0], n[1]), "_h_challenge_roll", uid, target)
+        status = {att.side: self._challenge_status(att), dfn.side: self._challenge_status(dfn)}
+        if status[0] != status[1]:
+            n[0 if status[0] > status[1] else 1] += 1
+        self._chance(challenge_outcomes(self.faces, n[0], n[1]), "_h_challenge_roll", uid, target, bonus)
 
-    def _h_challenge_roll(self, o, uid: int, target: int) -> None:
+    def _h_challenge_roll(self, o, uid: int, target: int, bonus: bool) -> None:
         _, result, hf0, hf1 = o
         self.sides[0].hf += hf0
         self.sides[1].hf += hf1
+        # after a challenge the attacker decides his inspiration anew (insp None): the leader that
+        # survived decides it (rules-facts §1.6, Personal Challenge; FAQ Leaders, Inspiration)
         if result == 0:
+            self._push(("attack_inspire", uid, target, None, bonus))
             return
         loser = 1 if result > 0 else 0  # result > 0: side 0 rolled more swords
         for pid in (uid, target):
@@ -288,7 +310,24 @@ class Battles:
             if u is not None and u.side == loser and u.leader is not None:
                 u.leader = None
                 self._leader_lost(loser, banner=False)  # no victory banner (ccn_personal_challenge)
-        self._push(("lose_card", loser))
+        self._push(("lose_card", loser), ("attack_inspire", uid, target, None, bonus))
+
+    def _s_attack_inspire(self, uid: int, target: int, insp: bool | None, bonus: bool) -> None:
+        """The attacker's Leader Inspiration of a close combat at a unit, paid after any Personal
+        Challenge and before the defender's reaction: as declared (``insp``), or, after a
+        challenge was played (``None``), asked again of the attacker when a leader may inspire."""
+        att = self.units.get(uid)
+        if att is None or target not in self.units:
+            return
+        if insp is None:
+            if self.inspiration(att) is not None:
+                self._decide(att.side, [("inspire", False), ("inspire", True)], "_h_attack_inspire", uid, target, bonus)
+                return
+            insp = False
+        self._s_react_q(uid, target, self._pay_inspiration(att, insp), bonus)
+
+    def _h_attack_inspire(self, a, uid: int, target: int, bonus: bool) -> None:
+        self._s_react_q(uid, target, self._pay_inspiration(self.units[uid], a[1]), bonus)
 
     # ---------------------------------------------------------------- reactions
     def _s_react_q(self, uid: int, target: int, paid: bool, bonus: bool) -> None:
@@ -296,9 +335,10 @@ class Battles:
         if att is None or dfn is None:
             return
         d = dfn.side
-        stockade = self._stockade_first(att, dfn)
         acts: list = [("react", None)]
-        if not stockade and any(self.decks.info[c].effect == "first_strike" for c in self.sides[d].hand):
+        if self._stockade_first(att, dfn):
+            acts.append(("react", "stockade"))  # "may battle first": the defender's choice
+        elif any(self.decks.info[c].effect == "first_strike" for c in self.sides[d].hand):
             acts.append(("react", "first_strike"))
         if self.can_play_dragon(d, "ambush") is not None:
             acts.append(("react", "ambush"))
@@ -309,7 +349,7 @@ class Battles:
 
     def _h_react(self, a, uid: int, target: int, paid: bool, bonus: bool) -> None:
         att, dfn = self.units[uid], self.units[target]
-        first = self._stockade_first(att, dfn)
+        first = a[1] == "stockade"
         extra = 0
         if a[1] == "first_strike":
             hand = self.sides[dfn.side].hand
@@ -376,7 +416,10 @@ class Battles:
     def _h_roll(self, o, roller: int, target: int, kind: str, role: str, bonus: bool, start_hex: Hex, setup: Setup) -> None:
         r, t = self.units[roller], self.units[target]
         sym, swords, flags, hf = o[1:]
-        if setup.grapple and swords > 0 and (self.naval(r) or self.board.distance(r.hex, t.hex) == 1):
+        # a sword may grapple a naval target (from a ship or the shore), or sever a grapple
+        # between the two whichever stands at sea (Genpei pack, Grappling)
+        if swords > 0 and ((setup.grapple and (self.naval(r) or self.board.distance(r.hex, t.hex) == 1))
+                           or (kind == "close" and self.grapples and frozenset((roller, target)) in self.grapples)):
             pair = frozenset((roller, target))
             lost = score(setup, sym, swords, flags)[0] - score(setup, sym, swords, flags, grapple=True)[0]
             self.pending_grapple = (roller, target, lost, pair in self.grapples)
@@ -400,14 +443,35 @@ class Battles:
                 self.grapples.discard(pair)  # severed: both free at once
             else:
                 self.grapples.add(pair)
-        hits, retreat = score(setup, sym, swords, flags, grapple=spend_sword)
+        opt = setup.optional_flag_ignores
+        if opt and not setup.flags_are_hits:
+            # flags a tile "may ignore" (Palisade, Stockade, Bridge): the target's owner decides
+            # how many of them to ignore (erratum optional_flag_ignores); against a ship a flag
+            # not ignored is a hit, so every one is ignored there
+            usable = min(opt, flags - (setup.flag_ignores - opt))
+            if usable > 0:
+                self._decide(t.side, [("ignore_flags", k) for k in range(usable + 1)], "_h_ignore_flags",
+                             roller, target, kind, role, bonus, (sym, swords, flags), spend_sword, start_hex, setup)
+                return
+        self._hits(roller, target, kind, role, bonus, score(setup, sym, swords, flags, grapple=spend_sword), start_hex)
+
+    def _h_ignore_flags(self, a, roller: int, target: int, kind: str, role: str, bonus: bool, roll: tuple[int, int, int],
+                        spend_sword: bool, start_hex: Hex, setup: Setup) -> None:
+        sym, swords, flags = roll
+        declined = setup.optional_flag_ignores - a[1]
+        self._hits(roller, target, kind, role, bonus, score(setup, sym, swords, flags, grapple=spend_sword, declined=declined),
+                   start_hex)
+
+    def _hits(self, roller: int, target: int, kind: str, role: str, bonus: bool, scored: tuple[int, int], start_hex: Hex) -> None:
+        """Apply a roll's ``(hits, hexes of retreat)`` to ``target``, then what follows the roll."""
+        hits, retreat = scored
         steps: list[tuple] = []
         if hits:
             steps.append(("hit", target, hits))
         if retreat:
             steps.append(("retreat", target, retreat))
         if hits or retreat:
-            steps.append(("casualty", target, t.figures))
+            steps.append(("casualty", target, self.units[target].figures))
         steps.append(("after", roller, target, kind, role, bonus, start_hex))
         self._push(*steps)
 
@@ -454,8 +518,9 @@ class Battles:
 
     # ---------------------------------------------------------------- taking ground, bonus
     def may_take_ground(self, u: Unit, h: Hex) -> bool:
-        """``u`` may take the vacated hex ``h`` after a close combat: cavalry (mounted, not at
-        sea) and units with a leader (rules-facts §1.4); never between land and sea (Genpei
+        """``u`` may take the vacated hex ``h`` after a close combat: cavalry (also dismounted at
+        sea, erratum naval_cavalry_take_ground) and units with a leader (rules-facts §1.4);
+        never between land and sea (Genpei
         pack); not grappled; once per turn; not after entering or leaving a Marsh by its move
         this turn (one that started in a Marsh and did not move may take ground out of it);
         Stockade entry rules (erratum stockade_take_ground_adjacent)."""
@@ -463,8 +528,8 @@ class Battles:
             return False
         b = self.board
         at_sea = b.is_naval(u.hex)
-        if not ((u.type.mounted and not at_sea) or u.leader is not None):
-            return False
+        if not (u.type.mounted or u.leader is not None):
+            return False  # cavalry, dismounted at sea too (erratum naval_cavalry_take_ground)
         if at_sea != b.is_naval(h) or b.impassable(h):
             return False
         if u.moved and (b.entry_roll(u.hex) or b.entry_roll(u.start_hex)):
@@ -481,7 +546,10 @@ class Battles:
         if not a[2]:
             return
         u = self.units[a[1]]
+        old = u.hex
         self._enter_hex(u, h)
+        if u.type.id == "bodyguard" and self.markers:  # the Command Ship follows (Genpei pack)
+            self._carry_command_tile(u, old, h, "sea" if h in self.board._naval else "land")
         u.took_ground = True
         self._count("took_ground")
         if self.board.entry_roll(h):
@@ -599,23 +667,32 @@ class Battles:
             me.hf -= cost
         else:
             steps.append(("hit", u.uid, 1))  # Lack of Honor: a block instead of the tokens
+        frm = u.hex
         self._enter_hex(u, a[2])
-        if self.board.entry_roll(a[2]):
-            steps.append(("marsh", u.uid, False))  # entering a Marsh stops the retreat
+        b = self.board
+        if b.entry_roll(a[2]):
+            # entering a Marsh stops the retreat; its roll is one of this roll's losses, checked
+            # for the leader with them (erratum marsh_retreat_casualty_check)
+            steps.append(("marsh", u.uid, False, False))
         else:
-            steps.append(("retreat", u.uid, left - 1))
+            left -= 1
+            em = b.exit_max.get(frm)
+            if em is not None and em <= 1:
+                left = 0  # leaving a Marsh: 1 hex and stop (erratum marsh_stops_retreat)
+            steps.append(("retreat", u.uid, left))
         self._push(*steps)
 
     # ---------------------------------------------------------------- palisade / stockade
     def _destroy(self, u: Unit, h: Hex, inspired: bool) -> None:
         insp = self._pay_inspiration(u, inspired)
+        ldr = self.inspiration(u, paid=True) if insp else None  # attached or an adjacent cavalry leader
         b = self.board
         # cached for the scenario by what :func:`~.combat.destroy_setup` reads of the Fighter
         key = ("destroy", u.type.id, b.tile_key.get(u.hex, ()), u.hex in b._naval, u.moved,
-               u.leader.id if u.leader is not None else None, insp, u.bonus_close)
+               ldr.id if ldr is not None else None, insp, u.bonus_close)
         setup = self._setups.get(key)
         if setup is None:
-            setup = self._setups[key] = destroy_setup(self.fighter(u), inspired=insp, bonus_dice=u.bonus_close)
+            setup = self._setups[key] = destroy_setup(self.fighter(u, ldr or False), inspired=insp, bonus_dice=u.bonus_close)
         tile = next(t for t in b.terrain(h) if t.destruction is not None)
         self._chance(odds.chance_list(self.data, setup), "_h_destroy", h, tile.id, u.side)
 

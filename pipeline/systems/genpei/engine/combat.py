@@ -22,7 +22,10 @@ a battle the same way. Every number comes from the data (``units.yaml``, ``terra
 * Ranged combat hits on the target's standard symbol only (swords score in close combat,
   rules-facts §1.2 "close-combat hits"; the engine's reading).
 * Flags: 1 hex of retreat each, less the unit's and the terrain's flag ignores; against a
-  naval unit every flag not ignored is a hit (Genpei pack).
+  naval unit every flag not ignored is a hit (Genpei pack). A tile's ignores marked
+  ``flags_optional`` (the texts say "may ignore": Palisade, Stockade, Bridge) are the target
+  owner's choice: :attr:`Setup.optional_flag_ignores` counts them, :func:`score` can decline them
+  (erratum ``optional_flag_ignores``).
 * H&F: 1 token per symbol; an Inspired roll loses its first; arquebus fire gains none; a unit
   with ``no_hf_vs_lower_rank`` gains none in close combat against a lower rank; Sohei reroll
   every H&F of the battle types in ``hf_reroll`` (erratum ``sohei_hf_reroll``).
@@ -93,7 +96,9 @@ class Setup:
         target_standard: the symbol that hits (``None`` for ``destroy``).
         sword_ignores: swords the target ignores.
         hits_on_swords: swords hit (close combat by a unit that hits on swords).
-        flag_ignores: flags the target ignores.
+        flag_ignores: flags the target ignores (at most: the optional ones included).
+        optional_flag_ignores: how many of ``flag_ignores`` the target's owner may decline
+            (tiles with ``flags_optional``).
         flags_are_hits: unignored flags are hits (naval target).
         reroll_hf: every H&F is rerolled for an extra result (Sohei).
         inspired: the roll is Inspired (its first H&F is cancelled).
@@ -113,6 +118,7 @@ class Setup:
     inspired: bool = False
     hf_gain: bool = True
     grapple: bool = False
+    optional_flag_ignores: int = 0
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -206,17 +212,20 @@ def close_setup(att: Fighter, dfn: Fighter, *, covered: bool = False, inspired: 
     elif dfn.unit.mounted or RANK[dfn.unit.standard] > RANK[att.unit.standard]:
         notes.append("target lying flat: no rank or stature resistance")
     flags = dfn.stats.ignores_flags
+    optional = 0
     for t in protected_tiles(dfn.terrain, covered):
         if t.combat.ignore_swords:
             ignores += t.combat.ignore_swords
             notes.append(f"{t.name}: ignores {t.combat.ignore_swords} sword")
         flags += t.combat.ignore_flags
+        if t.combat.flags_optional:
+            optional += t.combat.ignore_flags
     hf_gain = not (_has_rule(att.unit, "no_hf_vs_lower_rank") and RANK[att.unit.standard] > RANK[dfn.unit.standard])
     return Setup(
         kind="close", dice=max(dice, 0), target_standard=dfn.unit.standard, sword_ignores=ignores,
         hits_on_swords=att.unit.hits_on_swords, flag_ignores=flags, flags_are_hits=dfn.naval,
         reroll_hf="close" in att.unit.hf_reroll, inspired=inspired and att.leader is not None,
-        hf_gain=hf_gain, grapple=dfn.naval, notes=tuple(notes),
+        hf_gain=hf_gain, grapple=dfn.naval, optional_flag_ignores=optional, notes=tuple(notes),
     )
 
 
@@ -268,13 +277,15 @@ def ranged_setup(att: Fighter, dfn: Fighter, distance: int, *, covered: bool = F
     if bonus_dice:
         dice += bonus_dice
         notes.append(f"card: +{bonus_dice}")
-    flags = dfn.stats.ignores_flags + sum(t.combat.ignore_flags for t in protected_tiles(dfn.terrain, covered))
+    tiles = protected_tiles(dfn.terrain, covered)
+    flags = dfn.stats.ignores_flags + sum(t.combat.ignore_flags for t in tiles)
+    optional = sum(t.combat.ignore_flags for t in tiles if t.combat.flags_optional)
     hf_gain = s.weapon != "arquebus" and not _has_rule(att.unit, "no_hf_at_range")
     return Setup(
         kind="ranged", dice=max(dice, 0), target_standard=dfn.unit.standard, sword_ignores=0,
         hits_on_swords=False, flag_ignores=flags, flags_are_hits=dfn.naval,
         reroll_hf="ranged" in att.unit.hf_reroll, inspired=inspired and att.leader is not None,
-        hf_gain=hf_gain, notes=tuple(notes),
+        hf_gain=hf_gain, optional_flag_ignores=optional, notes=tuple(notes),
     )
 
 
@@ -309,11 +320,13 @@ def leader_target_setup(att: Fighter, target_terrain: tuple[TerrainType, ...], k
                  inspired=base.inspired, hf_gain=base.hf_gain, notes=base.notes + ("any sword eliminates the lone leader",))
 
 
-def score(setup: Setup, sym: int, swords: int, flags: int, *, grapple: bool = False) -> tuple[int, int]:
+def score(setup: Setup, sym: int, swords: int, flags: int, *, grapple: bool = False,
+          declined: int = 0) -> tuple[int, int]:
     """Hits and hexes of retreat of one roll: ``sym`` target symbols, ``swords``, ``flags``.
 
     ``grapple`` spends one sword on a grapple (or on severing one) before resistance counts the
-    others (Genpei pack, Grappling).
+    others (Genpei pack, Grappling); ``declined``: optional flag ignores the target's owner does
+    not use (at most :attr:`Setup.optional_flag_ignores`).
     """
     if setup.kind == "leader":
         return (1 if swords > 0 else 0), 0
@@ -321,7 +334,7 @@ def score(setup: Setup, sym: int, swords: int, flags: int, *, grapple: bool = Fa
     hits = sym
     if setup.kind == "close" and setup.hits_on_swords:
         hits += max(0, s - setup.sword_ignores)
-    retreat = max(0, flags - setup.flag_ignores)
+    retreat = max(0, flags - setup.flag_ignores + declined)
     if setup.flags_are_hits:
         hits += retreat
         retreat = 0

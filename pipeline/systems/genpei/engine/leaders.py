@@ -145,7 +145,9 @@ class LoneLeaders:
         step to one of the two hexes behind) through friendly units, ending on an empty land hex
         or a friendly unit without a leader, or ``"off"`` the board through his baseline; at sea,
         or with only open sea behind, 1-2 hexes deck to deck (erratum lone_leader_retreat;
-        Genpei pack, naval leaders). Empty: he must commit seppuku."""
+        Genpei pack, naval leaders). A Marsh stops him: he may end on it but not go through it,
+        and leaving one he goes 1 hex (Genpei pack, Marsh; erratum lone_leader_in_marsh).
+        Empty: he must commit seppuku."""
         b = self.board
         dirs = BACK[self.sides[le.side].edge]
         if b.is_naval(le.hex):
@@ -153,7 +155,8 @@ class LoneLeaders:
         out: list[Hex | str] = []
         frontier = [le.hex]
         seen = {le.hex}
-        for _ in range(3):
+        stops = b._entry_roll  # the Marsh: "must stop and may not move again that turn"
+        for _ in range(min(3, b.exit_max.get(le.hex, 3))):
             nxt = []
             for h in frontier:
                 for d in dirs:
@@ -174,13 +177,14 @@ class LoneLeaders:
                             continue
                         if o.leader is None and not (o.type.mounted and not le.type.mounted):
                             out.append(n)
-                        if not b.is_naval(n):
+                        if not b.is_naval(n) and n not in stops:
                             nxt.append(n)
                         continue
                     if b.is_naval(n):
                         continue
                     out.append(n)
-                    nxt.append(n)
+                    if n not in stops:
+                        nxt.append(n)
             frontier = nxt
         return out
 
@@ -212,3 +216,5 @@ class LoneLeaders:
             self._remove_leader(lid)  # off through his baseline: out of the game, no banner
             return
         self._relocate_leader(le, a[2])
+        if lid in self.leaders and self.board.entry_roll(a[2]):
+            self._push(("leader_marsh", lid))  # still alone: the Marsh roll (Genpei pack, Marsh)

@@ -170,14 +170,8 @@ class Movement:
             self._count("leader_joined")
         self._enter_hex(u, dest)  # marks u touched: moved, no_battle
         u.moved = True
-        for m in self.markers if u.type.id == "bodyguard" else ():
-            if m[0] in ("command_ship", "command_tent") and m[1] == old:
-                if m[0] == "command_ship":
-                    m[1] = dest
-                    if how == "disembark":
-                        m[0] = "command_tent"  # Genpei pack: the tile becomes a fixed Command Tent
-                elif how == "embark":
-                    m[0], m[1] = "command_ship", dest
+        if u.type.id == "bodyguard" and self.markers:
+            self._carry_command_tile(u, old, dest, how)
         if how in ("embark", "disembark"):
             u.no_battle = True
             u.lying_flat = True
@@ -191,18 +185,39 @@ class Movement:
         if how in ("land", "disembark", "join") and self.board.entry_roll(dest):
             self._push(("marsh", u.uid, False))
 
-    def _s_marsh(self, uid: int, bonus_after: bool) -> None:
+    def _carry_command_tile(self, u: Unit, old: Hex, dest: Hex, how: str) -> None:
+        """The bodyguard ``u`` went from ``old`` to ``dest`` (``how``: as :meth:`_reach` names
+        it, ``sea`` also for taking ground at sea): its side's Command Ship goes with it (moving,
+        taking ground), becoming a fixed Command Tent when it disembarks; its Command Tent
+        stays on land, becoming a Command Ship when it embarks (Genpei pack, Command Ship). An
+        enemy's tile is never carried off."""
+        own = self.sides[u.side].id
+        for m in self.markers:
+            if m[1] != old or m[0] not in ("command_ship", "command_tent") or m[2] not in (None, own):
+                continue
+            if m[0] == "command_ship":
+                m[1] = dest
+                if how == "disembark":
+                    m[0] = "command_tent"  # Genpei pack: the tile becomes a fixed Command Tent
+            elif how == "embark":
+                m[0], m[1] = "command_ship", dest
+
+    def _s_marsh(self, uid: int, bonus_after: bool, check: bool = True) -> None:
+        """The Marsh entry roll of unit ``uid`` (``bonus_after``: its bonus combat follows;
+        ``check``: a figure lost gets its own leader casualty check, ``False`` when the roll
+        belongs to a retreat whose battle roll checks it: erratum marsh_retreat_casualty_check)."""
         u = self.units.get(uid)
         if u is None:
             return
         outs = [(("marsh", lost), p) for lost, p in marsh_entry_outcomes(self.data, u.type.standard)]
-        self._chance(outs, "_h_marsh", uid, bonus_after)
+        self._chance(outs, "_h_marsh", uid, bonus_after, check)
 
-    def _h_marsh(self, o, uid: int, bonus_after: bool) -> None:
+    def _h_marsh(self, o, uid: int, bonus_after: bool, check: bool) -> None:
         steps: list[tuple] = []
         if o[1] and uid in self.units:
-            before = self.units[uid].figures
-            steps += [("hit", uid, 1), ("casualty", uid, before)]
+            steps.append(("hit", uid, 1))
+            if check:
+                steps.append(("casualty", uid, self.units[uid].figures))
         if bonus_after:
             steps.append(("bonus_q", uid))
         self._push(*steps)

@@ -7,8 +7,9 @@ that the roll eliminates the target, plus a small weight on the expected figures
 Moves are scored one ply ahead: the best attack open from the destination, computed with the
 same odds, plus the temporary banner a hex holds, less the expected Marsh loss, with a pull
 toward the nearest enemy. Cards and orders go to the units with the most to attack; a lone
-leader heads for a friendly unit to join; reactions and Dragon cards are played when held;
-H&F is taken at the end of the turn unless the reserve is large. Ties are broken by ``rng``.
+leader heads for a friendly unit to join; reactions (a Stockade battling first among them) and
+Dragon cards are played when held; a tile's optional flag ignores are always used; H&F is taken
+at the end of the turn unless the reserve is large. Ties are broken by ``rng``.
 
 **Rollout** (:func:`rollout_policy`) decides the Command card to play, the one decision that
 steers a whole turn, by flat Monte Carlo: for each card (and mode) it plays the turn out
@@ -518,6 +519,11 @@ def _score_inspire(state: GenpeiState, a, cache: dict) -> float:
     return 1.0 if a[1] and state.sides[state.current_player()].hf >= 2 else 0.0
 
 
+def _score_ignore_flags(state: GenpeiState, a, cache: dict) -> float:
+    """Ignore every flag the tile lets the unit ignore (stand rather than retreat)."""
+    return float(a[1])
+
+
 def _score_retreat(state: GenpeiState, a, cache: dict) -> float:
     me = state.units[a[1]].side
     h = a[2]
@@ -570,7 +576,7 @@ _SCORERS = {
     "card": _score_card, "order": _score_order, "detach": _constant(-1.0), "end_orders": _constant(-1.0),
     "move": _score_move, "battle": _score_battle, "bonus": _score_battle, "destroy": _constant(0.05),
     "pass": _ZERO, "no_dragon": _ZERO, "dragon": _score_dragon, "challenge": _score_yes, "react": _score_yes,
-    "inspire": _score_inspire, "retreat": _score_retreat, "escape": _score_escape, "seppuku": _ZERO,
+    "inspire": _score_inspire, "ignore_flags": _score_ignore_flags, "retreat": _score_retreat, "escape": _score_escape, "seppuku": _ZERO,
     "take_ground": _score_take_ground, "discard": _score_discard, "eot": _score_eot, "keep": _score_keep,
 }
 

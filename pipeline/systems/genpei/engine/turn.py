@@ -368,13 +368,14 @@ class TurnPhases:
             elif any(u.type.mounted and not self.naval(u) for u in self._side_units(self.player)):
                 self.tokens = [("cavalry",)] * 4
             else:
-                self.tokens = [("any",)]
+                self.tokens = [self._land_token()]
                 self.card_effect = "fallback"
         elif eff == "infantry_onslaught":
             if mode == "naval":
                 self.tokens = [("naval_group",)] * 4
             else:
-                self.tokens = [("any",)]  # land text not public (erratum infantry_onslaught_land_text)
+                # land text not public (erratum infantry_onslaught_land_text)
+                self.tokens = [self._land_token()]
         elif eff == "shogun":
             self.tokens = []
             self._push(("shogun", held))
@@ -388,6 +389,12 @@ class TurnPhases:
             self.phase = "order"
         else:
             self.phase = "alongside"
+
+    def _land_token(self) -> tuple:
+        """The order of 1 unit or leader of your choice for the land use of Cavalry Charge or
+        Infantry Onslaught: in a mixed army a land unit or leader only ("either land units ...
+        or naval units, not both": Genpei pack, Naval Warfare: cards), else any."""
+        return ("land",) if self._mixed(self.player) else ("any",)
 
     def _s_shogun(self, dice: int) -> None:
         self._chance(shogun_outcomes(self.faces, dice), "_h_shogun")
@@ -409,7 +416,7 @@ class TurnPhases:
             if kind == "section":
                 le = self.leaders[pid]
                 return tok[1] in self.board.sections(le.hex, self.sides[le.side].edge)
-            return False
+            return kind == "land"  # a lone leader is never at sea
         u = self.units[pid]
         if kind == "section":
             return tok[1] in self.board.sections(u.hex, self.sides[u.side].edge)
@@ -419,6 +426,8 @@ class TurnPhases:
             return u.type.mounted and not self.naval(u)
         if kind == "naval":
             return self.naval(u)
+        if kind == "land":
+            return not self.naval(u)
         if kind == "naval_group":
             if not self.naval(u):
                 return False
