@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pipeline.play import (
     GameState,
     play_game,
@@ -13,6 +15,7 @@ from pipeline.play import (
     wilson,
 )
 from pipeline.play.chart import draw_chart, write_chart
+from pipeline.play.runner import RuleBug
 
 
 class Race:
@@ -154,5 +157,7 @@ def test_the_fused_step_plays_the_same_games_as_the_protocol_calls():
         a = play_game(Race, random_policy, OwnRandom(seed), turn_cap=1000)
         assert a == play_game(SteppedRace, random_policy, OwnRandom(seed), turn_cap=1000)
         assert a == play_game(SteppedRace, random_policy, random.Random(seed), turn_cap=1000)
-    cut = play_game(lambda: SteppedRace(None), random_policy, random.Random(1), turn_cap=5, max_steps=9)
-    assert cut.cut_off and cut.steps == 9
+    # a game that outlasts max_steps without reaching its turn cap is an engine error (issue 25)
+    for state in (lambda: SteppedRace(None), lambda: Race(None)):
+        with pytest.raises(RuleBug, match="9 actions in all without an end"):
+            play_game(state, random_policy, random.Random(1), turn_cap=5, max_steps=9)

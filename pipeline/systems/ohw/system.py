@@ -1,0 +1,61 @@
+"""The OHW Samurai 1550-1615 system behind the one interface of
+:class:`pipeline.systems.base.GameSystem`.
+
+Its ladder is uniform random play until a stronger policy is added (one line of ``LADDER``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pipeline.systems.base import GameSystem, NotPlayable, Playable
+
+
+def _random():
+    from pipeline.play.protocol import random_policy
+
+    return random_policy
+
+
+class OhwSystem(GameSystem):
+    """``source_data/ohw/``: module, counters, cards, print sheets, legality, play."""
+
+    name = "ohw"
+    print_sheets = True
+    LADDER = {"random": _random}
+    engine_code = ("measured",)
+
+    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False):
+        from pipeline.systems.ohw.build import build
+
+        return build(data_dir, out_dir, progress=progress)
+
+    def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
+        from pipeline.systems.ohw.load import load
+        from pipeline.systems.ohw.verify import verify_all
+
+        data = load(data_dir, scenario_files=files)
+        return verify_all(data), len(data.scenarios)
+
+    def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:
+        from pipeline.systems.ohw.build import render
+
+        return render(data_dir, out_dir, what=what, data=data)
+
+    def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
+        """Every scenario; a game is cut off after 2 × turns + 1 player turns (one more than the
+        rules' longest game) unless ``playability.turn_cap`` says otherwise."""
+        from functools import partial
+
+        from pipeline.systems.ohw.engine import OhwState
+        from pipeline.systems.ohw.load import load
+
+        data = load(data_dir, scenario_files=files)
+        out: list[Playable | NotPlayable] = []
+        for loaded in data.scenarios:
+            sc = loaded.model
+            out.append(Playable(loaded.path.stem, f"ohw {sc.code} {sc.name}", tuple(s.name for s in sc.sides), partial(OhwState, data, sc),
+                                2 * sc.turns + 1, dict(sc.playability.turn_cap), sc.playability, loaded.path,
+                                loaded.doc.line_of(("playability",)) or loaded.doc.line_of(("victory",))))
+        return out
