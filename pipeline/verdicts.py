@@ -355,6 +355,8 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
                     p = found[e]
                     v.caveat = p.caveat
                     v.findings, v.band = judge(v, p.playability, list(gs.LADDER), p.file, p.line)
+                    wr = p.playability.win_rate
+                    v.win_band = [wr.min, wr.max] if wr is not None else None
                     result.entries[i] = v
                     result.played += 1
                     result.games += v.games
@@ -410,16 +412,16 @@ def _chart(result: SystemVerdicts, out_root: Path) -> Path | None:
     if not verdicts:
         return None
     path = Path(out_root) / result.system / "playability.png"
-    key = hashlib.sha256(json.dumps([v.to_json() for v in verdicts], sort_keys=True).encode()).hexdigest()
+    key = hashlib.sha256(json.dumps([{**v.to_json(), "cpu": None} for v in verdicts], sort_keys=True).encode()).hexdigest()
     key_file = cache_folder(out_root, result.system) / "chart.key"
     try:
         if path.is_file() and key_file.read_text(encoding="utf-8") == key:
             return path
     except OSError:
         pass
-    from pipeline.play.chart import write_verdict_chart
+    from pipeline.play.chart import write_chart
 
-    write_verdict_chart(verdicts, path, title=f"{result.system}: balance verdicts (95% intervals; Balance = 1 - |p1 - p2|)")
+    write_chart(verdicts, path, title=f"{result.system}: balance verdicts (95% intervals; Balance = 1 - |p1 - p2|)")
     try:
         key_file.parent.mkdir(parents=True, exist_ok=True)
         key_file.write_text(key, encoding="utf-8")

@@ -3,10 +3,8 @@ the playability band from the data, and the same verdicts on one process, severa
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,19 +12,7 @@ from pipeline.play.verdict import Verdict
 from pipeline.systems.base import SYSTEMS, GameSystem, get_system
 from pipeline.verdicts import play_all
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "source_data"
-
-
-def _data(tmp_path: Path, *systems: str) -> Path:
-    root = tmp_path / "source_data"
-    for s in systems:
-        shutil.copytree(DATA / s, root / s)
-    return root
-
-
-def _gunbai(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, check=False, cwd=ROOT)
+from .test_whole_builds import DATA, ROOT, _data, _gunbai
 
 
 def _run_code(code: str) -> subprocess.CompletedProcess:

@@ -126,6 +126,8 @@ class BatchResult:
     cut_off: int
     turns: int
     stats: tuple[tuple[str, int], ...] = ()
+    #: CPU seconds the games took (on the process that played them)
+    cpu: float = 0.0
 
 
 def game_seed(seed: int, system: str, scenario: str, policy: str) -> str:
@@ -144,6 +146,9 @@ def play_games(batch: Batch, factory: Callable[[], Any], policy: Callable) -> Ba
     Raises:
         EngineError: a game broke the protocol (:class:`~pipeline.play.runner.RuleBug`).
     """
+    import time
+
+    cpu0 = time.process_time()
     wins = [0] * batch.sides
     cut = turns = 0
     stats: dict[str, int] = {}
@@ -160,7 +165,7 @@ def play_games(batch: Batch, factory: Callable[[], Any], policy: Callable) -> Ba
         turns += r.turns
         for k, n in r.stats:
             stats[k] = stats.get(k, 0) + n
-    return BatchResult(batch.start, batch.stop - batch.start, tuple(wins), cut, turns, tuple(sorted(stats.items())))
+    return BatchResult(batch.start, batch.stop - batch.start, tuple(wins), cut, turns, tuple(sorted(stats.items())), time.process_time() - cpu0)
 
 
 # ------------------------------------------------------------------------ executors
@@ -306,10 +311,12 @@ class Verdict:
         turns: player turns of all the games (cut-off games count the cap).
         stop: ``precision`` (the interval reached it) or ``budget`` (the games ran out first).
         stats: the engine's event counts over the games.
+        cpu: the CPU seconds its games took.
         caveat: a line the scenario's every verdict carries (or None).
         findings: the judgement (:mod:`pipeline.play.judge`), as dicts (``file``, ``line``,
             ``scenario``, ``rule``, ``message``).
         band: the judgement line.
+        win_band: the data's band of the first side's win rate, for the chart.
     """
 
     system: str
@@ -331,6 +338,11 @@ class Verdict:
     caveat: str | None = None
     findings: list[dict] = field(default_factory=list)
     band: str = ""
+    #: the band of the first side's win rate in the scenario's data (``[min, max]``), or None
+    win_band: list[float] | None = None
+    #: CPU seconds of the verdict's games (batches played past the stop not counted); not part
+    #: of what the verdict says, so not compared
+    cpu: float = field(default=0.0, compare=False)
 
     def rate(self, side: int) -> float:
         return self.wins[side] / self.games if self.games else 0.0
@@ -480,6 +492,7 @@ def _advance(run: _Run) -> None:
         v.wins = tuple(a + b for a, b in zip(v.wins, res.wins, strict=True))
         v.cut_off += res.cut_off
         v.turns += res.turns
+        v.cpu += res.cpu
         for k, n in res.stats:
             v.stats[k] = v.stats.get(k, 0) + n
         if half_width(v.wins[0], v.games) <= t.precision:

@@ -187,6 +187,53 @@ class GameSystem(ABC):
         return [root / p for p in dict.fromkeys(parts)]
 
 
+def random_play() -> Policy:
+    """The uniform random policy, the first rung of every ladder
+    (:func:`pipeline.play.protocol.random_policy`)."""
+    from pipeline.play.protocol import random_policy
+
+    return random_policy
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The functions of a system's packages that :class:`FolderSystem` builds its methods from.
+
+    Attributes:
+        load: ``load(data_dir, scenario_files=files)`` → the data, with ``scenarios``.
+        verify_all: ``verify_all(data)`` → the legality findings.
+        build: ``build(data_dir, out_dir, progress=…)`` (``prepare_print=`` too when the
+            system's :attr:`GameSystem.prepare_print`) → :class:`~pipeline.build.BuildResult`.
+        render: ``render(data_dir, out_dir, what=…, data=…)`` → the files written.
+    """
+
+    load: Callable
+    verify_all: Callable
+    build: Callable
+    render: Callable
+
+
+class FolderSystem(GameSystem):
+    """A :class:`GameSystem` whose build, legality check and rendering are its packages'
+    functions (:meth:`parts`, imported only when called)."""
+
+    @abstractmethod
+    def parts(self) -> Parts:
+        """The system's functions (imports its loader, checks and build)."""
+
+    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False) -> BuildResult:
+        extra = {"prepare_print": prepare_print} if self.prepare_print else {}
+        return self.parts().build(data_dir, out_dir, progress=progress, **extra)
+
+    def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
+        p = self.parts()
+        data = p.load(data_dir, scenario_files=files)
+        return p.verify_all(data), len(data.scenarios)
+
+    def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:
+        return self.parts().render(data_dir, out_dir, what=what, data=data)
+
+
 def _genpei() -> GameSystem:
     from pipeline.systems.genpei.system import GenpeiSystem
 

@@ -14,7 +14,6 @@ from pipeline.play import (
     sample_chance,
     wilson,
 )
-from pipeline.play.chart import draw_chart, write_chart
 from pipeline.play.runner import RuleBug
 
 
@@ -100,15 +99,6 @@ def test_report_is_deterministic_and_independent_of_workers():
     assert sum(s.wins for s in a.sides) + a.cut_off == 40
     never = run_playability(lambda: Race(None), [random_policy, random_policy], games=5, seed=1, turn_cap=10)
     assert never.cut_off_share == 1.0 and never.sides[0].wins == 0
-
-
-def test_chart_is_a_png(tmp_path):
-    rep = run_playability(Race, random_policy, games=10, seed=1, turn_cap=100, label="race / random")
-    img = draw_chart([rep, rep])
-    assert img.size[0] > 200
-    path = write_chart([rep], tmp_path / "chart.png")
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert path.read_bytes() == write_chart([rep], tmp_path / "again.png").read_bytes()
 
 
 def test_run_many_gives_the_same_reports_as_one_by_one():

@@ -183,3 +183,16 @@ def test_verdicts_round_trip_through_json():
     v = _verdict((240, 160), 400)
     v.stats = {"command:Shogun": 3}
     assert Verdict.from_json(v.to_json()) == v
+
+
+def test_chart_is_a_png_and_repeats(tmp_path):
+    from pipeline.data.playability import Playability, WinRateBand
+    from pipeline.play.chart import draw_chart, write_chart
+
+    v = _verdict((240, 160), 400)
+    v.findings, v.band = judge(v, Playability(win_rate=WinRateBand(min=0.4, max=0.55)), ["random", "greedy"], None, 1)
+    v.win_band = [0.4, 0.55]
+    assert draw_chart([v, v]).size[0] > 200
+    path = write_chart([v], tmp_path / "chart.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert path.read_bytes() == write_chart([v], tmp_path / "again.png").read_bytes()

@@ -9,9 +9,8 @@ imported until a method needs it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pipeline.systems.base import GameSystem, NotPlayable, Playable
+from pipeline.systems.base import FolderSystem, NotPlayable, Parts, Playable, random_play
 
 
 def _policies():
@@ -20,19 +19,13 @@ def _policies():
     return policies
 
 
-def _random():
-    from pipeline.play.protocol import random_policy
-
-    return random_policy
-
-
 #: Player turns after which a game is cut off when the scenario's ``playability.turn_cap`` does
 #: not say: uniform random play wanders (40, to keep ``--play`` fast), the others 100.
 DEFAULT_TURN_CAPS = {"random": 40}
 DEFAULT_TURN_CAP = 100
 
 
-class GenpeiSystem(GameSystem):
+class GenpeiSystem(FolderSystem):
     """``source_data/genpei/``: the VASSAL module and extension, counters, cards, print sheets,
     legality of every scenario, and play of every complete one."""
 
@@ -40,27 +33,17 @@ class GenpeiSystem(GameSystem):
     print_sheets = True
     prepare_print = True
     LADDER = {
-        "random": _random,
+        "random": random_play,
         "greedy": lambda: _policies().greedy_policy,
         "rollout": lambda: _policies().rollout_policy,
     }
 
-    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False):
-        from pipeline.systems.genpei.build import build
-
-        return build(data_dir, out_dir, progress=progress, prepare_print=prepare_print)
-
-    def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
+    def parts(self) -> Parts:
+        from pipeline.systems.genpei.build import build, render
         from pipeline.systems.genpei.load import load
         from pipeline.systems.genpei.verify import verify_all
 
-        data = load(data_dir, scenario_files=files)
-        return verify_all(data), len(data.scenarios)
-
-    def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:
-        from pipeline.systems.genpei.build import render
-
-        return render(data_dir, out_dir, what=what, data=data)
+        return Parts(load, verify_all, build, render)
 
     def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
         """Every scenario; an incomplete one (map not public, values the game needs unknown) as

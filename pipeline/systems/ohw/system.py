@@ -7,41 +7,24 @@ Its ladder is uniform random play until a stronger policy is added (one line of 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pipeline.systems.base import GameSystem, NotPlayable, Playable
-
-
-def _random():
-    from pipeline.play.protocol import random_policy
-
-    return random_policy
+from pipeline.systems.base import FolderSystem, NotPlayable, Parts, Playable, random_play
 
 
-class OhwSystem(GameSystem):
+class OhwSystem(FolderSystem):
     """``source_data/ohw/``: module, counters, cards, print sheets, legality, play."""
 
     name = "ohw"
     print_sheets = True
-    LADDER = {"random": _random}
+    LADDER = {"random": random_play}
     engine_code = ("measured",)
 
-    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False):
-        from pipeline.systems.ohw.build import build
-
-        return build(data_dir, out_dir, progress=progress)
-
-    def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
+    def parts(self) -> Parts:
+        from pipeline.systems.ohw.build import build, render
         from pipeline.systems.ohw.load import load
         from pipeline.systems.ohw.verify import verify_all
 
-        data = load(data_dir, scenario_files=files)
-        return verify_all(data), len(data.scenarios)
-
-    def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:
-        from pipeline.systems.ohw.build import render
-
-        return render(data_dir, out_dir, what=what, data=data)
+        return Parts(load, verify_all, build, render)
 
     def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
         """Every scenario; a game is cut off after 2 × turns + 1 player turns (one more than the

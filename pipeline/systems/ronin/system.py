@@ -9,31 +9,33 @@ two Buntai of ``rosters/``). Its ladder is uniform random play until a stronger 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pipeline.systems.base import GameSystem, NotPlayable, Playable, ScenarioFiles
+from pipeline.systems.base import (
+    FolderSystem,
+    NotPlayable,
+    Parts,
+    Playable,
+    ScenarioFiles,
+    random_play,
+)
 
 
-def _random():
-    from pipeline.play.protocol import random_policy
-
-    return random_policy
-
-
-class RoninSystem(GameSystem):
+class RoninSystem(FolderSystem):
     """``source_data/ronin/``: module, BattleScribe files, counters, cards, print sheets,
     legality of every game and roster, play of every game."""
 
     name = "ronin"
     print_sheets = True
-    LADDER = {"random": _random}
+    LADDER = {"random": random_play}
     scenario_folders = ("games", "scenarios", "rosters")
     engine_code = ("measured",)
 
-    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False):
-        from pipeline.systems.ronin.build import build
+    def parts(self) -> Parts:
+        from pipeline.systems.ronin.build import build, render
+        from pipeline.systems.ronin.load import load
+        from pipeline.systems.ronin.verify import verify_all
 
-        return build(data_dir, out_dir, progress=progress)
+        return Parts(load, verify_all, build, render)
 
     def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
         """Findings of the games of ``data_dir`` (or of ``files``: game files are checked as
@@ -55,11 +57,6 @@ class RoninSystem(GameSystem):
         for lg in data.games:
             findings += verify_game(data, lg)
         return findings, len(rosters) + len(games)
-
-    def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:
-        from pipeline.systems.ronin.build import render
-
-        return render(data_dir, out_dir, what=what, data=data)
 
     def _game_files(self, files: list[Path] | None) -> list[Path] | None:
         if not files:

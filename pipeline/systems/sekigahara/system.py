@@ -8,41 +8,24 @@ Every verdict says that the victory condition is gunbai's own (the rules text gi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pipeline.systems.base import GameSystem, NotPlayable, Playable
-
-
-def _random():
-    from pipeline.play.protocol import random_policy
-
-    return random_policy
+from pipeline.systems.base import FolderSystem, NotPlayable, Parts, Playable, random_play
 
 
-class SekigaharaSystem(GameSystem):
+class SekigaharaSystem(FolderSystem):
     """``source_data/sekigahara/``: module, counters, cards, print sheets, legality, play."""
 
     name = "sekigahara"
     print_sheets = True
-    LADDER = {"random": _random}
+    LADDER = {"random": random_play}
     engine_code = ("measured",)
 
-    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False):
-        from pipeline.systems.sekigahara.build import build
-
-        return build(data_dir, out_dir, progress=progress)
-
-    def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
+    def parts(self) -> Parts:
+        from pipeline.systems.sekigahara.build import build, render
         from pipeline.systems.sekigahara.load import load
         from pipeline.systems.sekigahara.verify import verify_all
 
-        data = load(data_dir, scenario_files=files)
-        return verify_all(data), len(data.scenarios)
-
-    def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:
-        from pipeline.systems.sekigahara.build import render
-
-        return render(data_dir, out_dir, what=what, data=data)
+        return Parts(load, verify_all, build, render)
 
     def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
         """Every scenario (East = player 0, West = player 1), cut off after turns + 1 player
