@@ -78,6 +78,7 @@ bench: setup
 	$(PY) benchmarks/bench_counters.py
 	$(PY) benchmarks/bench_engine.py
 	$(PY) benchmarks/bench_games.py
+	$(PY) benchmarks/bench_verdicts.py
 	$(PY) benchmarks/bench_geometry.py
 	$(PY) benchmarks/bench_lint.py
 	-$(PY) benchmarks/bench_reference.py

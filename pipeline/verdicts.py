@@ -345,24 +345,26 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
             result.entries.append((name, p.id))  # a place for the verdict
             result.notes.extend(n for n in p.notes if n not in result.notes)
     if pending:
-        verdicts = _run(list(pending.values()), workers=workers, dask=dask)
-        by_key = dict(zip(pending, verdicts, strict=True))
+        keys_ = list(pending)
+
+        def settled(i: int, v: Verdict) -> None:  # judged and stored as soon as it is reached
+            name, pid = keys_[i]
+            p = found[(name, pid)]
+            v.caveat = p.caveat
+            v.findings, v.band = judge(v, p.playability, list(get_system(name).LADDER), p.file, p.line)
+            wr = p.playability.win_rate
+            v.win_band = [wr.min, wr.max] if wr is not None else None
+            if out_root is not None:
+                _write_entry(cache_folder(out_root, name) / f"{pid}.json",
+                             {"format": CACHE_FORMAT, "key": pending[(name, pid)].ref.key, "kind": "verdict", "verdict": v.to_json(), "notes": list(p.notes)})
+
+        by_key = dict(zip(keys_, _run(list(pending.values()), workers=workers, dask=dask, settled=settled), strict=True))
         for result in out:
-            gs = get_system(result.system)
             for i, e in enumerate(result.entries):
                 if isinstance(e, tuple):
-                    v = by_key[e]
-                    p = found[e]
-                    v.caveat = p.caveat
-                    v.findings, v.band = judge(v, p.playability, list(gs.LADDER), p.file, p.line)
-                    wr = p.playability.win_rate
-                    v.win_band = [wr.min, wr.max] if wr is not None else None
-                    result.entries[i] = v
+                    v = result.entries[i] = by_key[e]
                     result.played += 1
                     result.games += v.games
-                    if out_root is not None:
-                        _write_entry(cache_folder(out_root, result.system) / f"{v.scenario}.json",
-                                     {"format": CACHE_FORMAT, "key": pending[e].ref.key, "kind": "verdict", "verdict": v.to_json(), "notes": list(p.notes)})
     if out_root is not None:
         for result in out:
             result.chart = _chart(result, out_root)
@@ -390,7 +392,7 @@ def _line_finder(path: Path | None):
     return doc.line_of
 
 
-def _run(tasks: list[Task], *, workers: int, dask: str | None) -> list[Verdict]:
+def _run(tasks: list[Task], *, workers: int, dask: str | None, settled=None) -> list[Verdict]:
     from pipeline.play.verdict import DaskExecutor, PoolExecutor, SerialExecutor, play_verdicts
 
     if dask is not None:
@@ -400,7 +402,7 @@ def _run(tasks: list[Task], *, workers: int, dask: str | None) -> list[Verdict]:
     else:
         executor = SerialExecutor(play_batch)
     try:
-        return play_verdicts(tasks, executor)
+        return play_verdicts(tasks, executor, settled=settled)
     finally:
         executor.close()
 

@@ -121,7 +121,7 @@ def _entries(results) -> list:
     return [(r.system, e) for r in results for e in r.entries]
 
 
-def test_same_seeds_same_verdicts_on_one_process_several_and_a_dask_cluster():
+def test_same_seeds_same_verdicts_on_one_process_several_and_a_dask_cluster(tmp_path):
     pytest.importorskip("distributed")
     from distributed import LocalCluster
 
@@ -132,6 +132,13 @@ def test_same_seeds_same_verdicts_on_one_process_several_and_a_dask_cluster():
     assert _entries(play_all(DATA, systems, workers=2, **kw)) == one
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         assert _entries(play_all(DATA, systems, dask=cluster.scheduler_address, **kw)) == one
+        # and through the command: the same lines as a local run
+        args = ("verify", "--system", "ohw", "--play", "60", "--seed", "3", "--no-cache", "--out", str(tmp_path / "out"))
+        on_dask = _gunbai(*args, "--dask", cluster.scheduler_address)
+    local = _gunbai(*args, "--workers", "1")
+    assert on_dask.returncode == local.returncode == 0, on_dask.stderr
+    assert f"on the Dask cluster at {cluster.scheduler_address}" in on_dask.stdout
+    assert _verdict_lines(on_dask.stdout) == _verdict_lines(local.stdout) and "ohw OHW4" in on_dask.stdout
 
 
 def test_the_code_digest_covers_every_module_a_game_runs():

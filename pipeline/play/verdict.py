@@ -436,10 +436,12 @@ class _Run:
     inflight: int = 0
 
 
-def play_verdicts(tasks: Sequence[Task], executor: Executor, *, system: str = "") -> list[Verdict]:
+def play_verdicts(tasks: Sequence[Task], executor: Executor, *, system: str = "",
+                  settled: Callable[[int, Verdict], None] | None = None) -> list[Verdict]:
     """Reach the verdict of every task (module docstring), sharing ``executor``'s slots among
     them: each free slot takes the next batch of the unsettled verdict with the fewest batches
-    under way.
+    under way. ``settled(i, verdict)`` is called as soon as task ``i``'s verdict is reached (so
+    that it can be stored before the others are).
 
     Raises:
         EngineError: a game broke the protocol.
@@ -473,6 +475,8 @@ def play_verdicts(tasks: Sequence[Task], executor: Executor, *, system: str = ""
                 run.done[res.start] = res
                 played += res.games
                 _advance(run)
+                if run.settled and settled is not None:
+                    settled(runs.index(run), run.verdict)
                 progress.count(sum(r.settled for r in runs), len(runs), f"verdicts reached ({played} games played)")
     finally:
         for f in futures:

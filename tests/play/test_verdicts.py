@@ -95,6 +95,10 @@ def test_same_seeds_same_verdicts_on_one_or_several_processes():
     finally:
         pool.close()
     assert one == two
+    # each verdict is handed over as soon as it is reached (to be stored before the others)
+    seen: dict[int, Verdict] = {}
+    assert play_verdicts(tasks, SerialExecutor(toy_batch), settled=lambda i, v: seen.setdefault(i, v)) == one
+    assert [seen[i] for i in range(len(tasks))] == one
     # a verdict does not depend on the others played beside it
     assert play_verdicts(tasks[1:2], SerialExecutor(toy_batch)) == one[1:2]
     # each game's seed comes from (seed, scenario, policy, game index)
