@@ -47,8 +47,8 @@ def draw_chart(verdicts: Sequence, title: str = "Balance verdicts") -> Image.Ima
     for gi, v in enumerate(verdicts):
         x = left + 14 + gi * (group_w + group_gap)
         band = v.win_band
-        if band is not None:
-            d.rectangle([x - 4, y0 - plot_h * band[1], x + bar + 4, y0 - plot_h * band[0]], fill="#e3f0e3", outline="#7fb37f")
+        if band is not None:  # a strip left of the first side's bar; its edges drawn over the bar below
+            d.rectangle([x - 9, y0 - plot_h * band[1], x - 3, y0 - plot_h * band[0]], fill="#9fd09f", outline="#3f8f3f")
         g = v.games or 1
         values = [(v.rate(i), v.interval(i), SIDE_COLOURS[i % len(SIDE_COLOURS)]) for i in range(len(v.side_names))]
         values.append((v.cut_off / g, None, CUT_COLOUR))
@@ -62,11 +62,15 @@ def draw_chart(verdicts: Sequence, title: str = "Balance verdicts") -> Image.Ima
                 d.line([(cx - 6, lo), (cx + 6, lo)], fill="black", width=2)
                 d.line([(cx - 6, hi), (cx + 6, hi)], fill="black", width=2)
             d.text((bx + 2, y0 - plot_h * max(val, ci[1] if ci else val) - 14), f"{val * 100:.0f}", fill="black", font=font)
+        if band is not None:
+            for edge in band:
+                d.line([(x - 9, y0 - plot_h * edge), (x + bar + 3, y0 - plot_h * edge)], fill="#3f8f3f", width=2)
         import textwrap
 
         rows = textwrap.wrap(v.label.split(" ", 1)[-1], 28)[:3]
         rows += [f"{v.policy}{'' if v.proven else ' (not proven)'}", f"{v.games} games, ±{v.reached * 100:.1f} pts",
-                 f"Balance {v.balance:.2f}", ("flag" if v.findings else "pass" if v.band.startswith("playability: pass") else "")]
+                 f"Balance {v.balance:.2f}", ("flag" if v.findings else "pass" if v.band.startswith("playability: pass") else ""),
+                 (v.caveat or "").split(",")[0]]
         for li, line in enumerate(r for r in rows if r):
             d.text((x, y0 + 8 + 14 * li), line, fill="#b3261e" if line == "flag" else "black", font=font)
     ly = height - 26
@@ -79,7 +83,7 @@ def draw_chart(verdicts: Sequence, title: str = "Balance verdicts") -> Image.Ima
     d.rectangle([lx, ly, lx + 12, ly + 12], fill=CUT_COLOUR, outline="black")
     d.text((lx + 16, ly), "cut off by the turn cap", fill="black", font=font)
     lx += 170
-    d.rectangle([lx, ly, lx + 12, ly + 12], fill="#e3f0e3", outline="#7fb37f")
+    d.rectangle([lx, ly, lx + 12, ly + 12], fill="#9fd09f", outline="#3f8f3f")
     d.text((lx + 16, ly), "side 1's band (playability.win_rate)", fill="black", font=font)
     return img
 

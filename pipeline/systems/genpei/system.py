@@ -58,7 +58,7 @@ class GenpeiSystem(FolderSystem):
         for loaded in data.scenarios:
             sc = loaded.scenario
             pid = loaded.path.stem
-            label = f"genpei {sc.code} {sc.name}"
+            label = f"genpei {sc.title}"
             if sc.incomplete():
                 out.append(NotPlayable(pid, label, "incomplete (" + sc.incomplete()[0].split(" (")[0] + "; verify's note says what is missing)"))
                 continue
