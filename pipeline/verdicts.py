@@ -7,8 +7,8 @@ verdict's **cache key** is the SHA-256 of what decides it: the scenario's own fi
 folder less the per-scenario folders and ``schema/``), the code that plays it
 (:meth:`~pipeline.systems.base.GameSystem.code_paths`: the system's package, ``pipeline/play``,
 the data layer), the Python version and the dependency lock, the policy (whose parameters are
-constants of that code) and the ladder record, the seed, the precision, the budget and the batch
-size. Verdicts are stored as JSON in ``OUT/.verdicts/<system>/<scenario>.json``; a run whose
+constants of that code) and the ladder record, the seed, the precision, the budget, the batch
+size, and the paths the scenario's files are named by (its findings cite them). Verdicts are stored as JSON in ``OUT/.verdicts/<system>/<scenario>.json``; a run whose
 keys all match prints them without loading any data or importing any engine, and a change to one
 scenario replays that scenario alone. The legality findings of ``verify`` are cached the same
 way (``OUT/.verdicts/<system>/legality.json``, keyed by :func:`pipeline.stamp.inputs_digest`).
@@ -218,7 +218,8 @@ def verify_cached(data_root: Path, name: str, out_root: Path, *, use_cache: bool
     from pipeline.stamp import inputs_digest
 
     data_dir = Path(data_root) / name
-    key = inputs_digest(data_dir, name, {"verify": CACHE_FORMAT})
+    # the folder as given is in the key: the findings name their files by it
+    key = inputs_digest(data_dir, name, {"verify": CACHE_FORMAT, "data": str(data_dir)})
     path = cache_folder(out_root, name) / "legality.json"
     if use_cache:
         entry = _read_entry(path, key)
@@ -310,7 +311,7 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
         for sf in sfs:
             pol, proven = choose_policy(ladder, name, sf.id, record, policy)
             request = {"system": name, "scenario": sf.id, "policy": pol, "proven": proven, "seed": seed, "precision": precision,
-                       "budget": budget, "batch": BATCH, "ladder": record.digest()}
+                       "budget": budget, "batch": BATCH, "ladder": record.digest(), "where": [str(p) for p in sf.files]}
             keys[sf.id] = verdict_key(code, rules, data_dir, sf, request)
             entry = _read_entry(cache_folder(out_root, name) / f"{sf.id}.json", keys[sf.id]) if (use_cache and out_root is not None) else None
             if entry is not None:
