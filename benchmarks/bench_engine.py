@@ -6,7 +6,7 @@
 Prints one line per scenario and policy: games, wall and CPU seconds, games per CPU second
 (per core), mean game length in player turns, and the machine's load average before and after
 (the machine may be shared: CPU seconds are the fairer measure). Single process; same seed as
-``gunbai verify --play``. The rollout policy plays GAMES // 10 games, as in ``verify --play``.
+``gunbai verify --play`` (game ``i`` seeded ``1:i``). The rollout policy plays GAMES // 10 games.
 
 ``--baseline DIR`` runs the same benchmark on another checkout of gunbai (e.g. ``git archive
 main | tar -x -C DIR``) in a subprocess right after, interleaved per scenario, and prints the
@@ -58,25 +58,39 @@ def _playable(data, only: str | None = None) -> list:
             and (not only or s.scenario.code == only)]
 
 
+def _cap(sc, policy: str) -> int:
+    """The turn cap of ``policy`` in scenario ``sc`` as ``verify --play`` plays it, on this
+    checkout (the system interface) or an older one (``engine.playability.thresholds_for``)."""
+    try:
+        from pipeline.systems.genpei.system import DEFAULT_TURN_CAP, DEFAULT_TURN_CAPS
+    except ImportError:  # a checkout before the system interface (issue 25)
+        from pipeline.systems.genpei.engine.playability import thresholds_for
+
+        return thresholds_for(sc, policy).turn_cap
+    from pipeline.play.judge import by_policy
+    from pipeline.systems.genpei.engine.policies import POLICIES
+
+    return by_policy({**DEFAULT_TURN_CAPS, **sc.playability.turn_cap}, policy, list(POLICIES), DEFAULT_TURN_CAP)
+
+
+def games_for(policy: str, n: int) -> int:
+    """Games this benchmark plays of ``policy`` when the others play ``n``: the rollout policy,
+    some thirty times dearer per game, plays one in ten."""
+    return max(1, n // 10) if policy == "rollout" else n
+
+
 def _measure(data_dir: Path, games: int, turn_cap: int | None, only: str | None) -> list[dict]:
     from pipeline.play import run_playability
-    from pipeline.systems.genpei.engine.playability import thresholds_for
     from pipeline.systems.genpei.engine.policies import POLICIES
     from pipeline.systems.genpei.engine.state import GenpeiState
     from pipeline.systems.genpei.load import load
-
-    try:
-        from pipeline.systems.genpei.engine.playability import games_for
-    except ImportError:  # an older checkout without the rollout policy
-        def games_for(policy: str, n: int) -> int:
-            return n
 
     data = load(data_dir)
     out = []
     for loaded in _playable(data, only):
         sc = loaded.scenario
         for name, policy in POLICIES.items():
-            cap = turn_cap or thresholds_for(sc, name).turn_cap
+            cap = turn_cap or _cap(sc, name)
             n = games_for(name, games)
             w0, c0 = time.perf_counter(), time.process_time()
             rep = run_playability(lambda sc=sc: GenpeiState(data, sc), policy, games=n, seed=1, turn_cap=cap)
@@ -92,7 +106,6 @@ def _bytecodes(data_dir: Path, games: int, only: str | None) -> list[dict]:
     long run). Repeatable whatever the machine's load; C work (set operations, ``sorted``) counts
     nothing, so fewer bytecodes is not always less time: time a change too."""
     from pipeline.play import run_playability
-    from pipeline.systems.genpei.engine.playability import thresholds_for
     from pipeline.systems.genpei.engine.policies import POLICIES
     from pipeline.systems.genpei.engine.state import GenpeiState
     from pipeline.systems.genpei.load import load
@@ -114,7 +127,7 @@ def _bytecodes(data_dir: Path, games: int, only: str | None) -> list[dict]:
     for loaded in _playable(data, only):
         sc = loaded.scenario
         for name in ("random", "greedy"):
-            cap = thresholds_for(sc, name).turn_cap
+            cap = _cap(sc, name)
             run_playability(lambda sc=sc: GenpeiState(data, sc), POLICIES[name], games=games, seed=2, turn_cap=cap)
             count[0] = 0
             sys.settrace(tracer)
@@ -130,14 +143,13 @@ def _callgrind_child(data_dir: Path, games: int, code: str, policy: str, warmup:
     """Inside ``valgrind --tool=callgrind --instr-atstart=no``: ``warmup`` warm-up games (seed 2),
     then instrumentation on for ``games`` seeded games (seed 1) only, then off."""
     from pipeline.play import run_playability
-    from pipeline.systems.genpei.engine.playability import thresholds_for
     from pipeline.systems.genpei.engine.policies import POLICIES
     from pipeline.systems.genpei.engine.state import GenpeiState
     from pipeline.systems.genpei.load import load
 
     data = load(data_dir)
     sc = _playable(data, code)[0].scenario
-    cap = thresholds_for(sc, policy).turn_cap
+    cap = _cap(sc, policy)
     if warmup > 0:
         run_playability(lambda: GenpeiState(data, sc), POLICIES[policy], games=warmup, seed=2, turn_cap=cap)
     pid = str(os.getpid())
@@ -172,27 +184,30 @@ def _print(rows: list[dict], tag: str = "") -> None:
 
 
 def _parallel(data_dir: Path, games: int) -> None:
-    from pipeline.play import run_playability
-    from pipeline.systems.genpei.engine.playability import _state_factory, _warm, thresholds_for
-    from pipeline.systems.genpei.engine.policies import POLICIES
-    from pipeline.systems.genpei.load import load
+    """``games`` greedy games of each scenario on 2 worker processes, as ``gunbai verify --play
+    N --policy greedy --workers 2`` plays them when the precision asked is out of reach (the
+    verdict runner, :func:`pipeline.verdicts.play_all`)."""
+    from pipeline.verdicts import play_all
 
-    data = load(data_dir)
-    for loaded in _playable(data):
-        sc = loaded.scenario
-        index = data.scenarios.index(loaded)
-        _warm(data, sc)
+    for r in _playable_ids(data_dir):
         self0 = resource.getrusage(resource.RUSAGE_SELF)
         kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         w0 = time.perf_counter()
-        rep = run_playability(_state_factory(data, index), POLICIES["greedy"], games=games, seed=1,
-                              turn_cap=thresholds_for(sc, "greedy").turn_cap, workers=2)
+        (res,) = play_all(data_dir.parent, ["genpei"], files={"genpei": [r]}, budget=games, precision=1e-6, policy="greedy", workers=2,
+                          out_root=None)
         wall = time.perf_counter() - w0
         self1 = resource.getrusage(resource.RUSAGE_SELF)
         kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime
                + kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime)
-        print(f"{sc.code} greedy {rep.games} games on 2 workers: wall {wall:.1f} s, cpu {cpu:.1f} s (all processes)")
+        v = res.entries[0]
+        print(f"{v.label} greedy {v.games} games on 2 workers: wall {wall:.1f} s, cpu {cpu:.1f} s (all processes)")
+
+
+def _playable_ids(data_dir: Path) -> list[Path]:
+    from pipeline.systems.genpei.load import load
+
+    return [s.path for s in _playable(load(data_dir))]
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 ``gunbai build`` calls :func:`build_all`; ``gunbai verify`` calls :func:`verify_all`;
 ``gunbai counters`` / ``cards`` / ``sheets`` call :func:`render_only`. A game system is a folder
-of ``source_data/`` whose name is a key of :data:`SYSTEM_MODULES`.
+of ``source_data/`` whose name is a key of :data:`pipeline.systems.base.SYSTEMS`.
 
 Every command that writes runs in one :class:`~pipeline.output.Transaction` over the output
 folder: a build that fails anywhere (bad data in one system, a lint error in another, Ctrl-C)
@@ -10,26 +10,17 @@ changes no output at all. A system whose inputs, code and outputs are as its las
 them is skipped (:mod:`pipeline.stamp`). Images are drawn on every core
 (:mod:`pipeline.render.parallel`).
 
-The hooks a system's build module offers (``pipeline/systems/<system>/build.py``)::
-
-    build(data_dir, out_dir, *, progress) -> BuildResult   the module, images, cards
-    verify(data_dir, files) -> (findings, count)          legality of its scenarios
-    render(data_dir, out_dir, *, what, data=None) -> [Path]
-                                                          what = counters | cards | sheets; data:
-                                                          the data already loaded (else loaded)
-    PRINT_SHEETS = True                                   it has print sheets: render(what="sheets",
-                                                          data=the build's) is part of every build
-    play(data_dir, n, seed, *, workers) -> [report]       playability (verify --play)
+Every system is a :class:`~pipeline.systems.base.GameSystem` (``pipeline/systems/<system>/system.py``):
+its ``build``, ``verify``, ``render`` and ``print_sheets`` are all this module uses; the registry
+:data:`~pipeline.systems.base.SYSTEMS` imports a system only when a command uses it.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from pipeline.errors import GunbaiError
@@ -100,37 +91,17 @@ def blocking(findings: list) -> list:
     return [f for f in findings if getattr(f, "blocking", True)]
 
 
-#: The game systems: data folder name → the module with its ``build``/``verify``/``render``
-#: (and, where it has one, ``play``).
-SYSTEM_MODULES = {
-    "genpei": "pipeline.systems.genpei.build",
-    "ronin": "pipeline.systems.ronin.build",
-    "ohw": "pipeline.systems.ohw.build",
-    "sekigahara": "pipeline.systems.sekigahara.build",
-}
+def _systems():
+    """The registry (:data:`pipeline.systems.base.SYSTEMS`): system name → maker."""
+    from pipeline.systems.base import SYSTEMS
+
+    return SYSTEMS
 
 
-class _Systems(Mapping):
-    """The system modules, imported only when one is used (a command on one system does not
-    pay for importing the others' rules engines)."""
+def _system(name: str):
+    from pipeline.systems.base import get_system
 
-    def __getitem__(self, name: str) -> ModuleType:
-        return importlib.import_module(SYSTEM_MODULES[name])
-
-    def __contains__(self, name: object) -> bool:
-        # Mapping's own test looks the key up, which would import the system's module (its
-        # rules engine and models, 0.5 s for the three others) just to say it is a system
-        return name in SYSTEM_MODULES
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(SYSTEM_MODULES)
-
-    def __len__(self) -> int:
-        return len(SYSTEM_MODULES)
-
-
-def _systems() -> Mapping[str, ModuleType]:
-    return _Systems()
+    return get_system(name)
 
 
 def systems_in(data_root: Path, only: str | None = None) -> list[str]:
@@ -141,8 +112,8 @@ def systems_in(data_root: Path, only: str | None = None) -> list[str]:
         GunbaiError: ``data_root`` is not a folder, or holds no known system, or a folder that is
             not one; ``only`` is not a system or has no folder there.
     """
-    if only is not None and only not in SYSTEM_MODULES:
-        raise GunbaiError(f"--system {only!r} is not valid; expected one of {', '.join(SYSTEM_MODULES)}")
+    if only is not None and only not in _systems():
+        raise GunbaiError(f"--system {only!r} is not valid; expected one of {', '.join(_systems())}")
     if not data_root.is_dir():
         raise GunbaiError(f"{data_root}: no such data folder")
     found = [s for s in _systems() if (data_root / s).is_dir()]
@@ -211,22 +182,22 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
                     continue
                 digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
                 shown.step(name, "building")
-                mod = _systems()[name]
-                early = {"prepare_print": True} if getattr(mod, "PREPARE_PRINT", False) and getattr(mod, "PRINT_SHEETS", False) else {}
-                if getattr(mod, "PRINT_SHEETS", False):
+                gs = _system(name)
+                early = gs.prepare_print and gs.print_sheets
+                if gs.print_sheets:
                     from pipeline.render.sheets import load_pdf_library
 
                     # before forking: every process then has it loaded; a build preparing its print
                     # files imports the rest of the PDF library itself while it waits for drawings
-                    load_pdf_library(subsetter_only=bool(early))
+                    load_pdf_library(subsetter_only=early)
                 _start_drawing()
                 from pipeline.render import cache
 
                 drawn = cache.drawn_total
-                result = mod.build(data_dir, out_dir, progress=progress, **early)
-                if getattr(mod, "PRINT_SHEETS", False):
+                result = gs.build(data_dir, out_dir, progress=progress, prepare_print=early)
+                if gs.print_sheets:
                     shown.step(name, "print sheets")
-                    result.files += [_relative(p, out_root) for p in mod.render(data_dir, out_dir, what="sheets", data=result.data)]
+                    result.files += [_relative(p, out_root) for p in gs.render(data_dir, out_dir, what="sheets", data=result.data)]
                 result.data = None
                 result.drawn = cache.drawn_total - drawn
                 results.append(result)
@@ -284,11 +255,11 @@ def verify_by_system(data_root: Path, scenario_files: list[Path] | None = None, 
                 raise GunbaiError(f"{path}: cannot tell its game system from its folder; pass --system ({', '.join(_systems())})")
             by_system.setdefault(found, []).append(path)
         for name, files in by_system.items():
-            f, n = _systems()[name].verify(data_root / name, files)
+            f, n = _system(name).verify(data_root / name, files)
             out.append((name, list(f), n))
         return out
     for name in systems_in(data_root, system):
-        f, n = _systems()[name].verify(data_root / name, None)
+        f, n = _system(name).verify(data_root / name, None)
         out.append((name, list(f), n))
     return out
 
@@ -309,13 +280,13 @@ def render_only(data_root: Path, out_root: Path, *, what: str, system: str | Non
     lines = []
     with Transaction(out_root) as tx:
         for name in names:
-            mod = _systems()[name]
-            if what == "sheets" and not getattr(mod, "PRINT_SHEETS", False):
+            gs = _system(name)
+            if what == "sheets" and not gs.print_sheets:
                 lines.append(f"{name}: no print sheets for this system yet")
                 continue
             shown.step(name, f"rendering {what}")
             _start_drawing()
-            written = mod.render(data_root / name, out_root / name, what=what)
+            written = gs.render(data_root / name, out_root / name, what=what)
             lines.append(f"{name}: {len(written)} files ({what}) in {out_root / name}")
         shown.clear()
     for name in names:
@@ -359,23 +330,6 @@ def explain_rule(rule_id: str) -> str:
     if len(found) == 1:
         return found[0][1]
     return "\n".join(f"[{system}] {text}" for system, text in found)
-
-
-def play_others(data_root: Path, n: int, seed: int, *, workers: int, system: str | None = None) -> list:
-    """Playability reports of the systems other than Genpei (whose ``--play`` also draws the
-    chart and checks per-scenario thresholds): one report per scenario of each system found
-    under ``data_root`` (or of ``system``) whose build module has
-    ``play(data_dir, n, seed, workers=)``."""
-    from pipeline import progress as shown
-
-    reports: list = []
-    for name in systems_in(data_root, system):
-        mod = _systems()[name]
-        if name != "genpei" and hasattr(mod, "play"):
-            shown.step(name, "playing")
-            reports.extend(mod.play(data_root / name, n, seed, workers=workers))
-    shown.clear()
-    return reports
 
 
 def write_linted_archive(path: Path, entries: dict[str, bytes], epoch: int) -> Path:

@@ -4,7 +4,8 @@ Commands::
 
     gunbai build     [--data source_data] [--out build] [--system S] [--force] [--jobs N]
                                                           # verify, render, modules, print PDFs
-    gunbai verify    [--data source_data] [SCENARIO.yaml…] [--system S] [--explain RULE] [--play N]
+    gunbai verify    [--data source_data] [SCENARIO.yaml…] [--system S] [--explain RULE]
+                     [--play N [--precision P] [--policy NAME] [--workers N | --dask ADDRESS] [--no-cache]]
     gunbai counters  [--data source_data] [--out build] [--system S]   # counter images only
     gunbai cards     [--data source_data] [--out build] [--system S]   # reference cards only
     gunbai sheets    [--data source_data] [--out build] [--system S]   # print PDFs
@@ -100,22 +101,64 @@ def build(
         out.print(r.summary(), markup=False)
 
 
+#: The most processes ``--workers`` takes.
+MAX_WORKERS = 512
+
+
+def _play_options(play: int, workers: int, precision: float, dask: str | None, policy: str | None) -> None:
+    """Refuse bad ``--play`` options (exit 2) before anything is read."""
+    from pipeline.play.verdict import DASK_INSTALL, MAX_GAMES, dask_available
+
+    def bad(message: str) -> None:
+        err.print(f"gunbai verify: {message}", markup=False)
+        raise typer.Exit(2)
+
+    if play < 0 or play > MAX_GAMES:
+        bad(f"--play {play} is not valid; expected a game budget from 0 up to {MAX_GAMES:,} (10^7) games per scenario")
+    if not 1 <= workers <= MAX_WORKERS:
+        bad(f"--workers {workers} is not valid; expected 1 to {MAX_WORKERS} processes")
+    if not 0 < precision < 0.5:
+        bad(f"--precision {precision} is not valid; expected a half-width of the 95% interval above 0 and below 0.5 (0.05 = ±5 points)")
+    if (dask is not None or policy is not None) and play == 0:
+        bad(f"{'--dask' if dask is not None else '--policy'} needs --play N")
+    if dask is not None and not dask_available():
+        bad(f"--dask needs the optional Dask extra, which is not installed: {DASK_INSTALL}")
+
+
+def _check_policy(policy: str | None, names: list[str]) -> None:
+    """Refuse (exit 2) a ``--policy`` that is not in the ladder of every system to be played."""
+    from pipeline.systems.base import get_system
+
+    if policy is None:
+        return
+    lacking = [n for n in names if policy not in get_system(n).LADDER]
+    if lacking:
+        ladders = "; ".join(f"{n}: {', '.join(get_system(n).LADDER)}" for n in lacking)
+        err.print(f"gunbai verify: --policy {policy!r} is not a policy of every system played ({ladders}); pass --system to play one", markup=False)
+        raise typer.Exit(2)
+
+
 @app.command()
 def verify(
     scenarios: Annotated[list[Path] | None, typer.Argument(help="Scenario files to check (default: every scenario of every system).")] = None,
     data: DataOpt = Path("source_data"),
     explain: Annotated[str | None, typer.Option("--explain", help="Print the rule with this id and its source.")] = None,
-    play: Annotated[int, typer.Option("--play", help="Also play N seeded games of each scenario (Genpei: per policy, with thresholds and a chart).")] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the --play games (same seed, same report).")] = 1,
-    workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the report does not depend on it).")] = 2,
-    stats: Annotated[bool, typer.Option("--stats", help="With --play: count the Command and Dragon cards played per policy (Genpei).")] = False,
+    play: Annotated[int, typer.Option("--play", help="Also reach a balance verdict for each playable scenario: seeded games until --precision is reached, at most N games (the budget; at most 10^7).")] = 0,
+    precision: Annotated[float, typer.Option("--precision", help="With --play: stop when the first side's 95% interval is at most this wide each way (0.05 = ±5 points).")] = 0.05,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the --play games (same seed, same verdicts).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", help="Processes for --play (the verdicts do not depend on it).")] = 2,
+    policy: Annotated[str | None, typer.Option("--policy", help="With --play: play this policy of the ladder instead of the verdict's (the strongest proven, else declared).")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", help="With --play: send the batches of games to this Dask scheduler (needs gunbai[dask]).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Verify and play again even when nothing that decides the results changed.")] = False,
+    stats: Annotated[bool, typer.Option("--stats", help="With --play: count the events of the verdicts' games (Genpei: the Command and Dragon cards played).")] = False,
     out_dir: OutOpt = Path("build"),
     system: Annotated[str | None, typer.Option("--system", help="Only this game system; with files, their system (default: from their folder).")] = None,
     notes: Annotated[bool, typer.Option("--notes", help="With --play: list every engine note (a stand-in for a value no source gives) instead of a summary.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Check scenarios against the rules: one line per problem, exit 1 when any."""
-    from pipeline.build import explain_rule, play_others, verify_by_system
+    """Check scenarios against the rules: one line per problem, exit 1 when any. With --play,
+    a balance verdict of each playable scenario to a stated precision (cached under OUT)."""
+    from pipeline.build import explain_rule
 
     if explain is not None:
         try:
@@ -124,59 +167,123 @@ def verify(
             err.print(exc.args[0], markup=False)
             raise typer.Exit(1) from None
         return
-    if play < 0:
-        err.print(f"gunbai verify: --play {play} is not valid; expected a number of games from 0 up", markup=False)
-        raise typer.Exit(2)
+    _play_options(play, workers, precision, dask, policy)
+    if play > 0 and policy is not None:
+        _check_policy(policy, _systems_named(data, scenarios, system))
     _progress(quiet)
     from pipeline.build import blocking
 
     try:
-        per_system = verify_by_system(data, scenarios, system=system)
+        per_system = _legality(data, scenarios, system, out_dir, not no_cache)
     except GunbaiError as exc:
         _fail(exc)
     found = [f for _s, fs, _n in per_system for f in fs]
     count = sum(n for _s, _fs, n in per_system)
     findings = blocking(found)
-    notes = [f for f in found if f not in findings]
-    for f in notes:
+    open_notes = [f for f in found if f not in findings]
+    for f in open_notes:
         out.print(str(f), markup=False)
     for f in findings:
         err.print(str(f), markup=False)
-    if play > 0 and system in (None, "genpei"):
-        from pipeline import progress
-        from pipeline.systems.genpei.engine.playability import play_command
-
-        progress.step("genpei", "playing")
-        try:
-            lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir, stats=stats)
-        except GunbaiError as exc:
-            _fail(exc)
-        progress.clear()
-        lines = _summarise_notes(lines, notes)
-        for line in lines:
-            out.print(line, markup=False)
-        if chart is not None:
-            out.print(f"chart: {chart}", markup=False)
-        for f in unplayable:
-            err.print(str(f), markup=False)
-        findings = list(findings) + unplayable
+    verdicts: list = []
     if play > 0:
-        if not scenarios:
-            for report in play_others(data, play, seed, workers=workers, system=system):
-                for line in report.lines():
-                    out.print(line, markup=False)
+        verdicts = _play(data, scenarios, per_system, play=play, precision=precision, seed=seed, workers=workers, policy=policy,
+                         dask=dask, out_dir=out_dir, use_cache=not no_cache, stats=stats, notes=notes)
+        findings = list(findings) + [f for r in verdicts for f in r.findings()]
+    from pipeline.verdicts import finding_scenario
+
     for name, fs, n in per_system:
-        # one count per scenario (a Ronin game's findings name it as "<game>" or "<game> (<role>)")
-        bad = len({getattr(f, "scenario", None) or (getattr(f, "roster", None) or "").split(" (")[0] or str(f) for f in blocking(fs)})
+        bad = len({finding_scenario(f) for f in blocking(fs)})
         bad = min(bad, n - len([f for f in fs if f not in blocking(fs)]))
         open_ = len([f for f in fs if f not in blocking(fs)])
         parts = [f"{n - bad - open_} legal"] + ([f"{bad} with problems"] if bad else []) + ([f"{open_} incomplete"] if open_ else [])
         out.print(f"{name}: {n} scenario(s): {', '.join(parts)}", markup=False)
-    incomplete = f", {len(notes)} incomplete (not checked until a setup is imported)" if notes else ""
+    incomplete = f", {len(open_notes)} incomplete (not checked until a setup is imported)" if open_notes else ""
     if findings:
         err.print(f"{len(findings)} problem(s) in {count} scenario(s){incomplete}", markup=False)
         raise typer.Exit(1)
-    out.print(f"{count - len(notes)} scenario(s) legal{incomplete}" + (", Genpei scenarios playable" if play > 0 and system in (None, "genpei") else ""), markup=False)
+    from pipeline.play.verdict import Verdict
+
+    judged = sum(1 for r in verdicts for e in r.entries if isinstance(e, Verdict))
+    out.print(f"{count - len(open_notes)} scenario(s) legal{incomplete}" + (f", {judged} balance verdict(s) with no flag" if judged else ""), markup=False)
+
+
+def _systems_named(data: Path, scenarios: list[Path] | None, system: str | None) -> list[str]:
+    """The systems ``verify`` will check (of the files given, else under ``data``); empty when
+    that cannot be told (``verify`` then says why)."""
+    from pipeline.build import systems_in
+    from pipeline.systems.base import SYSTEMS
+
+    if scenarios:
+        return [system] if system else sorted({next((s for s in SYSTEMS if s in p.resolve().parts), "") for p in scenarios} - {""})
+    try:
+        return systems_in(data, system)
+    except GunbaiError:
+        return []
+
+
+def _legality(data: Path, scenarios: list[Path] | None, system: str | None, out_dir: Path, use_cache: bool) -> list[tuple[str, list, int]]:
+    """``(system, findings, scenarios checked)`` per system: of the files given, else of every
+    system's whole folder from the legality cache (:func:`pipeline.verdicts.verify_cached`)."""
+    from pipeline.build import systems_in, verify_by_system
+
+    if scenarios:
+        return verify_by_system(data, scenarios, system=system)
+    from pipeline.verdicts import verify_cached
+
+    out_ = []
+    for name in systems_in(data, system):
+        fs, n, _hit = verify_cached(data, name, out_dir, use_cache=use_cache)
+        out_.append((name, fs, n))
+    return out_
+
+
+def _play(data: Path, scenarios: list[Path] | None, per_system, *, play: int, precision: float, seed: int, workers: int,
+          policy: str | None, dask: str | None, out_dir: Path, use_cache: bool, stats: bool, notes: bool) -> list:
+    """``verify --play``: the verdicts of every system verified, printed; returns them
+    (:class:`pipeline.verdicts.SystemVerdicts`)."""
+    import time
+
+    from pipeline import progress
+    from pipeline.play.verdict import Verdict
+    from pipeline.verdicts import play_all, summary_line
+
+    names = [name for name, _fs, _n in per_system]
+    files: dict[str, list[Path]] | None = None
+    if scenarios:
+        files = {}
+        for path in scenarios:
+            parts = path.resolve().parts
+            files.setdefault(next((s for s in names if s in parts), names[0]), []).append(path)
+    t0 = time.perf_counter()
+    progress.step(", ".join(names), "playing")
+    try:
+        results = play_all(data, names, files=files, budget=play, seed=seed, precision=precision, policy=policy, workers=workers, dask=dask,
+                           out_root=out_dir, use_cache=use_cache)
+    except GunbaiError as exc:
+        progress.clear()
+        _fail(exc)
+    progress.clear()
+    seconds = time.perf_counter() - t0
+    where = f" on the Dask cluster at {dask}" if dask else f" on {workers} process(es)"
+    for r in results:
+        lines = [f"engine note: {n}" for n in r.notes]
+        for e in r.entries:
+            lines.extend(e.lines())
+            if stats and isinstance(e, Verdict):
+                lines.extend(e.stats_lines())
+        for line in _summarise_notes(lines, notes):
+            out.print(line, markup=False)
+        if r.chart is not None:
+            out.print(f"chart: {r.chart}", markup=False)
+        for f in r.findings():
+            err.print(str(f), markup=False)
+    for r in results:
+        out.print(summary_line(r), markup=False)
+    played = sum(r.played for r in results)
+    if played:
+        out.print(f"played {played} verdict(s), {sum(r.games for r in results)} games, in {seconds:.1f} s{where}", markup=False)
+    return results
 
 
 def _summarise_notes(lines: list[str], full: bool) -> list[str]:
@@ -256,11 +363,12 @@ def import_(
     if system is None:
         err.print("gunbai import: --system is required with a setup (genpei, ronin, ohw, sekigahara)", markup=False)
         raise typer.Exit(2)
-    from pipeline.build import _systems, blocking
+    from pipeline.build import blocking
+    from pipeline.systems.base import SYSTEMS, get_system
 
     try:
         result = import_setup(setup, module, system, output, data_root=data, pieces=pieces, base=base,
-                              draft_pieces=draft_pieces, verify=_systems()[system].verify if system in _systems() else None)
+                              draft_pieces=draft_pieces, verify=get_system(system).verify if system in SYSTEMS else None)
     except GunbaiError as exc:
         _fail(exc)
     for note in result.notes:

@@ -171,10 +171,10 @@ def system_importer(system: str) -> Importer:
     Raises:
         ImportError_: unknown system.
     """
-    from pipeline.build import SYSTEM_MODULES
+    from pipeline.systems.base import SYSTEMS
 
-    if system not in SYSTEM_MODULES:
-        raise ImportError_(f"--system {system!r}: expected one of {', '.join(SYSTEM_MODULES)}")
+    if system not in SYSTEMS:
+        raise ImportError_(f"--system {system!r}: expected one of {', '.join(SYSTEMS)}")
     return importlib.import_module(f"pipeline.systems.{system}.importer")  # type: ignore[return-value]
 
 

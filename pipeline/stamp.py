@@ -65,6 +65,31 @@ def _hash_tree(h, label: str, folder: Path, skip: set[Path] = frozenset()) -> No
         h.update(b"\0")
 
 
+def paths_digest(h, label: str, paths, skip: set[Path] = frozenset()) -> None:  # type: ignore[assignment]
+    """Feed ``h`` (a :mod:`hashlib` object) every file of ``paths`` (files, or folders walked
+    as :func:`inputs_digest` walks them: no dot files, caches or ``skip``), each named by its
+    path relative to the repository (or to its folder, outside it) and ``label``; a missing
+    path counts as such."""
+    for path in paths:
+        path = Path(path)
+        name = path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else path.name
+        if path.is_dir():
+            _hash_tree(h, f"{label}/{name}", path, set(skip))
+        elif path.is_file():
+            h.update(f"{label}/{name}\0".encode() + path.read_bytes() + b"\0")
+        else:
+            h.update(f"{label}/{name}\0-missing\0".encode())
+
+
+def environment_digest(h) -> None:
+    """Feed ``h`` what every digest of gunbai's results shares: the Python version and the
+    dependency lock (:data:`DEPENDENCY_FILES`)."""
+    h.update(f"{sys.version}\0".encode())
+    for name in DEPENDENCY_FILES:
+        p = REPO / name
+        h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b"-") + b"\0")
+
+
 def inputs_digest(data_dir: Path, system: str, options: dict | None = None) -> str:
     """SHA-256 (hex) of everything a build of ``system`` from ``data_dir`` depends on (see the
     module doc). ``options`` are the build options that change the outputs."""

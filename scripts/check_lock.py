@@ -36,10 +36,12 @@ def locked(path: Path) -> dict[str, str]:
 
 
 def declared(pyproject: Path) -> list[Requirement]:
-    """The runtime and ``dev`` dependencies of ``pyproject.toml`` (and its build requirements)."""
+    """The runtime, ``dev`` and ``dask`` dependencies of ``pyproject.toml`` (and its build
+    requirements): every one that ``make setup`` installs."""
     doc = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     reqs = list(doc["project"].get("dependencies", []))
-    reqs += doc["project"].get("optional-dependencies", {}).get("dev", [])
+    for extra in ("dev", "dask"):
+        reqs += doc["project"].get("optional-dependencies", {}).get(extra, [])
     reqs += doc.get("build-system", {}).get("requires", [])
     return [Requirement(r) for r in reqs]
 

@@ -8,7 +8,6 @@ whose single problem points at that file and line.
 
 from __future__ import annotations
 
-import importlib
 import re
 import shutil
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError
+from pipeline.systems.base import get_system
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "source_data"
@@ -40,9 +40,8 @@ def _edit(path: Path, pattern: str, replacement: str) -> int:
 
 
 def _refused(system: str, data_dir: Path) -> str:
-    mod = importlib.import_module(f"pipeline.systems.{system}.build")
     with pytest.raises(DataError) as exc:
-        mod.verify(data_dir, None)
+        get_system(system).verify(data_dir, None)
     problems = exc.value.problems
     assert len(problems) == 1, [str(p) for p in problems]
     return str(problems[0])

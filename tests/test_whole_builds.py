@@ -168,12 +168,14 @@ def test_verify_play_refuses_a_negative_count(tmp_path):
     assert run.returncode == 2 and "--play -5 is not valid" in run.stderr
 
 
-def test_verify_play_claims_playability_only_for_what_it_judged(tmp_path):
-    # only the Genpei engine turns games into a playable verdict; a Sekigahara run lists its games
-    run = _gunbai("verify", "--data", str(_data(tmp_path, "sekigahara")), "--system", "sekigahara", "--play", "2")
+def test_verify_play_gives_every_system_a_verdict(tmp_path):
+    # one verdict path for every system: Sekigahara's verdict, its caveat, its chart
+    out = tmp_path / "out"
+    run = _gunbai("verify", "--data", str(_data(tmp_path, "sekigahara")), "--system", "sekigahara", "--play", "2", "--out", str(out))
     assert run.returncode == 0, run.stderr
-    assert "sekigahara SEKI Sekigahara, 1600" in run.stdout and "2 games" in run.stdout
-    assert run.stdout.splitlines()[-1] == "1 scenario(s) legal"
+    assert "sekigahara SEKI Sekigahara, 1600: random policy (strength not proven), 2 games" in run.stdout
+    assert "victory condition: gunbai's own" in run.stdout and (out / "sekigahara" / "playability.png").is_file()
+    assert run.stdout.splitlines()[-1] == "1 scenario(s) legal, 1 balance verdict(s) with no flag"
 
 
 def test_no_progress_in_a_pipe(tmp_path):
@@ -215,10 +217,11 @@ def test_build_refuses_an_unknown_system(tmp_path):
 
 def test_choosing_one_system_imports_no_other_system():
     # telling a system's folder from a stray one must not import every system's build module
-    # (their rules engines and models: half a second of a one-system build)
+    # (their rules engines and models: half a second of a one-system build); the registry
+    # (pipeline.systems.base) imports none
     code = ("import sys; from pathlib import Path; from pipeline.build import systems_in; "
             "print(systems_in(Path(sys.argv[1]), sys.argv[2]), systems_in(Path(sys.argv[1])), "
-            "sorted(m for m in sys.modules if m.startswith('pipeline.systems.')))")
+            "sorted(m for m in sys.modules if m.startswith('pipeline.systems.') and m != 'pipeline.systems.base'))")
     run = subprocess.run([sys.executable, "-c", code, str(DATA), "ohw"], capture_output=True, text=True, cwd=ROOT, check=True)
     assert run.stdout.strip() == "['ohw'] ['genpei', 'ronin', 'ohw', 'sekigahara'] []", run.stdout
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from pipeline import progress
+from pipeline.errors import GunbaiError
 from pipeline.play.protocol import GameState, Policy, random_policy, sample_chance
 
 #: z for a two-sided 95% interval.
@@ -35,6 +37,40 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+#: Actions (and chance outcomes) applied without a new player turn after which a game is taken
+#: to repeat its positions without progress (:class:`RuleBug`): the longest turn of the four
+#: engines takes a few hundred.
+MAX_STEPS_PER_TURN = 100_000
+#: Actions listed in a :class:`RuleBug`'s description of the state.
+TRACE = 8
+
+
+class RuleBug(GunbaiError):
+    """A rules engine broke the game protocol during play: the player to move has no legal
+    action although the game is not over, or the game goes on without progress (more than
+    :data:`MAX_STEPS_PER_TURN` actions without a new player turn, or ``max_steps`` in all). An
+    engine error, never a game cut off by the turn cap.
+
+    Attributes:
+        what: what went wrong (one sentence).
+        state: a description of the state (player turn, the player to move, his legal actions,
+            the last actions applied).
+    """
+
+    def __init__(self, what: str, state: str):
+        self.what, self.state = what, state
+        super().__init__(f"{what}; state: {state}")
+
+    def __reduce__(self):
+        return (RuleBug, (self.what, self.state))
+
+
+def _describe(turns: int, player, opts, last) -> str:
+    shown = ", ".join(repr(o) for o in list(opts)[:6]) + (", …" if len(opts) > 6 else "")
+    return (f"player turn {turns}, player {player} to move, legal actions [{shown}]; "
+            f"last actions applied: {', '.join(repr(a) for a in last) or 'none'}")
 
 
 @dataclass(frozen=True)
@@ -60,7 +96,12 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
         policies: one policy per player, or one for all.
         rng: drives chance outcomes and the policies.
         turn_cap: player turns after which the game is cut off.
-        max_steps: a safety net against an engine that loops inside a turn (counts as cut off).
+        max_steps: a safety net against an engine that never ends a game.
+
+    Raises:
+        RuleBug: the player to move has no legal action and the game is not over, or the game
+            makes no progress (:data:`MAX_STEPS_PER_TURN` actions without a new player turn, or
+            ``max_steps`` actions in all).
 
     A state with the fused step (:class:`~pipeline.play.protocol.SteppedState`) is played through
     ``step`` alone, with the same draws of ``rng`` and the same result as through the protocol
@@ -74,16 +115,35 @@ def play_game(state_factory: Callable[[], GameState], policies: Sequence[Policy]
     if getattr(state, "step", None) is not None and getattr(state, "view", None) is not None:
         return _play_stepped(state, pols, policies, rng, turn_cap, max_steps, stats)
     steps = 0
+    last: deque = deque(maxlen=TRACE)
+    turn, since = state.turn_count(), 0
     while not state.is_terminal():
-        if state.turn_count() > turn_cap or steps >= max_steps:
-            return GameResult(None, min(state.turn_count(), turn_cap), True, steps, stats() if stats else ())
+        turns = state.turn_count()
+        if turns != turn:
+            turn, since = turns, 0
+        if turns > turn_cap:
+            return GameResult(None, min(turns, turn_cap), True, steps, stats() if stats else ())
+        if since >= MAX_STEPS_PER_TURN or steps >= max_steps:
+            _no_progress(since, steps, turns, state.current_player(), [] if state.is_chance_node() else state.legal_actions(), last)
         if state.is_chance_node():
-            state.apply_action(sample_chance(state.chance_outcomes(), rng))
+            a = sample_chance(state.chance_outcomes(), rng)
         else:
-            p = pols[state.current_player()] if pols is not None else policies  # type: ignore[operator]
-            state.apply_action(p(state, rng))  # type: ignore[operator]
+            who = state.current_player()
+            if not state.legal_actions():
+                raise RuleBug(f"player {who} has no legal action and the game is not over", _describe(turns, who, [], last))
+            p = pols[who] if pols is not None else policies  # type: ignore[index]
+            a = p(state, rng)  # type: ignore[operator]
+        state.apply_action(a)
+        last.append(a)
         steps += 1
+        since += 1
     return GameResult(state.winner(), state.turn_count(), False, steps, stats() if stats else ())
+
+
+def _no_progress(since: int, steps: int, turns: int, player, opts, last) -> None:
+    what = (f"{since} actions without a new player turn: the game repeats its positions without progress"
+            if since >= MAX_STEPS_PER_TURN else f"{steps} actions in all without an end: the game makes no progress")
+    raise RuleBug(what, _describe(turns, player, opts, last))
 
 
 def _randrange_draws_bits() -> bool:
@@ -121,9 +181,18 @@ def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_
     bits = rng.getrandbits if _INLINE_RANDRANGE and type(rng) is random.Random else None
     uniform = rng.random
     steps = 0
+    last: deque = deque(maxlen=TRACE)
+    push = last.append
+    turn, since = turns, 0
     while player is not None:
-        if turns > turn_cap or steps >= max_steps:
+        if turns != turn:
+            turn, since = turns, 0
+        if turns > turn_cap:
             return GameResult(None, min(turns, turn_cap), True, steps, stats() if stats else ())
+        if since >= MAX_STEPS_PER_TURN or steps >= max_steps:
+            _no_progress(since, steps, turns, player, opts if player >= 0 else [], last)
+        if player >= 0 and not opts:
+            raise RuleBug(f"player {player} has no legal action and the game is not over", _describe(turns, player, opts, last))
         if player < 0:  # sample_chance inlined: the same one rng.random() draw, the same outcome
             x = uniform()
             acc = 0.0
@@ -147,7 +216,9 @@ def _play_stepped(state, pols, policies, rng: random.Random, turn_cap: int, max_
         else:
             a = (pols[player] if pols is not None else policies)(state, rng)  # type: ignore[operator]
         player, opts, turns = step(a)
+        push(a)
         steps += 1
+        since += 1
     return GameResult(state.winner(), turns, False, steps, stats() if stats else ())
 
 

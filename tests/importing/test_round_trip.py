@@ -28,10 +28,10 @@ from .conftest import DATA
 
 def _import(built: Path, system: str, module: str, scenario: Path, tmp_path: Path, model):
     out = tmp_path / scenario.name
-    from pipeline.build import _systems
+    from pipeline.systems.base import get_system
 
     result = import_setup(Path(f"{scenario.stem}.vsav"), built / system / module, system, out, data_root=DATA,
-                          base=scenario, verify=_systems()[system].verify)
+                          base=scenario, verify=get_system(system).verify)
     assert result.written == out
     assert blocking(result.findings) == []
     return YamlDocument.load(out).validate(model), YamlDocument.load(scenario).validate(model), out

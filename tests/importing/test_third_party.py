@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.setup_import import ImportError_, import_setup
-from pipeline.systems.ohw.build import verify
+from pipeline.systems.base import get_system
 from pipeline.systems.ohw.model import Scenario
 from pipeline.vassal.archive import archive_bytes
 
@@ -88,7 +88,7 @@ def test_completed_draft_imports_both_setups(module, tmp_path):
     again.write_text(_complete(text))
     for setup, ignored in (("Scenario_A_Toledo_Beset.vsav", 274), ("Scenario_B_Quelling_of_the_Tajo.vsav", 239)):
         out = tmp_path / f"{setup}.yaml"
-        result = import_setup(FIX / setup, module, "ohw", out, data_root=DATA, base=BASE, pieces=again, verify=verify)
+        result = import_setup(FIX / setup, module, "ohw", out, data_root=DATA, base=BASE, pieces=again, verify=get_system("ohw").verify)
         # all but the two markers of the main map's pieces (A: 276, B: 241) are ignored
         assert (result.imported, result.ignored) == (2, ignored)
         assert result.findings == []

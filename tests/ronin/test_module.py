@@ -10,9 +10,9 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from pipeline.build import _systems
 from pipeline.render.drawing import pixel_size
 from pipeline.render.png import png_bytes
+from pipeline.systems.base import get_system
 from pipeline.systems.ronin import art
 from pipeline.vassal.lint import lint
 
@@ -57,7 +57,7 @@ def vmod(tmp_path_factory):
     mp.setattr(art, "render_pngs", _blank)
     out = tmp_path_factory.mktemp("build")
     try:
-        result = _systems()["ronin"].build(DATA, out / "ronin", progress=False)
+        result = get_system("ronin").build(DATA, out / "ronin", progress=False)
     finally:
         mp.undo()
     return result

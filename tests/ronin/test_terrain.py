@@ -16,7 +16,7 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from pipeline.build import _systems
+from pipeline.systems.base import get_system
 from pipeline.systems.ronin import art, module
 from pipeline.vassal.pieces import decode_add_piece
 from pipeline.vassal.save import read_save
@@ -39,7 +39,7 @@ def archive(tmp_path_factory) -> dict[str, bytes]:
     mp.setattr(art, "render_pngs", _blank)
     out = tmp_path_factory.mktemp("build")
     try:
-        result = _systems()["ronin"].build(DATA, out / "ronin", progress=False)
+        result = get_system("ronin").build(DATA, out / "ronin", progress=False)
     finally:
         mp.undo()
     with zipfile.ZipFile(result.module) as z:

@@ -204,10 +204,10 @@ def test_leader_survives_his_destroyed_unit_unless_the_roll_kills_him(data):
 
 
 def test_every_verdict_says_the_victory_condition_is_gunbais(data):
-    from pipeline.systems.sekigahara.build import play
+    from pipeline.verdicts import play_all
 
-    (rep,) = play(DATA, 2, 1)
-    assert "gunbai's own" in rep.lines()[0]
+    ((v,),) = [r.entries for r in play_all(DATA.parent, ["sekigahara"], budget=2, precision=0.05)]
+    assert "victory condition: gunbai's own" in "\n".join(v.lines()) and v.games == 2
     assert data.scenarios[0].model.victory.startswith("gunbai's own condition")
 
 

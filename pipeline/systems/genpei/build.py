@@ -6,6 +6,7 @@ Outputs (paths under the output folder)::
     images/*.png       the board, every counter, tile and marker packed in the module
     cards/*.png        the reference cards (also packed, shown in the Cards chart window)
 
+:class:`pipeline.systems.genpei.system.GenpeiSystem` calls :func:`build` and :func:`render`.
 Nothing is written when a data file is invalid or a scenario is not legal; each file is written
 atomically, and images from an earlier build that the data no longer makes are removed.
 """
@@ -26,12 +27,8 @@ from pipeline.systems.genpei.load import GenpeiData, load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
 
 MODULE_FILE = "genpei.vmod"
-#: This system writes print PDFs (``gunbai sheets``).
-PRINT_SHEETS = True
 #: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
 CACHE_DIR = ".cache"
-#: :func:`build` takes ``prepare_print`` (``gunbai build`` makes the print files right after it).
-PREPARE_PRINT = True
 
 
 def layout_of(data: GenpeiData) -> HexLayout:
@@ -52,12 +49,6 @@ def date_saved_ms(data: GenpeiData) -> int:
         return resolve_date_saved_ms(data.system.vassal.date_saved_ms)
     except ValueError as exc:
         raise GunbaiError(str(exc)) from exc
-
-
-def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int]:
-    """Findings for the scenarios of ``data_dir`` (or for ``scenario_files``) and their count."""
-    data = load(data_dir, scenario_files=scenario_files)
-    return verify_scenarios(data), len(data.scenarios)
 
 
 def render(data_dir: Path, out_dir: Path, *, what: str, data: GenpeiData | None = None) -> list[Path]:

@@ -29,6 +29,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from pipeline.data.common import DateSavedMs, HistoricalDate, Id, Source, Strict, Text, Unknown
+from pipeline.data.playability import Playability
 
 #: A die count, or ``unknown`` when no public source gives it.
 Dice = Annotated[int, Field(ge=0, le=12)] | Unknown
@@ -734,28 +735,6 @@ class Reconstruction(Strict):
     sources: list[Source] = Field(min_length=1)
 
 
-class Playability(Strict):
-    """Thresholds of ``gunbai verify --play`` for one scenario (every field optional).
-
-    Attributes:
-        turn_cap: per policy (``random``, ``greedy``), player turns (both players' turns
-            counted) after which a game is cut off. Uniform random play is cut off sooner (40
-            by default) to keep ``--play 1000`` fast; its games are reported all the same.
-        max_cut_off_share: per policy (``random``, ``greedy``), the largest share of games cut
-            off by the turn cap before the scenario counts as one whose games do not end. Uniform
-            random play wanders and is cut off often, so by default only the greedy policy's
-            games decide it (``random: 1.0``).
-        min_win_rate: a side whose win rate over the games of every policy is at or below this
-            never wins (default 0: it won no game at all).
-        note: why the scenario needs other thresholds than the defaults.
-    """
-
-    turn_cap: dict[Literal["random", "greedy"], Annotated[int, Field(ge=2, le=2000)]] = {"random": 40, "greedy": 100}
-    max_cut_off_share: dict[Literal["random", "greedy"], Annotated[float, Field(ge=0, le=1)]] = {"random": 1.0, "greedy": 0.2}
-    min_win_rate: float = Field(0.0, ge=0, le=1)
-    note: str | None = None
-
-
 class Scenario(Strict):
     """A scenario file.
 
@@ -782,7 +761,8 @@ class Scenario(Strict):
         leaders: lone leaders.
         markers: markers and tiles.
         reconstruction: what is known and reconstructed.
-        playability: thresholds of the playability check (optional; defaults apply).
+        playability: thresholds and band of ``gunbai verify --play`` (optional;
+            :class:`pipeline.data.playability.Playability`).
     """
 
     id: Id

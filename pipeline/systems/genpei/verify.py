@@ -22,6 +22,7 @@ from typing import Any
 
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
+from pipeline.play.judge import PLAY_RULES
 from pipeline.systems.genpei.engine.rules import ENGINE_RULES
 from pipeline.systems.genpei.layout import DIRECTIONS
 from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
@@ -59,11 +60,11 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("lone-leader-alone", "A lone leader does not share a hex with a unit (a leader in a unit's hex is attached to it).", "rules_facts", "§1.4 Retreat, leaders (lone leader / attached leader)"),
     LegalityRule("palisade-faces-board", "Every covered hexside of a Palisade faces a hex of the board (an attack can come across it).", "genpei_pack", "Palisade"),
     LegalityRule("supply-ships-at-sea", "A scenario with supply-ship temporary banners has units noted 'supply ship' on Ocean hexes.", "rules_facts", "§2 GP20 Nishinomiya (Supply Ships)"),
-    LegalityRule("games-end", "Under each policy, at most the scenario's max_cut_off_share of seeded games are cut off by its turn cap (gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
-    LegalityRule("both-sides-win", "Each side wins more than the scenario's min_win_rate of the seeded games of the balance policy (the strongest that played enough games; gunbai verify --play).", "gunbai", "Playability (pipeline/systems/genpei/engine/playability.py)"),
 )
-# The rules the engine plays (decks, leaders, battles), so that --explain names them too.
+# The rules the engine plays (decks, leaders, battles), and the rules of play every system
+# shares (gunbai verify --play), so that --explain names them too.
 RULES.update(ENGINE_RULES)
+RULES.update(PLAY_RULES)
 
 
 @dataclass(frozen=True)

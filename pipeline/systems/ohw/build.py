@@ -1,5 +1,5 @@
-"""OHW Samurai build: load → verify → render → package → lint, into ``build/ohw/``; and the
-playability entry point :func:`play` (``gunbai verify --play N``).
+"""OHW Samurai build: load → verify → render → package → lint, into ``build/ohw/``
+(:class:`pipeline.systems.ohw.system.OhwSystem` calls :func:`build` and :func:`render`).
 
 Outputs: ``ohw.vmod`` (each scenario's table drawn as a battlefield, a range line in inches, unit
 counters with bases to scale and free facing, Hits 0-15, a turn marker 1-15, the D6, reference
@@ -10,7 +10,6 @@ cards and scenario sheets, each scenario a predefined setup), ``images/*.png``, 
 from __future__ import annotations
 
 import time
-from functools import partial
 from pathlib import Path
 
 from pipeline.build import BuildRefused, BuildResult
@@ -24,36 +23,6 @@ from pipeline.vassal.archive import resolve_date_saved_ms as resolve_date_ms
 from pipeline.vassal.buildfile import DiceButton
 
 MODULE_FILE = "ohw.vmod"
-#: This system writes print PDFs (``gunbai sheets``).
-PRINT_SHEETS = True
-
-
-def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int]:
-    data = load(data_dir, scenario_files=scenario_files)
-    return verify_scenarios(data), len(data.scenarios)
-
-
-def _new_state(data, scenario):
-    from pipeline.systems.ohw.engine import OhwState
-
-    return OhwState(data, scenario)
-
-
-def play(data_dir: Path, n: int, seed: int, *, workers: int = 1) -> list:
-    """Play ``n`` seeded games of every scenario under the random policy: one
-    :class:`pipeline.play.PlayabilityReport` per scenario (win rate per side with a 95% Wilson
-    interval, mean length in player turns, share cut off by the turn cap = 2 × turns + 1)."""
-    from pipeline.play import random_policy, run_playability
-
-    data = load(data_dir)
-    reports = []
-    for loaded in data.scenarios:
-        sc = loaded.model
-        reports.append(run_playability(partial(_new_state, data, sc), random_policy, games=n, seed=seed, turn_cap=2 * sc.turns + 1,
-                                       side_names=[s.name for s in sc.sides], label=f"ohw {sc.code} {sc.name} (random play)", workers=workers))
-    return reports
-
-
 #: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
 CACHE_DIR = ".cache"
 

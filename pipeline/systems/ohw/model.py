@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from pipeline.data.common import Id, Source, Strict, Text
+from pipeline.data.playability import Playability
 from pipeline.measured.data import Area, SceneryKind, TableSize, TroopSymbol, VassalSettings
 
 Face = Literal["front", "left", "right", "rear"]
@@ -279,3 +280,5 @@ class Scenario(Strict):
     objectives: list[Objective] = Field(min_length=1)
     victory: str
     victory_source: Source
+    #: thresholds and band of ``gunbai verify --play`` (:class:`pipeline.data.playability.Playability`)
+    playability: Playability = Playability()

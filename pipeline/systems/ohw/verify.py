@@ -12,6 +12,7 @@ from typing import Any
 from pipeline.measured.data import Loaded
 from pipeline.measured.geometry import Base
 from pipeline.measured.legality import Finding, LegalityRule, rules
+from pipeline.play.judge import PLAY_RULES
 from pipeline.systems.ohw.load import OhwData
 
 RULES: dict[str, LegalityRule] = rules(
@@ -30,6 +31,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("turn-limit", "The game ends after 15 turns.", "ohw_samurai", "Sequence of play"),
     LegalityRule("objective-valid", "A hold objective has an area; a survive objective names a side of the scenario.", "gunbai", "Scenario format"),
 )
+RULES.update(PLAY_RULES)  # the rules of play every system shares (gunbai verify --play)
 
 
 def explain(rule_id: str) -> str:

@@ -7,8 +7,7 @@ Outputs (paths under the output folder)::
     cards/*.png        the reference sheet and a roster card per Buntai
     battlescribe/      Ronin.gst and a .cat per faction (BattleScribe data format)
 
-The registry (:func:`pipeline.build._systems`) calls :func:`build`, :func:`verify`,
-:func:`render` and (``gunbai verify --play``) :func:`play`.
+:class:`pipeline.systems.ronin.system.RoninSystem` calls :func:`build` and :func:`render`.
 """
 
 from __future__ import annotations
@@ -20,41 +19,9 @@ from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
 from pipeline.output import size_of, write_images
 from pipeline.systems.ronin.load import RoninData, load
-from pipeline.systems.ronin.verify import classify, verify_all, verify_game
+from pipeline.systems.ronin.verify import verify_all
 
 MODULE_FILE = "ronin.vmod"
-#: This system writes print PDFs (``gunbai sheets``).
-PRINT_SHEETS = True
-
-
-def verify(data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
-    """Findings of the games of ``data_dir`` (or of ``files``: game files are checked as games,
-    other files as rosters) and how many were checked."""
-    if not files:
-        data = load(data_dir)
-        return verify_all(data), len(data.games)
-    from pipeline.systems.ronin.roster import check_roster
-
-    rosters, games = classify(files)
-    data = load(data_dir, roster_files=None, game_files=games)
-    from pipeline.systems.ronin.load import load_roster
-
-    findings: list = []
-    for p in rosters:
-        findings += check_roster(data, load_roster(p)).findings
-    for lg in data.games:
-        findings += verify_game(data, lg)
-    return findings, len(rosters) + len(games)
-
-
-def play(data_dir: Path, n: int, seed: int, *, workers: int = 1) -> list:
-    """``n`` seeded games of every game of ``games/`` (``gunbai verify --play``): see
-    :func:`pipeline.systems.ronin.engine.play`."""
-    from pipeline.systems.ronin.engine import play as play_games
-
-    return play_games(data_dir, n, seed, workers=workers)
-
-
 def _date_ms(data: RoninData) -> int:
     """``dateSaved`` for metadata: ``SOURCE_DATE_EPOCH`` (seconds) when set, else the data's.
 

@@ -34,6 +34,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from pipeline.data.common import DateSavedMs, Id, Source, Strict, Text, Unknown
+from pipeline.data.playability import Playability
 
 #: A characteristic (Rank, Combat Pool, Initiative, Fight, Shoot), or ``unknown``.
 Stat = Annotated[int, Field(ge=0, le=9)] | Unknown
@@ -916,3 +917,5 @@ class Game(Strict):
     objective: tuple[float, float] | None = None
     terrain: list[GameTerrain] = []
     note: str | None = None
+    #: thresholds and band of ``gunbai verify --play`` (:class:`pipeline.data.playability.Playability`)
+    playability: Playability = Playability()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
+from pipeline.play.judge import PLAY_RULES
 from pipeline.systems.ronin.load import Loaded, RoninData
 from pipeline.systems.ronin.model import Game, Roster, Zone
 from pipeline.systems.ronin.roster import RosterFinding, check_roster
@@ -47,6 +48,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("objective-centred", "The objective stands in the exact centre of the table, on its piece when the scenario has one.", "ronin_book", "Scenarios: Capture (p.60), Defence (p.62)"),
     LegalityRule("deployment-option", "The sides stand as one of the scenario's deployment options puts them: Edges (each within 2 inches of an edge, opposite edges) or Corners (within 6 inches of opposite corners).", "ronin_book", "Scenarios: Deployment Rules (p.59)"),
 )
+RULES.update(PLAY_RULES)  # the rules of play every system shares (gunbai verify --play)
 
 
 def explain(rule: str) -> str:

@@ -1,5 +1,5 @@
-"""Sekigahara build: load → verify → render → package → lint, into ``build/sekigahara/``; and
-the playability entry point :func:`play` (``gunbai verify --play N``).
+"""Sekigahara build: load → verify → render → package → lint, into ``build/sekigahara/``
+(:class:`pipeline.systems.sekigahara.system.SekigaharaSystem` calls :func:`build` and :func:`render`).
 
 The module: the field of Sekigahara drawn as a battlefield (:mod:`pipeline.systems.sekigahara.art`)
 with a range line in inches, units of stands to scale with free facing and a Stands counter, a turn
@@ -12,7 +12,6 @@ and the scenario as a predefined setup. ``gunbai sheets`` writes ``print/``
 from __future__ import annotations
 
 import time
-from functools import partial
 from pathlib import Path
 
 from pipeline.build import BuildRefused, BuildResult
@@ -26,38 +25,6 @@ from pipeline.vassal.archive import resolve_date_saved_ms as resolve_date_ms
 from pipeline.vassal.buildfile import DiceButton, SpecialDiceButton, SpecialDie, SpecialDieFace
 
 MODULE_FILE = "sekigahara.vmod"
-#: This system writes print PDFs (``gunbai sheets``).
-PRINT_SHEETS = True
-
-
-def verify(data_dir: Path, scenario_files: list[Path] | None) -> tuple[list, int]:
-    data = load(data_dir, scenario_files=scenario_files)
-    return verify_scenarios(data), len(data.scenarios)
-
-
-def _new_state(data, scenario):
-    from pipeline.systems.sekigahara.engine import SekiState
-
-    return SekiState(data, scenario)
-
-
-def play(data_dir: Path, n: int, seed: int, *, workers: int = 1) -> list:
-    """``n`` seeded random-policy games of every scenario: one
-    :class:`pipeline.play.PlayabilityReport` each (East = player 0, West = player 1). The label
-    says that the winner is decided by gunbai's own victory condition
-    (:data:`~pipeline.systems.sekigahara.engine.VICTORY_NOTE`): the rules text gives none."""
-    from pipeline.play import random_policy, run_playability
-    from pipeline.systems.sekigahara.engine import VICTORY_NOTE
-
-    data = load(data_dir)
-    out = []
-    for loaded in data.scenarios:
-        sc = loaded.model
-        out.append(run_playability(partial(_new_state, data, sc), random_policy, games=n, seed=seed, turn_cap=sc.turns + 1,
-                                   side_names=["Eastern Army", "Western Army"], label=f"sekigahara {sc.code} {sc.name} (random play; {VICTORY_NOTE})", workers=workers))
-    return out
-
-
 def treachery_buttons(data: SekiData) -> list[SpecialDiceButton]:
     """One button per treachery row from turn 2: a D6 whose faces read the outcome."""
     tr = data.system.treachery

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from pipeline.data.common import HistoricalDate, Id, Source, Strict, Text
+from pipeline.data.playability import Playability
 from pipeline.measured.data import Area, Mon, TableSize, TroopSymbol, VassalSettings
 
 #: Most men one unit stands for: the largest contingent at Sekigahara was about 30,000 (the whole
@@ -244,3 +245,5 @@ class Scenario(Strict):
     units: list[UnitPlacement] = Field(min_length=2)
     victory: str
     victory_source: Source
+    #: thresholds and band of ``gunbai verify --play`` (:class:`pipeline.data.playability.Playability`)
+    playability: Playability = Playability()

@@ -6,6 +6,7 @@ from typing import Any
 
 from pipeline.measured.data import Loaded
 from pipeline.measured.legality import Finding, LegalityRule, rules
+from pipeline.play.judge import PLAY_RULES
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
 
 RULES: dict[str, LegalityRule] = rules(
@@ -21,6 +22,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("seki-undecided", "Kobayakawa's contingent starts undecided: the undecided units are the contingent, one of them led by its leader, and no other unit is undecided.", "reluctant_samurai", "Treachery Die Roll"),
     LegalityRule("seki-turn-limit", "The scenario lasts the system's turn limit.", "gunbai", "Turn limit"),
 )
+RULES.update(PLAY_RULES)  # the rules of play every system shares (gunbai verify --play)
 
 
 def explain(rule_id: str) -> str:

@@ -13,6 +13,7 @@ Modules:
 * :mod:`.stats` — unit stats with every ``unknown`` replaced (logged);
 * :mod:`.deck` — the Command deck abstraction and the naval card exceptions;
 * :mod:`.victory` — the scenarios' temporary banners;
-* :mod:`.policies` — uniform random and greedy one-ply policies;
-* :mod:`.playability` — ``gunbai verify --play``.
+* :mod:`.policies` — uniform random, greedy one-ply and rollout policies (the system's ladder,
+  :class:`pipeline.systems.genpei.system.GenpeiSystem`; ``gunbai verify --play`` is
+  :mod:`pipeline.verdicts`).
 """

@@ -1,0 +1,170 @@
+"""``gunbai verify --play`` end to end: the one system interface, bad options, the verdict cache,
+the playability band from the data, and the same verdicts on one process, several and Dask."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.play.verdict import Verdict
+from pipeline.systems.base import SYSTEMS, GameSystem, get_system
+from pipeline.verdicts import play_all
+
+from .test_whole_builds import DATA, ROOT, _data, _gunbai
+
+
+def _run_code(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
+
+
+def test_every_system_offers_the_one_interface_and_imports_lazily():
+    for name in SYSTEMS:
+        gs = get_system(name)
+        assert isinstance(gs, GameSystem) and gs.name == name
+        assert list(gs.LADDER)[0] == "random" and gs.print_sheets
+    # naming a system, its ladder and its files imports no rules engine and loads no data
+    run = _run_code("import sys\nfrom pathlib import Path\nfrom pipeline.systems.base import SYSTEMS, get_system\n"
+                    "for n in SYSTEMS:\n    g = get_system(n); list(g.LADDER); g.scenario_files(Path('source_data') / n)\n"
+                    "print(sorted(m for m in sys.modules if m.startswith('pipeline.systems.') and m.count('.') > 2 and not m.endswith(('.system', '.base'))))")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--play", "99999999999999999999"], "--play 99999999999999999999 is not valid; expected a game budget from 0 up to 10,000,000 (10^7) games per scenario"),
+    (["--play", "10000001"], "--play 10000001 is not valid"),
+    (["--play", "-5"], "--play -5 is not valid"),
+    (["--play", "10", "--workers", "0"], "--workers 0 is not valid; expected 1 to 512 processes"),
+    (["--play", "10", "--workers", "-3"], "--workers -3 is not valid"),
+    (["--play", "10", "--precision", "0"], "--precision 0.0 is not valid; expected a half-width of the 95% interval above 0 and below 0.5"),
+    (["--play", "10", "--precision", "0.5"], "--precision 0.5 is not valid"),
+    (["--play", "10", "--precision", "-0.1"], "--precision -0.1 is not valid"),
+    (["--dask", "tcp://127.0.0.1:1"], "--dask needs --play N"),
+    (["--play", "10", "--system", "ohw", "--policy", "rollout"], "--policy 'rollout' is not a policy of every system played (ohw: random)"),
+])
+def test_bad_play_options_are_refused_with_exit_2(tmp_path, args, message):
+    run = _gunbai("verify", "--data", str(_data(tmp_path, "ohw")), "--out", str(tmp_path / "out"), *args)
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    assert message in run.stderr
+    assert not (tmp_path / "out").exists()  # refused before anything was read or written
+
+
+def test_dask_without_the_extra_says_how_to_install_it(tmp_path):
+    data = _data(tmp_path, "ohw")
+    code = ("import sys\nsys.modules['distributed'] = None\nsys.modules['dask'] = None\nfrom pipeline.cli import main\n"
+            f"sys.argv = ['gunbai', 'verify', '--data', {str(data)!r}, '--play', '10', '--dask', 'tcp://127.0.0.1:8786']\nmain()")
+    run = _run_code(code)
+    assert run.returncode == 2, run.stderr
+    assert "--dask needs the optional Dask extra, which is not installed: pip install 'gunbai[dask]'" in run.stderr
+
+
+def _verdict_lines(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if not line.startswith(("ohw:", "sekigahara:", "played ", "chart:"))]
+
+
+def test_a_second_run_is_a_cache_hit_and_a_changed_scenario_alone_is_replayed(tmp_path):
+    data, out = _data(tmp_path, "ohw", "sekigahara"), tmp_path / "out"
+    args = ("verify", "--data", str(data), "--out", str(out), "--play", "40", "--workers", "1")
+    first = _gunbai(*args)
+    assert first.returncode == 0, first.stderr
+    assert "ohw: 3 verdict(s), 3 played (120 games)" in first.stdout and "sekigahara: 1 verdict(s), 1 played (40 games)" in first.stdout
+    for system in ("ohw", "sekigahara"):
+        assert (out / system / "playability.png").read_bytes()[:4] == b"\x89PNG"
+    # nothing changed: every verdict from the cache, no data loaded, no engine imported
+    code = ("import sys\nfrom pipeline.cli import main\n"
+            f"sys.argv = ['gunbai', *{list(args)!r}]\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.endswith(('.engine', '.load', '.model'))), file=sys.stderr)\nsys.exit(code)")
+    again = _run_code(code)
+    assert again.returncode == 0, again.stderr
+    assert "ohw: 3 verdict(s), 3 from the cache" in again.stdout and "sekigahara: 1 verdict(s), 1 from the cache" in again.stdout
+    assert "LOADED []" in again.stderr
+    assert _verdict_lines(again.stdout) == _verdict_lines(first.stdout)
+    # one scenario edited: that one replayed, the others from the cache
+    path = data / "ohw" / "scenarios" / "ohw11_surprise_attack.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    third = _gunbai(*args)
+    assert third.returncode == 0, third.stderr
+    assert "ohw: 3 verdict(s), 1 played (40 games), 2 from the cache" in third.stdout and "sekigahara: 1 verdict(s), 1 from the cache" in third.stdout
+    # another precision or seed is another verdict; --no-cache plays everything again
+    assert "3 played" in _gunbai(*args, "--precision", "0.1").stdout
+    forced = _gunbai(*args, "--no-cache")
+    assert "ohw: 3 verdict(s), 3 played" in forced.stdout and "sekigahara: 1 verdict(s), 1 played" in forced.stdout
+    assert _verdict_lines(forced.stdout) == _verdict_lines(first.stdout)
+
+
+def test_a_playability_band_in_the_data_passes_or_flags_the_verdict(tmp_path):
+    data, out = _data(tmp_path, "ohw"), tmp_path / "out"
+    path = data / "ohw" / "scenarios" / "ohw30_last_stand.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "playability:\n  win_rate: {min: 0.4, max: 0.6}\n  note: meant to be even\n", encoding="utf-8")
+    line = len(text.splitlines()) + 2  # the line of playability's value (its first key)
+    run = _gunbai("verify", "--data", str(data), "--out", str(out), "--play", "50", "--workers", "1", "--system", "ohw")
+    assert run.returncode == 1
+    # random play: Blue wins about 9 in 10 of OHW30 (the flag is the data's band, not a guess)
+    assert f"{path}:{line}: ohw OHW30 Last Stand: win-rate-band: Red rearguard won " in run.stderr
+    assert "outside the band 40%-60% [gunbai, Playability (pipeline/play/judge.py)]" in run.stderr
+    assert "  playability: flag: first side " in run.stdout
+    path.write_text(text + "playability:\n  win_rate: {min: 0.0, max: 0.3}\n", encoding="utf-8")
+    ok = _gunbai("verify", "--data", str(data), "--out", str(out), "--play", "50", "--workers", "1", "--system", "ohw")
+    assert ok.returncode == 0, ok.stderr
+    assert "  playability: pass: first side " in ok.stdout
+    path.write_text(text + "playability:\n  turn_cap: {greedyy: 10}\n", encoding="utf-8")
+    bad = _gunbai("verify", "--data", str(data), "--out", str(out), "--play", "50", "--system", "ohw")
+    assert bad.returncode == 1
+    assert f"{path}:{line}: playability.turn_cap: 'greedyy' is not valid; expected a policy of the ladder (random)" in bad.stderr
+
+
+def _entries(results) -> list:
+    return [(r.system, e) for r in results for e in r.entries]
+
+
+def test_same_seeds_same_verdicts_on_one_process_several_and_a_dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    kw = dict(budget=60, seed=3, precision=0.05)
+    systems = ["ohw", "sekigahara"]
+    one = _entries(play_all(DATA, systems, workers=1, **kw))
+    assert all(isinstance(e, Verdict) for _s, e in one) and len(one) == 4
+    assert _entries(play_all(DATA, systems, workers=2, **kw)) == one
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert _entries(play_all(DATA, systems, dask=cluster.scheduler_address, **kw)) == one
+        # and through the command: the same lines as a local run
+        args = ("verify", "--system", "ohw", "--play", "60", "--seed", "3", "--no-cache", "--out", str(tmp_path / "out"))
+        on_dask = _gunbai(*args, "--dask", cluster.scheduler_address)
+    local = _gunbai(*args, "--workers", "1")
+    assert on_dask.returncode == local.returncode == 0, on_dask.stderr
+    assert f"on the Dask cluster at {cluster.scheduler_address}" in on_dask.stdout
+    assert _verdict_lines(on_dask.stdout) == _verdict_lines(local.stdout) and "ohw OHW4" in on_dask.stdout
+
+
+def test_the_code_digest_covers_every_module_a_game_runs():
+    # what decides a verdict's games must be in its cache key: every pipeline module loaded to
+    # build the playables and play a game lies under the system's code_paths (or only draws,
+    # shows progress, checks legality or writes outputs)
+    code = """
+import random, sys
+from pathlib import Path
+from pipeline.play import play_game
+from pipeline.systems.base import Playable, SYSTEMS, get_system
+bad = []
+for name in SYSTEMS:
+    before = set(sys.modules)
+    gs = get_system(name)
+    p = next(p for p in gs.playables(Path('source_data') / name) if isinstance(p, Playable))
+    for policy in gs.ladder().values():
+        play_game(p.new_state, policy, random.Random(1), 8)
+    roots = [str(c) for c in gs.code_paths()]
+    for m in sorted(set(sys.modules) - before):
+        f = getattr(sys.modules[m], '__file__', None) or ''
+        if m.startswith('pipeline.') and not any(f == r or f.startswith(r + '/') for r in roots) \\
+                and not m.startswith(('pipeline.render', 'pipeline.vassal', 'pipeline.progress', 'pipeline.legality', 'pipeline.build', 'pipeline.output')):
+            bad.append((name, m))
+print(bad)
+"""
+    run = _run_code(code)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
