@@ -387,10 +387,14 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
                 raise GunbaiError(f"chart window images {sorted(set(card_pngs) ^ set(card_names))} differ from those the module names")
             if wait_pack is not None:
                 pack_pngs = dict(wait_pack())
-                if mapping.quarter_turn:
-                    turned = {n for n, p in pack.pieces.items() if p.kind in ("terrain", "tile")}
-                    turned_images = {p.piece.basic.image for k, p in pack.pieces.items() if k in turned}
-                    pack_pngs = {n: (_quarter_turn(png) if n in turned_images else png) for n, png in pack_pngs.items()}
+                if mapping.quarter_turn:  # hex tiles and the wind/tide arrow turn with the board
+                    from pipeline.systems.genpei.extension import piece_images
+
+                    turned = set()
+                    for key, p in pack.pieces.items():
+                        if p.kind in ("terrain", "tile") or (p.kind == "marker" and data.markers[key.split(":")[1]].symbol == "arrow"):
+                            turned |= piece_images(p.piece)
+                    pack_pngs = {n: (_quarter_turn(png) if n in turned else png) for n, png in pack_pngs.items()}
             else:
                 pack_pngs = {n: pngs[n] for n in pack.images}
             result.seconds["render"] = time.perf_counter() - t
