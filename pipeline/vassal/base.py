@@ -43,7 +43,7 @@ from lxml import etree
 from .archive import Archive, Limits, VassalFormatError, check_entry_name, open_archive
 from .grids import HexGrid, SquareGrid
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import ZoneInfo, _zones, grid_from_element, image_size
+from .read import ZoneInfo, board_grids, board_size
 
 __all__ = [
     "BaseBoard",
@@ -400,25 +400,9 @@ def _read(arc: Archive, label: str, digest: str) -> BaseModule:
     for m in root.iter(*_MAPS):
         boards: dict[str, BaseBoard] = {}
         for b in m.iter(VM + "map.boardPicker.Board"):
-            grid = None
-            zones: tuple[ZoneInfo, ...] = ()
-            for child in b:
-                if str(child.tag) == _GRIDS + "ZonedGrid":
-                    zones = tuple(_zones(child))
-                    grid = next((g for g in (grid_from_element(c) for c in child) if g is not None), None)
-                elif grid is None and isinstance(child.tag, str):
-                    grid = grid_from_element(child)
+            grid, zones = board_grids(b)
             image = b.get("image", "")
-            size = None
-            if image:
-                blob = read_image(image)
-                size = image_size(blob) if blob is not None else None
-            if size is None:
-                try:
-                    w, h = int(b.get("width", "0")), int(b.get("height", "0"))
-                except ValueError:
-                    w = h = 0
-                size = (w, h) if w > 0 and h > 0 else None
+            size = board_size(b, read_image)
             boards.setdefault(b.get("name", ""), BaseBoard(b.get("name", ""), image, size, grid, zones))
         layers = m.find(VM + "map.LayeredPieceCollection")
         prop = layers.get("property", "") if layers is not None else None
