@@ -15,7 +15,7 @@ OUT    ?= build
 VASSAL_DIR ?= $(firstword $(wildcard ../shared/vassal /work/shared/vassal))
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup lock build test verify counters cards sheets lint schema bench clean distclean vassal-check
+.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check
 
 # Exactly the locked versions, nothing resolved: --no-deps installs what the lock lists and no
 # more; gunbai itself is installed without dependencies and built with the locked setuptools;
@@ -67,7 +67,8 @@ sheets: setup
 	$(GUNBAI) sheets --data $(DATA) --out $(OUT)
 
 lint: build
-	$(GUNBAI) lint $(wildcard $(OUT)/*/*.vmod) $(wildcard $(OUT)/*/*.vmdx)
+	$(GUNBAI) lint $(wildcard $(OUT)/*/*.vmod)
+	$(GUNBAI) lint --base $(OUT)/genpei/samurai_battles.vmod $(OUT)/genpei/genpei.vmdx
 	$(VENV)/bin/ruff check pipeline tests
 
 schema: setup
@@ -83,13 +84,29 @@ bench: setup
 	$(PY) benchmarks/bench_lint.py
 	-$(PY) benchmarks/bench_reference.py
 
+# The Genpei extension built for the base modules of tests/fixtures/vassal/bases/ (each with its
+# base_mapping.yaml), into $(OUT)/bases/<name>/: C&C Napoleonics with the shipped data, and the
+# Hex'n'Counters template (an upright grid, a small board) with GP19 and GP20 cut to its corner.
+BASES := tests/fixtures/vassal/bases
+FIXTURE_SAVES := gp19_nutas_stronghold.vsav gp20_nishinomiya.vsav
+
+bases: setup
+	$(GUNBAI) build --data $(DATA) --out $(OUT)/bases/ccnapoleonics --system genpei \
+	  --base-module $(BASES)/ccnapoleonics/ccnapoleonics.vmod --base-mapping $(BASES)/ccnapoleonics/base_mapping.yaml
+	$(PY) scripts/small_genpei_data.py $(OUT)/bases/hexncounters-data --columns 6 --rows 8 \
+	  --scenario gp19_nutas_stronghold --scenario gp20_nishinomiya
+	$(GUNBAI) build --data $(OUT)/bases/hexncounters-data --out $(OUT)/bases/hexncounters --system genpei \
+	  --base-module $(BASES)/hexncounters/template.vmod --base-mapping $(BASES)/hexncounters/base_mapping.yaml
+
 # Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored
-# in it, then with each extension beside it; exit 0 only when every run is clean.
-vassal-check: build
+# in it, then with each extension beside it and its setups, each extension built for a base
+# fixture on that base (with $(FIXTURE_SAVES)), and the setups of earlier releases with this
+# build's extension; exit 0 only when every run is clean.
+vassal-check: build bases
 	@test -n "$(VASSAL_DIR)" -a -x "$(VASSAL_DIR)/vassal-check-all" || \
 	  { echo "vassal-check: VASSAL checker not found; set VASSAL_DIR=/path/to/shared/vassal" >&2; exit 1; }
 	$(SUDO) $(VASSAL_DIR)/install-deps.sh
-	scripts/vassal-check-build $(VASSAL_DIR) $(OUT)
+	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT)
 
 clean:
 	rm -rf $(OUT)

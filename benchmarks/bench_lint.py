@@ -6,7 +6,7 @@ Each corpus fixture is turned back into its archive once (stand-in images, see
 ``tests/vassal/corpus.py``), then ``lint_bytes`` is timed N times (default 3), each time with
 lint's caches emptied first (as in a fresh ``gunbai lint``): median wall time, median CPU time
 (``process_time``, what matters on a shared machine), archive size and findings.
-The target (issue 11): the largest corpus module under 1 s. ``build/genpei/genpei.vmod`` is timed
+The target (issue 11): the largest corpus module under 1 s. ``build/genpei/samurai_battles.vmod`` is timed
 too when ``gunbai build`` has written it. Progress goes to stderr, one line per module.
 """
 
@@ -61,10 +61,10 @@ def main() -> int:
         base = fixture_archive(base_name) if base_name else None
         wall, cpu, findings = bench(data, name, base, args.repeat)
         rows.append((name, len(data), wall, cpu, findings))
-    own = ROOT / "build/genpei/genpei.vmod"
+    own = ROOT / "build/genpei/samurai_battles.vmod"
     if own.exists() and not args.fixtures:
-        wall, cpu, findings = bench(own.read_bytes(), "genpei.vmod", None, args.repeat)
-        rows.append(("build/genpei/genpei.vmod", own.stat().st_size, wall, cpu, findings))
+        wall, cpu, findings = bench(own.read_bytes(), "samurai_battles.vmod", None, args.repeat)
+        rows.append(("build/genpei/samurai_battles.vmod", own.stat().st_size, wall, cpu, findings))
     print(f"{'module':28} {'KiB':>6} {'wall ms':>8} {'cpu ms':>7} {'errors':>6} {'warnings':>8} "
           f"{'notes':>6}")
     for name, size, wall, cpu, findings in rows:

@@ -56,6 +56,14 @@ class BuildResult:
     changed: int = 0
     #: images drawn (not found in the render cache) by this build
     drawn: int = 0
+    #: the extension (``.vmdx``) written, its entries, size in bytes, and its base module
+    #: (``name version``)
+    extension: Path | None = None
+    extension_entries: int = 0
+    extension_bytes: int = 0
+    extension_base: str = ""
+    #: what a module maker should know that did not stop the build (one line each)
+    notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """One line for the terminal."""
@@ -64,7 +72,12 @@ class BuildResult:
 
             return skipped_line(self.system, self.skipped)
         setups = f"{self.scenarios} setup{'' if self.scenarios == 1 else 's'}"
-        mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {setups})" if self.module else "no module"
+        if self.extension is not None:  # the setups are the extension's
+            mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB); " if self.module else ""
+            mod += (f"{self.extension} ({self.extension_entries} entries, {self.extension_bytes / 1024:.0f} KiB, {setups}, "
+                    f"for {self.extension_base})")
+        else:
+            mod = f"{self.module} ({self.module_entries} entries, {self.module_bytes / 1024:.0f} KiB, {setups})" if self.module else "no module"
         return f"{self.system}: {mod}; {len(self.files)} files, {self.changed} changed, {self.drawn} images drawn"
 
 
@@ -145,7 +158,8 @@ def check_environment() -> None:
         raise GunbaiError(str(exc)) from None
 
 
-def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False) -> list[BuildResult]:
+def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False,
+              base_module: Path | None = None, base_mapping: Path | None = None) -> list[BuildResult]:
     """Build every system found under ``data_root`` (or just ``system``) into
     ``out_root/<system>/``: verify, render, package, lint, and the print sheets of every system
     that has them. All or nothing: the outputs change only when every system built. The print
@@ -154,6 +168,11 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
     them, not per system).
 
     A system whose stamp says its inputs and outputs are unchanged is skipped (``force``: never).
+
+    ``base_module`` (with ``base_mapping``): build the extension of a system that
+    :attr:`~pipeline.systems.base.GameSystem.extends_base_module` (Genpei) for that module
+    instead of the one its data names (``gunbai build --base-module``); the module's SHA-256 and
+    the mapping's are part of the stamp.
 
     Raises:
         DataError: a data file is invalid (nothing is written).
@@ -168,6 +187,10 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
 
     check_environment()
     chosen = systems_in(data_root, system)
+    options = dict(BUILD_OPTIONS)
+    base_opts: dict[str, Path] = {}
+    if base_module is not None or base_mapping is not None:
+        base_opts = _base_options(chosen, base_module, base_mapping, options)
     results: list[BuildResult] = []
     digests: dict[str, str] = {}
     with Transaction(out_root) as tx:
@@ -176,11 +199,11 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
         with print_files_together():
             for name in chosen:
                 data_dir, out_dir = data_root / name, out_root / name
-                last = None if force else stamp.fresh(data_dir, out_dir, name, BUILD_OPTIONS)
+                last = None if force else stamp.fresh(data_dir, out_dir, name, options)
                 if last is not None:
                     results.append(BuildResult(name, skipped=last))
                     continue
-                digests[name] = stamp.inputs_digest(data_dir, name, BUILD_OPTIONS)
+                digests[name] = stamp.inputs_digest(data_dir, name, options)
                 shown.step(name, "building")
                 gs = _system(name)
                 early = gs.prepare_print and gs.print_sheets
@@ -194,7 +217,8 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
                 from pipeline.render import cache
 
                 drawn = cache.drawn_total
-                result = gs.build(data_dir, out_dir, progress=progress, prepare_print=early)
+                extra = base_opts if base_opts and gs.extends_base_module else {}
+                result = gs.build(data_dir, out_dir, progress=progress, prepare_print=early, **extra)
                 if gs.print_sheets:
                     shown.step(name, "print sheets")
                     result.files += [_relative(p, out_root) for p in gs.render(data_dir, out_dir, what="sheets", data=result.data)]
@@ -209,6 +233,29 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
             r.changed = sum(1 for p in tx.changed + tx.removed if p.is_relative_to(base))
             stamp.write(out_root / r.system, digests[r.system], r.summary(), written[r.system])
     return results
+
+
+def _base_options(chosen: list[str], base_module: Path | None, base_mapping: Path | None, options: dict) -> dict[str, Path]:
+    """The ``base_module``/``base_mapping`` build options, after checking that a chosen system
+    takes them and the files exist; their SHA-256 go into ``options`` (the stamp).
+
+    Raises:
+        GunbaiError: no chosen system builds an extension, or a file is missing.
+    """
+    import hashlib
+
+    takers = [s for s in chosen if _system(s).extends_base_module]
+    if not takers:
+        raise GunbaiError(f"--base-module: no system built here makes an extension ({', '.join(chosen)}); use --system genpei")
+    out: dict[str, Path] = {}
+    for key, path in (("base_module", base_module), ("base_mapping", base_mapping)):
+        if path is None:
+            continue
+        if not Path(path).is_file():
+            raise GunbaiError(f"{path}: no such file (--{key.replace('_', '-')})")
+        out[key] = Path(path)
+        options[key + "_sha256"] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return out
 
 
 def _relative(path: Path, out_root: Path) -> Path:

@@ -3,6 +3,7 @@
 Commands::
 
     gunbai build     [--data source_data] [--out build] [--system S] [--force] [--jobs N]
+                     [--base-module M.vmod [--base-mapping MAP.yaml]]
                                                           # verify, render, modules, print PDFs
     gunbai verify    [--data source_data] [SCENARIO.yaml…] [--system S] [--explain RULE]
                      [--play N [--precision P] [--policy NAME] [--workers N | --dask ADDRESS] [--no-cache]]
@@ -11,7 +12,9 @@ Commands::
     gunbai sheets    [--data source_data] [--out build] [--system S]   # print PDFs
     gunbai lint      PATH… [--base MODULE.vmod]            # check .vmod/.vmdx/.vsav files
     gunbai inspect   PATH…                                 # what a module/extension/save holds
-    gunbai import    SETUP.vsav --module M.vmod --system S [--pieces MAP.yaml] -o SCENARIO.yaml
+    gunbai extension draft --base-module M.vmod [-o source_data/genpei/base_mapping.yaml]
+                                                          # draft the mapping onto a base module
+    gunbai import    SETUP.vsav --module M.vmod [--extension X.vmdx] --system S [--pieces MAP.yaml] -o SCENARIO.yaml
     gunbai import    --module M.vmod -o DRAFT_FOLDER       # draft data folder from a module
     gunbai schema    [--data source_data] [--system S]     # JSON Schema of every system's data files
     gunbai odds      ATTACKER DEFENDER [--terrain T] [--leader]   # exact odds of one battle roll
@@ -85,6 +88,8 @@ def build(
     force: Annotated[bool, typer.Option("--force", help="Build every system even when its inputs and outputs are unchanged.")] = False,
     jobs: JobsOpt = None,
     quiet: QuietOpt = False,
+    base_module: Annotated[Path | None, typer.Option("--base-module", help="Build the Genpei extension for this module (.vmod) instead of the one system.yaml names.")] = None,
+    base_mapping: Annotated[Path | None, typer.Option("--base-mapping", help="The mapping onto that module (default: the data folder's base_mapping.yaml).")] = None,
 ) -> None:
     """Verify every scenario, render counters and cards, write the VASSAL modules and the print
     PDFs. All or nothing: when anything fails, no output changes. A system whose data, templates,
@@ -94,11 +99,13 @@ def build(
     _jobs(jobs)
     on = _progress(quiet)
     try:
-        results = build_all(data, out_dir, progress=on, system=system, force=force)
+        results = build_all(data, out_dir, progress=on, system=system, force=force, base_module=base_module, base_mapping=base_mapping)
     except GunbaiError as exc:
         _fail(exc)
     for r in results:
         out.print(r.summary(), markup=False)
+        for note in r.notes:
+            out.print(f"note: {note}", markup=False)
 
 
 #: The most processes ``--workers`` takes.
@@ -337,6 +344,7 @@ def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"),
 def import_(
     setup: Annotated[Path | None, typer.Argument(help="The saved game or predefined setup (.vsav), or the name of a setup stored in the module. Leave out to draft a data folder from the module.")] = None,
     module: Annotated[Path, typer.Option("--module", help="The module (.vmod) the setup was made with.")] = Path(),
+    extension: Annotated[list[Path] | None, typer.Option("--extension", help="An extension (.vmdx) loaded onto the module when the setup was made (repeatable); its setups may be named.")] = None,
     system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara.")] = None,
     pieces: Annotated[Path | None, typer.Option("--pieces", help="Piece mapping (MAP.yaml): piece name, palette slot or prototype → unit, leader, terrain or marker id.")] = None,
     base: Annotated[Path | None, typer.Option("--base", help="A scenario file whose fields a setup cannot give (name, sides, cards, victory, rules) are kept.")] = None,
@@ -368,7 +376,8 @@ def import_(
 
     try:
         result = import_setup(setup, module, system, output, data_root=data, pieces=pieces, base=base,
-                              draft_pieces=draft_pieces, verify=get_system(system).verify if system in SYSTEMS else None)
+                              draft_pieces=draft_pieces, verify=get_system(system).verify if system in SYSTEMS else None,
+                              extensions=list(extension or []))
     except GunbaiError as exc:
         _fail(exc)
     for note in result.notes:
@@ -429,6 +438,44 @@ def inspect(paths: Annotated[list[Path], typer.Argument(help=".vmod, .vmdx, .vsa
         except (VassalFormatError, OSError) as exc:
             err.print(f"error {path}: {exc}", markup=False)
             raise typer.Exit(1) from None
+
+
+extension_app = typer.Typer(help="The Genpei pack's VASSAL extension and its base module.", no_args_is_help=True)
+app.add_typer(extension_app, name="extension")
+
+
+@extension_app.command("draft")
+def extension_draft(
+    base_module: Annotated[Path, typer.Option("--base-module", help="The module (.vmod) the extension is to extend.")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The mapping to write (default: DATA/genpei/base_mapping.yaml).")] = None,
+    data: DataOpt = Path("source_data"),
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing mapping file.")] = False,
+) -> None:
+    """Draft base_mapping.yaml: which map, board and hex of the base module the Genpei scenarios
+    go on, and which gunbai pieces are pieces the base already has (filled in for a module
+    gunbai built; `slot: null` to complete otherwise). Prints the module's SHA-256 for
+    system.yaml's base_module_sha256."""
+    from pipeline.output import write_bytes_atomic
+    from pipeline.systems.genpei.base_mapping import MAPPING_FILE, draft_text
+    from pipeline.systems.genpei.load import load
+    from pipeline.vassal.base import BaseModuleError, read_base_module
+
+    target = output or data / "genpei" / MAPPING_FILE
+    if target.exists() and not force:
+        err.print(f"{target}: exists; give --force to replace it, or -o another file", markup=False)
+        raise typer.Exit(1)
+    try:
+        base = read_base_module(base_module)
+        text = draft_text(load(data / "genpei"), base)
+    except BaseModuleError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(1) from None
+    except GunbaiError as exc:
+        _fail(exc)
+    write_bytes_atomic(target, text.encode("utf-8"))
+    todo = text.count("# TODO")
+    out.print(f"{target}: drafted from {base_module} (module {base.name!r} {base.version}); {todo} TODO(s) to complete", markup=False)
+    out.print(f"base_module_sha256: {base.sha256}", markup=False)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -63,6 +63,7 @@ __all__ = [
     "SetupSource",
     "import_setup",
     "load_setup",
+    "merge_extension",
     "merge_into_base",
     "top_level_blocks",
     "yaml_str",
@@ -178,31 +179,54 @@ def system_importer(system: str) -> Importer:
     return importlib.import_module(f"pipeline.systems.{system}.importer")  # type: ignore[return-value]
 
 
-def load_setup(setup: Path, module_path: Path) -> tuple[ModuleInfo, DecodedSave, str]:
-    """Read the module and the setup. ``setup`` is a ``.vsav`` file, or, when no such file
-    exists, the name (or archive path) of a predefined setup stored in the module.
+def load_setup(setup: Path, module_path: Path, extensions: Sequence[Path] = ()) -> tuple[ModuleInfo, DecodedSave, str]:
+    """Read the module (with the ``extensions`` loaded onto it) and the setup. ``setup`` is a
+    ``.vsav`` file, or, when no such file exists, the name (or archive path) of a predefined
+    setup stored in the module or in one of the extensions.
 
     Raises:
         ImportError_: a file cannot be read or is not what it should be (one line naming it).
     """
+    which = module_path
     try:
         with open_archive(module_path) as arc:
             module = read_module(arc)
+            holders: list[tuple[Path, list[tuple[str, str]]]] = [(module_path, list(module.setups))]
+            for ext in extensions:
+                which = ext
+                with open_archive(ext) as earc:
+                    info = read_module(earc)
+                merge_extension(module, info)
+                holders.append((ext, info.setups))
+            which = setup
             if setup.is_file():
                 save = read_save_path(setup)
                 label = str(setup)
             else:
                 wanted = str(setup)
-                entry = next((f for n, f in module.setups if wanted in (n, f)), wanted)
-                if entry not in arc:
-                    raise ImportError_(f"{setup}: no such file, and {module_path} has no predefined setup of that name "
-                                       f"(setups: {', '.join(repr(n) for n, _f in module.setups) or 'none'})")
-                save = read_save(arc.read(entry))
-                label = f"{module_path}:{entry}"
+                found = next(((path, f) for path, setups in holders for n, f in setups if wanted in (n, f)), None)
+                path, entry = found if found is not None else (module_path, wanted)
+                with open_archive(path) as holder:
+                    if entry not in holder:
+                        names = ", ".join(repr(n) for _p, setups in holders for n, _f in setups) or "none"
+                        raise ImportError_(f"{setup}: no such file, and {module_path}"
+                                           + (" and its extensions" if extensions else "")
+                                           + f" have no predefined setup of that name (setups: {names})")
+                    save = read_save(holder.read(entry))
+                label = f"{path}:{entry}"
     except VassalFormatError as exc:
-        which = setup if "module" in locals() else module_path  # the module is read first
         raise ImportError_(f"{which}: {exc}") from None
     return module, save, label
+
+
+def merge_extension(module: ModuleInfo, extension: ModuleInfo) -> None:
+    """What an extension adds to a module as VASSAL loads it onto the module: its maps,
+    prototypes, palette slots and predefined setups (vassal-format.md §5)."""
+    for name, m in extension.maps.items():
+        module.maps.setdefault(name, m)
+    module.prototypes.update({k: v for k, v in extension.prototypes.items() if k not in module.prototypes})
+    module.slots.extend(extension.slots)
+    module.setups.extend(extension.setups)
 
 
 def _choose_map(module: ModuleInfo, pieces: list[SetupPiece], wanted: str | None, setup_label: str) -> str:
@@ -437,7 +461,8 @@ def _flow(d: dict[str, Any] | None) -> str:
 
 def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data_root: Path = Path("source_data"),
                  pieces: Path | None = None, base: Path | None = None, draft_pieces: Path | None = None,
-                 verify: Callable[[Path, Sequence[Path]], tuple[list, int]] | None = None) -> ImportResult:
+                 verify: Callable[[Path, Sequence[Path]], tuple[list, int]] | None = None,
+                 extensions: Sequence[Path] = ()) -> ImportResult:
     """Import ``setup`` (read with ``module_path``'s maps and palette) as a scenario of
     ``system`` into ``out``; then verify it.
 
@@ -452,6 +477,9 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         base: a scenario file whose fields a setup cannot give (name, sides and cards,
             victory, special rules…) are kept; its map part is replaced by the import.
         draft_pieces: write a draft mapping here (also when pieces are unmapped).
+        extensions: extensions (``.vmdx``) loaded onto the module when the setup was made (their
+            pieces, prototypes and setups count as the module's; a setup stored in one may be
+            named).
 
     Returns:
         an :class:`ImportResult`.
@@ -464,7 +492,7 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
     """
     importer = system_importer(system)
     mapping, mapping_doc = _load_mapping(pieces, system)
-    module, save, label = load_setup(setup, module_path)
+    module, save, label = load_setup(setup, module_path, extensions)
     located = locate_pieces(save, module)
     map_name = _choose_map(module, located, mapping.map, label)
     on_map = [p for p in located if p.map_name == map_name and (mapping.board is None or p.board == mapping.board)]

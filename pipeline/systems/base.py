@@ -112,6 +112,8 @@ class GameSystem(ABC):
         print_sheets: ``gunbai build`` also writes its print PDFs (``render(what="sheets")``).
         prepare_print: :meth:`build` takes ``prepare_print=True`` (cuts the print files' font
             subsets while it builds).
+        extends_base_module: :meth:`build` writes an extension of a base module and takes
+            ``base_module=`` and ``base_mapping=`` (paths: ``gunbai build --base-module``).
         LADDER: policy name → factory of the policy, weakest first (one line per policy).
         scenario_folders: data sub-folders whose files belong to single scenarios (not the
             system's rules data) for the verdict cache.
@@ -122,14 +124,17 @@ class GameSystem(ABC):
     name: ClassVar[str]
     print_sheets: ClassVar[bool] = True
     prepare_print: ClassVar[bool] = False
+    extends_base_module: ClassVar[bool] = False
     LADDER: ClassVar[Mapping[str, Callable[[], Policy]]]
     scenario_folders: ClassVar[tuple[str, ...]] = ("scenarios",)
     engine_code: ClassVar[tuple[str, ...]] = ()
 
     # ---------------------------------------------------------------- build, verify, render
     @abstractmethod
-    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False) -> BuildResult:
-        """Build the module, images and cards of ``data_dir`` into ``out_dir``.
+    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False,
+              **base: Path) -> BuildResult:
+        """Build the module, images and cards of ``data_dir`` into ``out_dir``; ``base``: the
+        ``base_module`` / ``base_mapping`` paths of a system that :attr:`extends_base_module`.
 
         Raises:
             DataError: a data file is invalid (nothing is written).
@@ -221,9 +226,12 @@ class FolderSystem(GameSystem):
     def parts(self) -> Parts:
         """The system's functions (imports its loader, checks and build)."""
 
-    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False) -> BuildResult:
+    def build(self, data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False,
+              **base: Path) -> BuildResult:
+        if base and not self.extends_base_module:
+            raise TypeError(f"the {self.name} system builds no extension: {', '.join(base)} not taken")
         extra = {"prepare_print": prepare_print} if self.prepare_print else {}
-        return self.parts().build(data_dir, out_dir, progress=progress, **extra)
+        return self.parts().build(data_dir, out_dir, progress=progress, **extra, **base)
 
     def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
         p = self.parts()

@@ -13,6 +13,8 @@ names the section it follows. Modules, one per concept:
 - :mod:`.archive` – deterministic ZIP writing, safe ZIP/XML reading (§1, §4.1)
 - :mod:`.lint` – checks of §8; :mod:`.classes`/:mod:`.components` – 3.7 class whitelist
 - :mod:`.extension` – extensions (``.vmdx``, §5); :mod:`.inspect` – contents in words
+- :mod:`.base` – a base module an extension extends, read as untrusted input (§5)
+- :mod:`.versions` – version strings ordered as VASSAL orders them
 """
 
 from .archive import VassalFormatError, open_archive, write_archive_atomic, write_module

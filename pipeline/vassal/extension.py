@@ -31,15 +31,22 @@ from lxml import etree
 from .archive import DEFAULT_EPOCH, archive_bytes, check_entry_name, resolve_epoch
 from .buildfile import (
     VM,
+    BoxWidget,
     BuildFile,
+    Chart,
     ChartWindow,
     Component,
     DiceButton,
+    HtmlChart,
+    ListWidget,
     Map,
+    PanelWidget,
+    PieceSlot,
     PieceWindow,
     PredefinedSetup,
     PrototypeDefinition,
     SpecialDiceButton,
+    TabWidget,
     _el,
     _serialize,
     _Writer,
@@ -63,8 +70,10 @@ ROOT = ""
 #: ``target`` of the module's PrototypesContainer, which every module has (§2.2 ensures it).
 PROTOTYPES = VM + "PrototypesContainer"
 
+#: A widget added into a base module's piece or chart window (a palette tab, a chart tab…).
+WidgetAddition = TabWidget | ListWidget | PanelWidget | BoxWidget | PieceSlot | Chart | HtmlChart
 Addition = (Map | PieceWindow | ChartWindow | PredefinedSetup | PrototypeDefinition | DiceButton
-            | SpecialDiceButton | Component)
+            | SpecialDiceButton | Component | WidgetAddition)
 
 
 def component_path(*segments: tuple[str, str | None]) -> str:
@@ -166,6 +175,8 @@ def _add(w: _Writer, parent: etree._Element, c: Addition) -> None:
                  ("tooltip", c.tooltip), ("icon", c.icon), ("hotkey", c.hotkey))
         for child in c.children:
             w.widget(el, child)
+    elif isinstance(c, WidgetAddition):
+        w.widget(parent, c)
     else:
         raise TypeError(f"cannot add {type(c).__name__} in an extension")
 
@@ -258,12 +269,14 @@ def extension_entries(ext: ModuleExtension, *, base_moduledata: bytes,
 
 
 def write_extension_file(path: str | os.PathLike[str], entries: Mapping[str, bytes], *,
-                         epoch: int, validate: bool = True) -> Path:
+                         epoch: int, validate: bool = True, base: bytes | None = None) -> Path:
     """Write extension ``entries`` (from :func:`extension_entries`) to ``path`` atomically.
 
-    With ``validate`` the bytes are linted first against a minimal base module named as the
-    extension's ``module`` (every module has a root and a PrototypesContainer, §2.2), so the
-    targets this module writes (:data:`ROOT`, :data:`PROTOTYPES`) are resolved.
+    With ``validate`` the bytes are linted first against ``base`` (the module the extension
+    extends: every target must resolve in it, its prototypes and maps are known), or, without
+    it, against a minimal base module named as the extension's ``module`` (every module has a
+    root and a PrototypesContainer, §2.2), so that :data:`ROOT` and :data:`PROTOTYPES`
+    targets resolve.
 
     Raises:
         ValueError: lint finds an error (the message lists them); nothing is written then.
@@ -275,9 +288,8 @@ def write_extension_file(path: str | os.PathLike[str], entries: Mapping[str, byt
         from .lint import lint_bytes
 
         root = etree.fromstring(entries["buildFile.xml"])
-        errors = [f for f in lint_bytes(data, str(path),
-                                         base=minimal_base_module(root.get("module", "")))
-                  if f.severity == "error"]
+        against = base if base is not None else minimal_base_module(root.get("module", ""))
+        errors = [f for f in lint_bytes(data, str(path), base=against) if f.severity == "error"]
         if errors:
             raise ValueError("extension fails lint:\n" + "\n".join(str(f) for f in errors))
     return _replace_atomic(Path(path), data)

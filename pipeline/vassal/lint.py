@@ -51,6 +51,7 @@ from .refs import (
 from .save import DecodedSave, collector_paused, read_saved_game
 from .sequence import decode, encode
 from .traits import KNOWN_TRAIT_IDS, trait_id
+from .versions import module_older_than
 
 __all__ = [
     "MODULE_CHECKS",
@@ -226,6 +227,10 @@ class SaveContext(_Collector):
     archive: Archive | None = None
 
 
+#: The side of a player who joins as an observer (``PlayerRoster.OBSERVER``, 3.7.26): a side
+#: Restricted Access may name without the roster listing it.
+OBSERVER_SIDE = "<observer>"
+
 MODULE_CHECKS: list[Callable[[ModuleContext], None]] = []
 SAVE_CHECKS: list[Callable[[SaveContext], None]] = []
 
@@ -288,7 +293,8 @@ def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
         yield from check.tail
         if check.restrict_sides is not None and sides is not None:
             for side in check.restrict_sides:
-                if side and side not in sides:
+                # the observers' side is always there (PlayerRoster.OBSERVER, "<observer>")
+                if side and side not in sides and side != OBSERVER_SIDE:
                     yield (f"restrict; side {side!r} is not a PlayerRoster side (§8 item 12)"), ERROR
 
 
@@ -1230,7 +1236,8 @@ def check_extension(ctx: ModuleContext) -> None:
     """An extension's root and wrappers (§5, §8 items 22-23): ``module`` equals the base name
     (unless ``anyModule``), a non-empty ``extensionId``, every top-level child an
     ``ExtensionElement`` with exactly one child element, and each ``target`` resolving against
-    the base module when one is given."""
+    the base module when one is given; a ``moduleVersion`` newer than the base's ``version``
+    (VASSAL's own comparison, :mod:`.versions`) is a warning, as VASSAL only warns."""
     if ctx.root is None or ctx.kind != "extension":
         return
     bf, root = ctx.buildfile_entry, ctx.root
@@ -1243,6 +1250,14 @@ def check_extension(ctx: ModuleContext) -> None:
             ctx.add(ERROR, bf, "ModuleExtension",
                     f"module {root.get('module', '')!r} is not the base module's name "
                     f"{base.root.get('name', '')!r}: the extension is deactivated (§5, §7.3)")
+        wanted = root.get("moduleVersion")
+        have = base.root.get("version", "0.0")  # GameModule's version defaults to 0.0
+        if wanted is not None and module_older_than(have, wanted):
+            ctx.add(WARNING, bf, "ModuleExtension",
+                    f"moduleVersion {wanted!r} is newer than the base module's version {have!r}: VASSAL "
+                    "says in the chat that the extension was built for module version "
+                    f"{wanted} (ModuleExtension.setAttribute, VersionUtils.compareVersions); it "
+                    "still loads (§5)")
     elif not universal and not root.get("module", "").strip():
         ctx.add(ERROR, bf, "ModuleExtension", "module is empty and anyModule is not true (§5)")
     md = ctx.moduledata

@@ -38,6 +38,8 @@ __all__ = [
     "grid_from_element",
     "image_info",
     "image_size",
+    "board_grids",
+    "board_size",
     "parse_svg",
     "read_module",
     "read_module_root",
@@ -399,7 +401,24 @@ class ModuleInfo:
         return {s.gpid: s for s in self.slots if s.gpid}
 
 
-def _board_size(b: etree._Element, read_image) -> tuple[int, int] | None:
+def board_grids(b: etree._Element) -> tuple[HexGrid | SquareGrid | None, tuple[ZoneInfo, ...]]:
+    """A ``Board`` element's grid (a ``ZonedGrid``'s background grid) and its zones (§2.5)."""
+    grid = None
+    zones: tuple[ZoneInfo, ...] = ()
+    for child in b:
+        if not isinstance(child.tag, str):
+            continue
+        if str(child.tag) == _GRIDS + "ZonedGrid":
+            zones = tuple(_zones(child))
+            grid = next((g for g in (grid_from_element(c) for c in child) if g is not None), None)
+        elif grid is None:
+            grid = grid_from_element(child)
+    return grid, zones
+
+
+def board_size(b: etree._Element, read_image) -> tuple[int, int] | None:
+    """A ``Board`` element's size in pixels: its image's (``read_image(name)``: the bytes or
+    None), else its width and height attributes; None when neither is known (§2.4)."""
     image = b.get("image", "")
     if image and read_image is not None:
         data = read_image(image)
@@ -445,16 +464,9 @@ def read_module_root(root: etree._Element, read_image=None) -> ModuleInfo:
     for m in root.iter(VM + "Map", VM + "PrivateMap", VM + "PlayerHand"):
         boards: dict[str, BoardInfo] = {}
         for b in m.iter(VM + "map.boardPicker.Board"):
-            grid = None
-            zones: tuple[ZoneInfo, ...] = ()
-            for child in b:
-                if str(child.tag) == _GRIDS + "ZonedGrid":
-                    zones = tuple(_zones(child))
-                    grid = next((g for g in (grid_from_element(c) for c in child) if g is not None), None)
-                elif grid is None:
-                    grid = grid_from_element(child)
+            grid, zones = board_grids(b)
             name = b.get("name", "")
-            boards.setdefault(name, BoardInfo(name, b.get("image", ""), _board_size(b, read_image), grid, zones))
+            boards.setdefault(name, BoardInfo(name, b.get("image", ""), board_size(b, read_image), grid, zones))
         info.maps.setdefault(m.get("mapName", ""), MapInfo(m.get("mapName", ""), (_int(m.get("edgeWidth"), 0), _int(m.get("edgeHeight"), 0)), boards))
     for p in root.iter(VM + "PrototypeDefinition"):
         try:

@@ -126,7 +126,8 @@ class PlacedPiece:
     piece out of any stack: for pieces with a Does Not Stack (``immob;``) trait, such as terrain
     tiles, which VASSAL keeps on the map outside stacks. ``layer``: on a map with Game Piece
     Layers (``LayeredPieceCollection``), the index of the piece's layer in its layer order (0 on a
-    map without layers). Pieces stack only with pieces at the same position in the same layer,
+    map without layers; None: not written, VASSAL takes a loaded stack's layer from its top
+    piece). Pieces stack only with pieces at the same position in the same layer,
     as VASSAL stacks them, and the stack is saved bound to that layer (``@@<layer>``: VASSAL
     binds a loaded stack to the layer it names, ``Stack.setState``), so a stack of units is
     never drawn under a tile."""
@@ -138,7 +139,7 @@ class PlacedPiece:
     y: int
     gpid: str | None = None
     stacked: bool = True
-    layer: int = 0
+    layer: int | None = 0
 
     def __post_init__(self) -> None:
         check_piece_id(self.piece_id)
@@ -156,6 +157,9 @@ class SaveGame:
         setup_stack: write ``SETUP_STACK⇥`` (at-start stacks and decks then not created).
         stack_id_start: stacks get ids ``str(stack_id_start + n)``, n = 0, 1, ...
         extra_commands: further commands (e.g. ``PLAYER⇥...``) written before ``end_save``.
+        base_commands: commands written first, right after ``begin_save`` (another setup's
+            commands: its global properties, pieces and board choices, that this save's pieces
+            are added to); their piece ids must not be this save's.
     """
 
     module_name: str
@@ -167,6 +171,7 @@ class SaveGame:
     setup_stack: bool = False
     stack_id_start: int = 900000
     extra_commands: Sequence[str] = ()
+    base_commands: Sequence[str] = ()
 
     def commands(self) -> list[str]:
         """The command list (§4.5).
@@ -177,8 +182,8 @@ class SaveGame:
         ids = [p.piece_id for p in self.pieces]
         if len(set(ids)) != len(ids):
             raise ValueError("piece ids must be unique (§4.4)")
-        out = [BEGIN_SAVE]
-        stacks: dict[tuple[str, int, int, int], list[str]] = {}
+        out = [BEGIN_SAVE, *self.base_commands]
+        stacks: dict[tuple[str, int, int, int | None], list[str]] = {}
         for p in self.pieces:
             out.append(p.definition.add_piece_command(p.piece_id, p.map_name, p.x, p.y, p.gpid))
             if p.stacked:

@@ -1,8 +1,10 @@
-"""The Genpei module, read back from the archive `gunbai build` writes (not the in-memory model).
+"""The core module and the Genpei extension, read back from the archives `gunbai build` writes
+(not the in-memory model).
 
 Expected positions are worked from the scenario files and VASSAL's HexGrid formula
-(vassal-format.md §2.5) applied to the grid attributes *read from buildFile.xml*, so a mismatch
-between the board the module declares and the setups it packs is caught.
+(vassal-format.md §2.5) applied to the grid attributes *read from the core module's
+buildFile.xml*, so a mismatch between the board the module declares and the setups its
+extension packs is caught.
 """
 
 from __future__ import annotations
@@ -31,13 +33,25 @@ VM = "VASSAL.build.module."
 def vmod(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("build")
     build_all(DATA, out, progress=False)
-    return out / "genpei" / "genpei.vmod"
+    return out / "genpei" / "samurai_battles.vmod"
 
 
 @pytest.fixture(scope="module")
 def archive(vmod):
     with zipfile.ZipFile(vmod) as z:
         yield {name: z.read(name) for name in z.namelist()}
+
+
+@pytest.fixture(scope="module")
+def ext_archive(vmod):
+    with zipfile.ZipFile(vmod.parent / "genpei.vmdx") as z:
+        yield {name: z.read(name) for name in z.namelist()}
+
+
+@pytest.fixture(scope="module")
+def ext_buildfile(ext_archive):
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    return etree.fromstring(ext_archive["buildFile.xml"], parser)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +71,10 @@ def test_archive_has_buildfile_moduledata_and_names_match(archive, buildfile):
     assert md.findtext("VassalVersion").startswith("3.7.")
 
 
-def test_every_image_named_exists(archive, buildfile):
+@pytest.mark.parametrize("which", ["module", "extension"])
+def test_every_image_named_exists(archive, buildfile, ext_archive, ext_buildfile, which):
+    if which == "extension":
+        archive, buildfile = ext_archive, ext_buildfile
     names: set[str] = set()
     for el in buildfile.iter():
         for attr in ("image", "icon", "fileName"):
@@ -78,21 +95,40 @@ def test_every_image_named_exists(archive, buildfile):
     assert missing == []
 
 
-def test_palette_has_every_unit_leader_terrain_and_marker(buildfile):
-    data_dir = DATA / "genpei"
-    units = [u["id"] for u in yaml.safe_load((data_dir / "units.yaml").read_text())["units"]]
-    leaders = [x["id"] for x in yaml.safe_load((data_dir / "leaders.yaml").read_text())["leaders"]]
-    terrain = [x["id"] for x in yaml.safe_load((data_dir / "terrain.yaml").read_text())["terrain"]]
-    markers = [x["id"] for x in yaml.safe_load((data_dir / "markers.yaml").read_text())["markers"]]
+def _ids(kind: str, base: bool | None = None) -> list[str]:
+    items = yaml.safe_load((DATA / "genpei" / f"{kind}.yaml").read_text())[kind]
+    return [x["id"] for x in items if base is None or x["base"] is base]
+
+
+def test_core_palette_has_every_base_game_piece_and_no_pack_piece(buildfile):
+    """The core module is the base game alone: a piece of every unit, leader, terrain and
+    marker type with ``base: true`` (units and leaders in each army), none of the pack's."""
     images = {decode_add_piece(s.text).image for s in slots(buildfile)}
-    for u in units:
-        assert any(i.startswith(f"unit_{u}_") for i in images), u
-    for x in leaders:
-        assert any(i.startswith(f"leader_{x}_") for i in images), x
-    for x in terrain:
-        assert any(i.startswith(f"terrain_{x}") for i in images), x
-    for x in markers:
-        assert any(i.startswith(f"marker_{x}") for i in images), x
+    for kind, prefix in (("units", "unit"), ("leaders", "leader"), ("terrain", "terrain"), ("markers", "marker")):
+        for x in _ids(kind, True):
+            assert any(i.startswith(f"{prefix}_{x}") for i in images), x
+        for x in _ids(kind, False):
+            assert not any(i.startswith(f"{prefix}_{x}") for i in images), x
+    assert {"sohei_warriors", "sohei_archers"} == set(_ids("units", False))
+    assert {"ocean", "palisade", "stockade", "arrow_tower", "marsh"} == set(_ids("terrain", False))
+
+
+def test_extension_palette_adds_exactly_the_pack_pieces(ext_buildfile):
+    """The extension's palette tab holds the pack's pieces (base: false) and nothing the core
+    module has: no base-game piece twice."""
+    images = {decode_add_piece(s.text).image for s in slots(ext_buildfile)}
+    for kind, prefix in (("units", "unit"), ("leaders", "leader"), ("terrain", "terrain"), ("markers", "marker")):
+        for x in _ids(kind, False):
+            assert any(i.startswith(f"{prefix}_{x}") for i in images), x
+        for x in _ids(kind, True):
+            assert not any(i.startswith(f"{prefix}_{x}") for i in images), x
+
+
+def test_core_module_has_no_setup_and_the_extension_each_scenario_once(buildfile, ext_buildfile):
+    assert list(buildfile.iter(VM + "PredefinedSetup")) == []
+    files = [s.get("file") for s in ext_buildfile.iter(VM + "PredefinedSetup") if s.get("isMenu") != "true"]
+    scenarios = sorted(yaml.safe_load(p.read_text(encoding="utf-8"))["id"] + ".vsav" for p in (DATA / "genpei" / "scenarios").glob("*.yaml"))
+    assert sorted(files) == scenarios and len(files) == 30
 
 
 def test_gpids_unique_and_below_next_piece_slot_id(buildfile):
@@ -144,12 +180,12 @@ def _expected(scenario: dict, grid, edge: int) -> Counter:
 
 
 @pytest.mark.parametrize("scenario_file", sorted((DATA / "genpei" / "scenarios").glob("*.yaml")), ids=lambda p: p.stem)
-def test_setup_places_every_unit_and_leader_at_its_hex_centre(archive, buildfile, scenario_file):
+def test_setup_places_every_unit_and_leader_at_its_hex_centre(ext_archive, ext_buildfile, buildfile, scenario_file):
     scenario = yaml.safe_load(scenario_file.read_text(encoding="utf-8"))
-    setups = {s.get("file"): s for s in buildfile.iter(VM + "PredefinedSetup")}
+    setups = {s.get("file"): s for s in ext_buildfile.iter(VM + "PredefinedSetup")}
     name = f"{scenario['id']}.vsav"
-    assert name in setups and name in archive
-    save = read_save(archive[name])
+    assert name in setups and name in ext_archive
+    save = read_save(ext_archive[name])
     assert save.problems == []
     map_el = next(buildfile.iter(VM + "Map"))
     edge = int(map_el.get("edgeWidth") or 0)
@@ -164,9 +200,9 @@ def test_setup_places_every_unit_and_leader_at_its_hex_centre(archive, buildfile
 
 
 @pytest.mark.parametrize("scenario_file", sorted((DATA / "genpei" / "scenarios").glob("*.yaml")), ids=lambda p: p.stem)
-def test_setup_places_every_terrain_tile(archive, buildfile, scenario_file):
+def test_setup_places_every_terrain_tile(ext_archive, buildfile, scenario_file):
     scenario = yaml.safe_load(scenario_file.read_text(encoding="utf-8"))
-    save = read_save(archive[f"{scenario['id']}.vsav"])
+    save = read_save(ext_archive[f"{scenario['id']}.vsav"])
     grid = _grid(buildfile)
     expected = Counter()
     for tp in scenario.get("terrain") or []:
@@ -202,7 +238,8 @@ def test_board_image_matches_board_size_and_grid(archive, buildfile):
 
 def test_two_builds_are_byte_identical(vmod, tmp_path):
     build_all(DATA, tmp_path, progress=False)
-    assert (tmp_path / "genpei" / "genpei.vmod").read_bytes() == vmod.read_bytes()
+    assert (tmp_path / "genpei" / "samurai_battles.vmod").read_bytes() == vmod.read_bytes()
+    assert (tmp_path / "genpei" / "genpei.vmdx").read_bytes() == (vmod.parent / "genpei.vmdx").read_bytes()
 
 
 def test_gpids_survive_adding_a_unit_type():
@@ -210,14 +247,14 @@ def test_gpids_survive_adding_a_unit_type():
     piece's palette slot by gpid (Refresh Counters, vassal-format.md §2.2)."""
     from pipeline.systems.genpei.build import layout_of
     from pipeline.systems.genpei.load import load
-    from pipeline.systems.genpei.module import build_module
+    from pipeline.systems.genpei.module import build_core_module
     from pipeline.vassal.buildfile import write_buildfile
 
     data = load(DATA / "genpei")
     layout = layout_of(data)
-    before = write_buildfile(build_module(data, layout, [])[0]).gpids
+    before = write_buildfile(build_core_module(data, layout, [])[0]).gpids
     first = next(iter(data.units.values()))
     data.units = {"new_unit": first.model_copy(update={"id": "new_unit", "name": "New Unit"}), **data.units}
-    after = write_buildfile(build_module(data, layout, [])[0]).gpids
+    after = write_buildfile(build_core_module(data, layout, [])[0]).gpids
     assert set(before) < set(after)
     assert all(after[k] == v for k, v in before.items())

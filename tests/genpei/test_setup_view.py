@@ -31,10 +31,16 @@ LAYERS = ["Terrain", "Tiles", "Units", "Markers"]
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> dict[str, bytes]:
+    """The core module's entries (its map, palette) with the Genpei extension's setups and its
+    buildFile as ``ext:buildFile.xml``: what VASSAL has once the extension is loaded."""
     out = tmp_path_factory.mktemp("build")
     build_all(DATA, out, progress=False)
-    with zipfile.ZipFile(out / "genpei" / "genpei.vmod") as z:
-        return {n: z.read(n) for n in z.namelist()}
+    with zipfile.ZipFile(out / "genpei" / "samurai_battles.vmod") as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    with zipfile.ZipFile(out / "genpei" / "genpei.vmdx") as z:
+        entries.update({n: z.read(n) for n in z.namelist() if n.endswith(".vsav")})
+        entries["ext:buildFile.xml"] = z.read("buildFile.xml")
+    return entries
 
 
 def _map(archive):
@@ -57,7 +63,9 @@ def test_map_draws_pieces_in_layers_terrain_tiles_units_markers(archive):
 def test_every_palette_piece_names_its_layer(archive):
     want = {"Unit": "Units", "Leader": "Units", "Terrain": "Terrain"}
     seen = set()
-    for slot in etree.fromstring(archive["buildFile.xml"]).iter("VASSAL.build.widget.PieceSlot"):
+    slots = [*etree.fromstring(archive["buildFile.xml"]).iter("VASSAL.build.widget.PieceSlot"),
+             *etree.fromstring(archive["ext:buildFile.xml"]).iter("VASSAL.build.widget.PieceSlot")]
+    for slot in slots:
         props = _properties(slot.text)
         kind = next(k for k in ("Unit", "Leader", "Terrain", "Marker") if k in props)
         if kind == "Marker":

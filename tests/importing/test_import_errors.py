@@ -21,12 +21,16 @@ from pipeline.vassal.traits import BasicPiece, Marker
 
 from .conftest import DATA
 
+#: The core module `gunbai build` writes; the GP setups are in its extension genpei.vmdx.
+CORE = "samurai_battles.vmod"
+EXT = ["genpei.vmdx"]
+
 
 def _setup_with(built: Path, tmp_path: Path, extra: list[PlacedPiece]) -> Path:
     """GP20's built setup with ``extra`` pieces added, written as a .vsav."""
-    module = built / "genpei" / "genpei.vmod"
-    with open_archive(module) as arc:
+    with open_archive(built / "genpei" / CORE) as arc:
         info = read_module(arc)
+    with open_archive(built / "genpei" / "genpei.vmdx") as arc:  # the pack's setups are its extension's
         save = read_save(arc.read("gp20_nishinomiya.vsav"))
     # re-write the decoded save's command text with the extra pieces before end_save
     from pipeline.vassal.commands import END_SAVE, join_commands
@@ -53,7 +57,7 @@ def test_an_unmapped_piece_is_an_error_by_name_and_position_and_nothing_is_writt
     setup = _setup_with(built, tmp_path, [mystery])
     out = tmp_path / "out.yaml"
     with pytest.raises(ImportError_) as err:
-        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA,
+        import_setup(setup, built / "genpei" / CORE, "genpei", out, data_root=DATA, extensions=[built / "genpei" / e for e in EXT],
                      base=DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml")
     msg = str(err.value)
     # the location VASSAL shows (first=V, sep=",": column in the row, then the row) and the pixels
@@ -69,13 +73,13 @@ def test_a_drafted_mapping_lists_the_unknown_piece_and_once_completed_the_import
     out, draft = tmp_path / "out.yaml", tmp_path / "pieces.yaml"
     base = DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml"
     with pytest.raises(ImportError_):
-        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA, base=base, draft_pieces=draft)
+        import_setup(setup, built / "genpei" / CORE, "genpei", out, data_root=DATA, extensions=[built / "genpei" / e for e in EXT], base=base, draft_pieces=draft)
     text = draft.read_text()
     assert "- name: Mystery counter\n    as: null  # TODO" in text and "1 on the map at 4,9" in text
     assert not out.exists()
     # a person completes it: the mystery counter is a Command Tent of the Rebels' army
     draft.write_text(text.replace("as: null  # TODO", "as: {marker: command_tent}"))
-    result = import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA, base=base, pieces=draft)
+    result = import_setup(setup, built / "genpei" / CORE, "genpei", out, data_root=DATA, extensions=[built / "genpei" / e for e in EXT], base=base, pieces=draft)
     assert result.written == out
     assert "- {marker: command_tent, hex: [4, 9]}  # 'Mystery counter' at 4,9" in out.read_text()
 
@@ -89,7 +93,7 @@ def test_a_piece_off_the_board_cannot_be_placed(built, tmp_path):
     setup = _setup_with(built, tmp_path, [off])
     out = tmp_path / "out.yaml"
     with pytest.raises(ImportError_) as err:
-        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", out, data_root=DATA,
+        import_setup(setup, built / "genpei" / CORE, "genpei", out, data_root=DATA, extensions=[built / "genpei" / e for e in EXT],
                      base=DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml")
     assert f"piece 'Stray unit' at ({x}, {y + 2 * row_height}) px cannot be placed: it lies outside every board of map 'Battlefield'" in str(err.value)
     assert not out.exists()
@@ -102,11 +106,13 @@ def test_a_mapping_naming_an_unknown_unit_is_an_error_with_its_line(built, tmp_p
     pieces = tmp_path / "pieces.yaml"
     pieces.write_text("system: genpei\npieces:\n  - name: Mystery counter\n    as: {unit: ninja_bears, army: red}\n")
     with pytest.raises(ImportError_) as err:
-        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=pieces)
+        import_setup(setup, built / "genpei" / CORE, "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=pieces,
+                     extensions=[built / "genpei" / e for e in EXT])
     assert f"{pieces}:3: unit 'ninja_bears' is not in units.yaml" in str(err.value)
     bad = tmp_path / "bad.yaml"
     bad.write_text("system: genpei\npieces:\n  - name: A\n    slot: B\n    as: {unit: bodyguard}\n")
     with pytest.raises(DataError) as derr:
-        import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=bad)
+        import_setup(setup, built / "genpei" / CORE, "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=bad,
+                     extensions=[built / "genpei" / e for e in EXT])
     assert f"{bad}:3: pieces[0]: name, slot is not valid; expected exactly one of name, slot or prototype" in str(derr.value)
     assert BOARD_NAME

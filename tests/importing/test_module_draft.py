@@ -14,7 +14,7 @@ from .conftest import DATA, ROOT
 
 def test_draft_folder_counts_the_board_from_the_modules_hex_grid(built, tmp_path):
     out = tmp_path / "draft"
-    result = CliRunner().invoke(app, ["import", "--module", str(built / "genpei" / "genpei.vmod"), "-o", str(out)])
+    result = CliRunner().invoke(app, ["import", "--module", str(built / "genpei" / "samurai_battles.vmod"), "-o", str(out)])
     assert result.exit_code == 0, result.output
     board = yaml.safe_load((out / "board.yaml").read_text())
     # the Commands & Colours board of board.yaml: 11 rows, 12 hexes in the long rows, the even
@@ -23,11 +23,12 @@ def test_draft_folder_counts_the_board_from_the_modules_hex_grid(built, tmp_path
     assert "11 rows holding 12, 11, 12, 11, 12, 11, 12, 11, 12, 11, 12 hexes" in (out / "board.yaml").read_text()
     units = yaml.safe_load((out / "units.yaml").read_text())["units"]
     assert {"samurai_infantry_naginata", "samurai_cavalry", "ashigaru_archers"} <= {u["id"] for u in units}
+    assert not {"sohei_warriors", "sohei_archers"} & {u["id"] for u in units}  # the core module has no pack unit
     assert all(u["movement"]["hexes"] == "unknown" for u in units)
     pieces = yaml.safe_load((out / "pieces.yaml").read_text())
     assert pieces["system"] == "genpei" and pieces["map"] == "Battlefield"
     assert {"slot": "Samurai Cavalry", "as": {"unit": "samurai_cavalry"}} in pieces["pieces"]
-    again = CliRunner().invoke(app, ["import", "--module", str(built / "genpei" / "genpei.vmod"), "-o", str(out)])
+    again = CliRunner().invoke(app, ["import", "--module", str(built / "genpei" / "samurai_battles.vmod"), "-o", str(out)])
     assert again.exit_code == 1 and "new or empty folder" in again.output
 
 
@@ -42,9 +43,10 @@ def test_draft_folder_of_a_module_without_a_hex_grid(tmp_path):
 
 def test_import_command_writes_and_verifies(built, tmp_path):
     out = tmp_path / "gp20.yaml"
-    result = CliRunner().invoke(app, ["import", "gp20_nishinomiya.vsav", "--module", str(built / "genpei" / "genpei.vmod"), "--system", "genpei",
+    result = CliRunner().invoke(app, ["import", "gp20_nishinomiya.vsav", "--module", str(built / "genpei" / "samurai_battles.vmod"),
+                                      "--extension", str(built / "genpei" / "genpei.vmdx"), "--system", "genpei",
                                       "--base", str(DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml"), "-o", str(out), "--data", str(DATA)])
     assert result.exit_code == 0, result.output
     assert f"{out}: 120 piece(s) imported, 0 ignored" in result.output and f"{out}: verified, legal" in result.output
-    missing = CliRunner().invoke(app, ["import", "nope.vsav", "--module", str(built / "genpei" / "genpei.vmod"), "--system", "genpei", "-o", str(tmp_path / "n.yaml")])
+    missing = CliRunner().invoke(app, ["import", "nope.vsav", "--module", str(built / "genpei" / "samurai_battles.vmod"), "--system", "genpei", "-o", str(tmp_path / "n.yaml")])
     assert missing.exit_code == 1 and "nope.vsav: no such file" in missing.output and not (tmp_path / "n.yaml").exists()

@@ -30,6 +30,7 @@ def unit(id: str, name: str, standard: str, *, name_ja: str | None = None, abbre
          figures: int | str = 3, ranged: bool = False, rules: tuple[str, ...] = (), **kw) -> UnitType:
     return UnitType(
         id=id, name=name, name_ja=name_ja, abbreviation=abbreviation, standard=standard, mounted=mounted, figures=figures,
+        base=kw.pop("base", not id.startswith("sohei")),
         movement=Movement(hexes=kw.pop("move", 1), hexes_no_battle=kw.pop("move_nb", None), source=SRC),
         close_combat=CloseCombat(dice=kw.pop("close", 3), dice_after_move=kw.pop("close_moved", None), source=SRC),
         ranged=RangedCombat(dice=2, max_range=3, dice_after_move=1, source=SRC) if ranged else None,
@@ -49,11 +50,12 @@ def terrain(id: str, name: str, colour: str, **kw) -> TerrainType:
 
 def marker(id: str, name: str, symbol: str, colour: str, **kw) -> MarkerType:
     return MarkerType(id=id, name=name, abbreviation=kw.pop("abbreviation", name[:4].upper()), kind=kw.pop("kind", "marker"),
+                      base=kw.pop("base", True),
                       placed=kw.pop("placed", "hex"), symbol=symbol, colour=colour, sources=[SRC], **kw)
 
 
 def leader(id: str, name: str, kind: str, **kw) -> LeaderType:
-    return LeaderType(id=id, name=name, abbreviation=kw.pop("abbreviation", name[:4].upper()), kind=kind,
+    return LeaderType(id=id, name=name, abbreviation=kw.pop("abbreviation", name[:4].upper()), kind=kind, base=kw.pop("base", True),
                       inspiration=Inspiration(hf_cost=1, extra_dice=1, reach="attached", source=SRC), sources=[SRC], **kw)
 
 

@@ -168,7 +168,7 @@ def test_a_build_failing_after_its_checks_keeps_the_images_it_drew(tmp_path, mon
         caches[0].render_all(counters)
         raise GunbaiError("packing failed")
 
-    monkeypatch.setattr(module, "build_module", failing)
+    monkeypatch.setattr(module, "build_core_module", failing)
     parallel.set_workers(jobs)
     try:
         with pytest.raises(GunbaiError, match="packing failed"):

@@ -135,9 +135,19 @@ def test_new_unit_type_gets_a_counter_without_code_change(data, layout):
 
 def test_cards(data):
     cards = art.render_cards(data)
-    assert set(cards) == {art.card_image_name("unit", u) for u in data.units} | {"card_terrain_effects.png", "card_naval_summary.png"}
+    # the terrain chart whole (print) and in its halves: the base game's (the core module) and
+    # the pack's (the extension)
+    assert set(cards) == {art.card_image_name("unit", u) for u in data.units} | {
+        "card_terrain_effects.png", "card_terrain_base.png", "card_terrain_genpei.png", "card_naval_summary.png"}
     assert cards["card_unit_sohei_warriors.png"].size == (600, 840)
     assert cards["card_terrain_effects.png"].width == art.TERRAIN_CHART_WIDTH
+    rows = {n: len(art.terrain_chart_context([t for t in data.terrain.values() if t.base is b])["rows"])
+            for n, b in (("base", True), ("genpei", False))}
+    assert rows["base"] + rows["genpei"] == len(data.terrain) and min(rows.values()) > 0
+    assert cards["card_terrain_base.png"].height < cards["card_terrain_effects.png"].height
+    assert art.core_card_names(data)[-1] == "card_terrain_base.png"
+    assert art.pack_card_names(data) == ["card_unit_sohei_archers.png", "card_unit_sohei_warriors.png", "card_terrain_genpei.png",
+                                         "card_naval_summary.png"]
     ctx = art.unit_card_context(data.units["ashigaru_spearmen"])
     assert ctx["footnote"] == "? = not in the public sources"
     assert any(r["value"] == "?" for r in ctx["stats"])

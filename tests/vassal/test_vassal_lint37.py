@@ -54,21 +54,20 @@ def errors(findings) -> list[str]:
 
 
 def test_everything_the_build_writes_lints_clean(built):
-    vmod, vmdx = built / "genpei.vmod", built / "genpei.vmdx"
+    vmod, vmdx = built / "samurai_battles.vmod", built / "genpei.vmdx"
     assert errors(lint(vmod)) == []
     assert errors(lint_bytes(vmdx.read_bytes(), "genpei.vmdx", base=vmod.read_bytes())) == []
-    for name, data in entries_of(vmod).items():
-        if name.endswith(".vsav"):
-            assert errors(lint_bytes(data, name)) == []
+    findings = lint_bytes(vmdx.read_bytes(), "genpei.vmdx", base=vmod.read_bytes())
+    assert [f for f in findings if f.severity == "warning"] == []
 
 
 def test_extension_extends_the_module_gunbai_builds(built):
     """Issue 10: VASSAL refused genpei.vmdx on genpei.vmod ("was built for module Samurai
     Battles", a placeholder). With no base set in system.yaml the extension's base is gunbai's
-    own module: its extensiondata names exactly the module's name and version."""
+    own core module: the extension names exactly the module's name and version."""
     ext_root = etree.fromstring(entries_of(built / "genpei.vmdx")["buildFile.xml"])
-    mod_root = etree.fromstring(entries_of(built / "genpei.vmod")["moduledata"])
-    assert ext_root.get("module") == mod_root.findtext("name") == "Samurai Battles: The Genpei War"
+    mod_root = etree.fromstring(entries_of(built / "samurai_battles.vmod")["moduledata"])
+    assert ext_root.get("module") == mod_root.findtext("name") == "Commands & Colors: Samurai Battles (gunbai core)"
     assert ext_root.get("moduleVersion") == mod_root.findtext("version") == "0.1"
 
 
@@ -76,7 +75,7 @@ def test_extension_extends_the_module_gunbai_builds(built):
 
 
 def planted(built, mutate) -> list[str]:
-    entries = entries_of(built / "genpei.vmod")
+    entries = entries_of(built / "samurai_battles.vmod")
     root = etree.fromstring(entries["buildFile.xml"])
     mutate(entries, root)
     entries["buildFile.xml"] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
@@ -139,10 +138,11 @@ def test_fault_setup_piece_outside_map(built):
         bad = text.replace(f"{first.map_name};{first.x};{first.y};", f"{first.map_name};99999;{first.y};", 1)
         inner["savedGame"] = obfuscate(bad)
         entries[name] = archive_bytes(inner, EPOCH)
-    entries = entries_of(built / "genpei.vmod")
+    entries = entries_of(built / "genpei.vmdx")
     root = etree.fromstring(entries["buildFile.xml"])
     mutate(entries, root)
-    warnings = [str(f) for f in lint_bytes(archive_bytes(entries, EPOCH)) if f.severity == "warning"]
+    base = (built / "samurai_battles.vmod").read_bytes()
+    warnings = [str(f) for f in lint_bytes(archive_bytes(entries, EPOCH), base=base) if f.severity == "warning"]
     assert any("beyond the right or bottom edge" in w for w in warnings)
 
 
@@ -191,17 +191,27 @@ def test_extension_structure(built):
     assert md.findtext("universal") == "false"
     root = etree.fromstring(entries["buildFile.xml"])
     assert root.tag == VM + "ModuleExtension"
-    assert root.get("module") == "Samurai Battles: The Genpei War"
+    assert root.get("module") == "Commands & Colors: Samurai Battles (gunbai core)"
+    assert root.get("anyModule") == "false"
     ext_id = root.get("extensionId")
+    assert ext_id == "91d"  # vassal.extension_id of system.yaml, the same from release to release
     wrappers = root.findall(VM + "ExtensionElement")
     assert all(len(w) == 1 for w in wrappers)
-    assert {w.get("target") for w in wrappers} == {ROOT, PROTOTYPES}
+    # the pack's palette tab and chart tab go into the core module's own windows; the setups
+    # (one menu) to the root; the prototypes the core module has are not added again
+    assert sorted(w.get("target") for w in wrappers) == sorted([
+        ROOT, "VASSAL.build.module.PieceWindow:Pieces/VASSAL.build.widget.TabWidget:Pieces",
+        "VASSAL.build.module.ChartWindow:Reference cards/VASSAL.build.widget.TabWidget:Cards"])
+    assert not list(root.iter(VM + "Map")) and not list(root.iter(VM + "PrototypeDefinition"))
     gpids = [s.get("gpid") for s in root.iter("VASSAL.build.widget.PieceSlot")]
     assert all(g.startswith(ext_id + ":") for g in gpids) and len(set(gpids)) == len(gpids)
     assert max(int(g.split(":")[1]) for g in gpids) < int(root.get("nextPieceSlotId"))
     setup = next(n for n in entries if n.endswith(".vsav") and read_save(entries[n]).pieces)  # a setup with pieces
     save = read_save(entries[setup])
-    assert save.pieces and {p.gpid for p in save.pieces} <= set(gpids)
+    base_gpids = {s.get("gpid") for s in etree.fromstring(entries_of(built / "samurai_battles.vmod")["buildFile.xml"]).iter(
+        "VASSAL.build.widget.PieceSlot")}
+    assert save.pieces and {p.gpid for p in save.pieces} <= set(gpids) | base_gpids
+    assert {p.gpid for p in save.pieces} & base_gpids  # the base game's pieces are the core module's own
 
 
 def test_extension_against_wrong_base(built):
@@ -251,9 +261,9 @@ def test_extension_round_trips_arbitrary_text(text):
 
 def test_two_builds_byte_identical_vmdx_and_vsav(built, tmp_path):
     build_all(DATA, tmp_path, progress=False)
-    for name in ("genpei.vmod", "genpei.vmdx"):
+    for name in ("samurai_battles.vmod", "genpei.vmdx"):
         assert (tmp_path / "genpei" / name).read_bytes() == (built / name).read_bytes(), name
-    a, b = entries_of(built / "genpei.vmod"), entries_of(tmp_path / "genpei" / "genpei.vmod")
+    a, b = entries_of(built / "genpei.vmdx"), entries_of(tmp_path / "genpei" / "genpei.vmdx")
     for name in a:
         if name.endswith(".vsav"):
             assert a[name] == b[name]

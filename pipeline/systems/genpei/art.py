@@ -604,14 +604,36 @@ def card_jobs(data: ArtData, *, scale: float = 1.0) -> dict[str, RenderJob]:
     for unit in data.units.values():
         out[card_image_name("unit", unit.id)] = RenderJob("genpei/unit_card.yaml.j2", unit_card_context(unit), scale=scale)
     out[card_image_name("terrain", "effects")] = RenderJob("genpei/terrain_chart.yaml.j2", terrain_chart_context(list(data.terrain.values())), scale=scale)
+    # the same chart in two halves: the base game's terrain (the core module's Cards window)
+    # and the pack's (the extension's)
+    for which, base in (("base", True), ("genpei", False)):
+        terrains = [t for t in data.terrain.values() if t.base is base]
+        if terrains:
+            out[card_image_name("terrain", which)] = RenderJob("genpei/terrain_chart.yaml.j2", terrain_chart_context(terrains), scale=scale)
     out[card_image_name("naval", "summary")] = RenderJob("genpei/naval_card.yaml.j2", naval_card_context(data), scale=scale)
     return out
+
+
+def core_card_names(data: ArtData) -> list[str]:
+    """The reference cards of the base game, in display order: a unit card per base-game unit
+    type and the base game's terrain chart (the core module's Cards window)."""
+    units = [card_image_name("unit", u.id) for u in data.units.values() if u.base]
+    return sorted(units) + ([card_image_name("terrain", "base")] if any(t.base for t in data.terrain.values()) else [])
+
+
+def pack_card_names(data: ArtData) -> list[str]:
+    """The Genpei pack's reference cards, in display order: a unit card per pack unit type, the
+    pack's terrain chart and the naval warfare summary (the extension adds them)."""
+    units = [card_image_name("unit", u.id) for u in data.units.values() if not u.base]
+    chart = [card_image_name("terrain", "genpei")] if any(not t.base for t in data.terrain.values()) else []
+    return sorted(units) + chart + [card_image_name("naval", "summary")]
 
 
 def render_cards(data: ArtData, *, scale: float = 1.0) -> dict[str, Image.Image]:
     """The reference cards by image name: one unit card per unit type
     (``card_unit_<id>.png``, 600 × 840 px), the terrain effects chart (``card_terrain_effects.png``,
-    1400 px wide) and the naval warfare summary (``card_naval_summary.png``, 1200 × 900 px, two
+    1400 px wide; and its halves ``card_terrain_base.png``, the base game's terrain, and
+    ``card_terrain_genpei.png``, the pack's) and the naval warfare summary (``card_naval_summary.png``, 1200 × 900 px, two
     columns)."""
     r = renderer()
     return {name: job.render(r) for name, job in card_jobs(data, scale=scale).items()}

@@ -2,9 +2,14 @@
 
 Outputs (paths under the output folder)::
 
-    genpei.vmod        the VASSAL module, every scenario a predefined setup inside it
-    images/*.png       the board, every counter, tile and marker packed in the module
-    cards/*.png        the reference cards (also packed, shown in the Cards chart window)
+    samurai_battles.vmod  the core module: the base game alone (board, core pieces, dice,
+                          cards); written when no base module is set
+    genpei.vmdx           the Genpei pack as an extension of the base module (the core module,
+                          or the one ``vassal.base_module`` / ``--base-module`` names), every
+                          scenario a predefined setup on the base's map
+    extension_bases.tsv   which base each extension was built for (``make vassal-check``)
+    images/*.png          the board, every counter, tile and marker
+    cards/*.png           the reference cards and scenario sheets (also in the Cards windows)
 
 :class:`pipeline.systems.genpei.system.GenpeiSystem` calls :func:`build` and :func:`render`.
 Nothing is written when a data file is invalid or a scenario is not legal; each file is written
@@ -13,6 +18,7 @@ atomically, and images from an earlier build that the data no longer makes are r
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,7 +32,11 @@ from pipeline.systems.genpei.layout import HexLayout
 from pipeline.systems.genpei.load import GenpeiData, load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
 
-MODULE_FILE = "genpei.vmod"
+#: The core module (the base game alone), written when no base module is set.
+MODULE_FILE = "samurai_battles.vmod"
+#: Which base module each extension was built for: ``<extension>\t<base .vmod, relative to
+#: the output folder>\t<its SHA-256>`` per line.
+BASES_FILE = "extension_bases.tsv"
 #: The render cache (content-hash keyed PNGs, :mod:`pipeline.render.cache`) under the output folder.
 CACHE_DIR = ".cache"
 
@@ -180,34 +190,97 @@ def send_images_early(data: GenpeiData, cache) -> SentImages | None:
         cache.hold = False
 
 
-def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False) -> BuildResult:
-    """Build the Genpei module, images and cards from ``data_dir`` into ``out_dir``.
-    ``prepare_print``: the print files follow (``gunbai build``): their PDF font subsets are
-    cut on the drawing processes while the data's text fit checks run here
+def base_source(data_dir: Path, data: GenpeiData, base_module: Path | None) -> tuple[Path, str | None, str] | None:
+    """The base module the extension is built for: ``(path, expected SHA-256, where that digest
+    comes from)``: ``base_module`` (``gunbai build --base-module``, no digest asked), else
+    ``vassal.base_module`` of ``system.yaml`` (relative to the data folder) with its
+    ``base_module_sha256``; None for gunbai's own core module."""
+    if base_module is not None:
+        return Path(base_module), None, ""
+    v = data.system.vassal
+    if v.base_module is None:
+        return None
+    path = Path(v.base_module)
+    return (path if path.is_absolute() else Path(data_dir) / path), v.base_module_sha256, f"{Path(data_dir) / 'system.yaml'} base_module_sha256"
+
+
+def own_mapping(data: GenpeiData, base):
+    """The mapping onto gunbai's own core module: drafted from it (every core piece is one of
+    gunbai's own, so the draft is complete) and resolved like any mapping file."""
+    from pipeline.systems.genpei.base_mapping import draft_mapping, resolve_mapping
+
+    mapping, _facts = draft_mapping(data, base)
+    return resolve_mapping(data, base, mapping)
+
+
+def external_mapping(data_dir: Path, data: GenpeiData, base, base_mapping: Path | None):
+    """The mapping onto a base module not gunbai's: ``base_mapping`` or the data folder's
+    ``base_mapping.yaml``, read and resolved.
+
+    Raises:
+        GunbaiError: no mapping file (with the command that drafts one).
+        DataError: the mapping does not fit the base or the data.
+    """
+    from pipeline.systems.genpei.base_mapping import MAPPING_FILE, load_mapping, resolve_mapping
+
+    path = Path(base_mapping) if base_mapping is not None else Path(data_dir) / MAPPING_FILE
+    if not path.is_file():
+        raise GunbaiError(f"{path}: no base mapping for base module {base.name!r} ({base.label}); draft one with "
+                          f"`gunbai extension draft --base-module {base.label} -o {path}` and complete it")
+    mapping, doc = load_mapping(path)
+    return resolve_mapping(data, base, mapping, path=path, doc=doc)
+
+
+def _quarter_turn(png: bytes) -> bytes:
+    """A PNG turned a quarter turn clockwise (for a base whose hexes stand in columns)."""
+    import io
+
+    from PIL import Image
+
+    from pipeline.render.png import png_bytes
+
+    with Image.open(io.BytesIO(png)) as img:
+        return png_bytes(img.transpose(Image.Transpose.ROTATE_270))
+
+
+def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print: bool = False,
+          base_module: Path | None = None, base_mapping: Path | None = None) -> BuildResult:
+    """Build the core module, the Genpei extension, images and cards from ``data_dir`` into
+    ``out_dir``. ``prepare_print``: the print files follow (``gunbai build``): their PDF font
+    subsets are cut on the drawing processes while the data's text fit checks run here
     (:func:`start_print_subsets`), and their images are drawn after the module's (the same
     bytes either way).
 
+    The extension's base is ``base_module`` (with ``base_mapping``, else the data folder's
+    ``base_mapping.yaml``), else ``vassal.base_module`` of ``system.yaml`` (its SHA-256
+    checked), else the core module this build writes, read back and mapped by the same code
+    (:func:`own_mapping`). With another base no core module is written.
+
     The images (counters, cards, the chart window sheets' map pictures) are all sent to the
-    drawing processes before this process packs the module, which needs their names only
+    drawing processes before this process packs the modules, which need their names only
     (:meth:`~pipeline.render.cache.RenderCache.render_all_later`), and awaited afterwards;
     with several drawing processes they are sent as soon as the data is parsed, before its
     text fit checks and the scenarios' verification (:func:`send_images_early`), and a build
     those refuse cancels them (the same message, nothing written).
 
     Raises:
-        DataError: a data file is invalid (nothing is written).
+        DataError: a data file or the base mapping is invalid (nothing is written).
         BuildRefused: a scenario is not legal (nothing is written).
-        GunbaiError: the written module fails lint.
+        GunbaiError: the base module is missing, unsafe or not the one ``system.yaml`` names
+            (both digests named), a scenario does not fit its board, or a written archive fails
+            lint.
     """
     from pipeline.render.sheets import load_pdf_library
     from pipeline.systems.genpei import art
-    from pipeline.systems.genpei.extension import EXTENSION_FILE, extension_archive_entries
-    from pipeline.systems.genpei.module import (
-        build_module,
-        scenario_saves,
+    from pipeline.systems.genpei.extension import (
+        EXTENSION_FILE,
+        extension_archive_entries,
+        pack_extension,
     )
+    from pipeline.systems.genpei.module import build_core_module
     from pipeline.systems.genpei.printing import print_jobs, scenario_png_name
-    from pipeline.vassal.archive import resolve_epoch
+    from pipeline.vassal.archive import archive_bytes, resolve_epoch
+    from pipeline.vassal.base import BaseModuleError, read_base_module
     from pipeline.vassal.buildfile import write_buildfile, write_moduledata
     from pipeline.vassal.extension import write_extension_file
 
@@ -215,13 +288,15 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
     t0 = time.perf_counter()
     cache = art.render_cache(out_dir / CACHE_DIR)
     sent: list[SentImages] = []
+    external: list = []
 
     def parsed(data: GenpeiData) -> None:  # before the text fit checks: start the drawing processes
         if prepare_print:
             start_print_subsets(data, out_dir)
-        early = send_images_early(data, cache)
-        if early is not None:
-            sent.append(early)
+        if base_module is None and data.system.vassal.base_module is None:  # the core module's images
+            early = send_images_early(data, cache)
+            if early is not None:
+                sent.append(early)
 
     with _steps(progress, 6) as step:
         try:
@@ -233,6 +308,14 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             findings = verify_scenarios(data)
             BuildRefused.check(findings)
             cache.release()  # checked: the images sent early are stored as they come (Ctrl-C keeps them)
+            source = base_source(data_dir, data, base_module)
+            if source is not None:
+                step("reading the base module")
+                path, digest, where = source
+                try:
+                    external.append(read_base_module(path, expected_sha256=digest, sha_source=where))
+                except BaseModuleError as exc:
+                    raise GunbaiError(str(exc)) from None
             result.seconds["verify"] = time.perf_counter() - t
             layout = layout_of(data)
 
@@ -243,16 +326,38 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             # module meanwhile (it needs the images' names, not their bytes) and waits for them last;
             # with several drawing processes they were sent as soon as the data was parsed
             wait_counters, compose_sheets, card_jobs, wait_cards = sent[0] if sent else _send_images(data, layout, cache)
-            card_names = sorted([*card_jobs, *(scenario_png_name(s) for s in data.scenarios)])
-
-            step("packing module")
-            module, _palette = build_module(data, layout, card_names)
-            built = write_buildfile(module)
+            sheet_names = [scenario_png_name(s) for s in data.scenarios]
+            core_cards = art.core_card_names(data)
+            pack_cards = art.pack_card_names(data) + sheet_names
+            card_names = sorted([*card_jobs, *sheet_names])
             date_ms = date_saved_ms(data)
-            moduledata = write_moduledata(module, date_ms)
             epoch = resolve_epoch(date_ms // 1000)
-            saves = {file_name: save.to_bytes(moduledata=moduledata, epoch=epoch, date_saved_ms=date_ms)
-                     for file_name, save in scenario_saves(data, layout, _palette, built.gpids, module.name, module.version).items()}
+
+            step("packing modules")
+            core_entries: dict[str, bytes] | None = None
+            if not external:
+                module, core_pal = build_core_module(data, layout, core_cards)
+                built = write_buildfile(module)
+                core_images = {art.board_image_name(data.board.id), *core_cards,
+                               *(art.die_face_image_name(f.symbol) for f in data.system.battle_die.faces)}
+                from pipeline.systems.genpei.extension import piece_images
+
+                for _name, ps in core_pal:
+                    for p in ps:
+                        core_images |= piece_images(p.piece)
+                core_entries = {"buildFile.xml": built.xml, "moduledata": write_moduledata(module, date_ms)}
+                base_bytes = archive_bytes(core_entries, epoch)  # its components (what the extension targets); images follow
+                base = read_base_module(base_bytes, label=MODULE_FILE)
+                mapping = own_mapping(data, base)
+            else:
+                base = external[0]
+                mapping = external_mapping(data_dir, data, base, base_mapping)
+            pack = pack_extension(data, mapping, pack_cards)
+            same_art = pack.layout.hex_width == layout.hex_width and not mapping.quarter_turn
+            wait_pack = None
+            if not same_art:  # the new pieces at the base grid's hex size (turned for hexes in columns)
+                jobs = art.counter_jobs(data, pack.layout, gm_armies(data), gm_palisades(data), figures_badge=False)
+                wait_pack = cache.render_all_later({n: j for n, j in jobs.items() if n in pack.images})
 
             step("rendering cards")
             wait_sheets = compose_sheets()
@@ -269,29 +374,56 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             card_pngs.update(wait_sheets())
             if sorted(card_pngs) != card_names:  # pragma: no cover - the module was packed with these names
                 raise GunbaiError(f"chart window images {sorted(set(card_pngs) ^ set(card_names))} differ from those the module names")
+            if wait_pack is not None:
+                pack_pngs = dict(wait_pack())
+                if mapping.quarter_turn:  # hex tiles and the wind/tide arrow turn with the board
+                    from pipeline.systems.genpei.extension import piece_images
+
+                    turned = set()
+                    for key, p in pack.pieces.items():
+                        if p.kind in ("terrain", "tile") or (p.kind == "marker" and data.markers[key.split(":")[1]].symbol == "arrow"):
+                            turned |= piece_images(p.piece)
+                    pack_pngs = {n: (_quarter_turn(png) if n in turned else png) for n, png in pack_pngs.items()}
+            else:
+                pack_pngs = {n: pngs[n] for n in pack.images}
             result.seconds["render"] = time.perf_counter() - t
 
             t = time.perf_counter()
-            entries: dict[str, bytes] = {"buildFile.xml": built.xml, "moduledata": moduledata}
-            for name, png in {**pngs, **card_pngs}.items():
-                entries[f"images/{name}"] = png
-            entries.update(saves)
-            ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, layout, {**pngs, **card_pngs}, card_names, date_saved_ms=date_ms)
+            if core_entries is not None:
+                for name in sorted(core_images):
+                    core_entries[f"images/{name}"] = pngs[name] if name in pngs else card_pngs[name]
+                base_bytes = archive_bytes(core_entries, epoch)
+            ext_images = {**pack_pngs, **{n: card_pngs[n] for n in pack_cards}}
+            ext_entries, _ext_built, _ext_saves = extension_archive_entries(data, pack, ext_images, date_saved_ms=date_ms)
             result.seconds["pack"] = time.perf_counter() - t
 
             step("writing files")
             t = time.perf_counter()
-            module_path = out_dir / MODULE_FILE
-            write_linted_archive(module_path, entries, epoch)  # lints before writing
-            result.files.append(module_path)
+            if core_entries is not None:
+                module_path = out_dir / MODULE_FILE
+                write_linted_archive(module_path, core_entries, epoch)  # lints before writing
+                result.files.append(module_path)
+                result.module = module_path
+                result.module_entries = len(core_entries)
+                base_ref = MODULE_FILE
+            else:
+                base_bytes = Path(base.label).read_bytes()
+                base_ref = os.path.relpath(Path(base.label).resolve(), Path(out_dir).resolve())
             extension_path = out_dir / EXTENSION_FILE
             try:
-                write_extension_file(extension_path, ext_entries, epoch=epoch)  # lints before writing
+                write_extension_file(extension_path, ext_entries, epoch=epoch, base=base_bytes)  # lints against the base first
             except ValueError as exc:
                 raise GunbaiError(f"{extension_path}: {exc}") from exc
             result.files.append(extension_path)
-            result.files += write_images(out_dir / "images", pngs)
+            result.extension = extension_path
+            result.extension_entries = len(ext_entries)
+            result.extension_base = f"{base.name} {base.version}"
+            from pipeline.output import write_bytes_atomic
+
+            result.files.append(write_bytes_atomic(out_dir / BASES_FILE, f"{EXTENSION_FILE}\t{base_ref}\t{base.sha256}\n".encode()))
+            result.files += write_images(out_dir / "images", pngs)  # at gunbai's own size (the extension holds the base's)
             result.files += write_images(out_dir / "cards", card_pngs)
+            result.notes += pack.notes
             if wait_print is not None:
                 wait_print()  # stored in the render cache for the print step
         except BaseException:  # bad data found while packing, a lint error, Ctrl-C: keep what is
@@ -299,15 +431,23 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             raise
         result.seconds["write and lint"] = time.perf_counter() - t
         step("done")
-    result.module = module_path
-    result.module_entries = len(entries)
-    result.module_bytes = size_of(module_path)
+    if result.module is not None:
+        result.module_bytes = size_of(result.module)
+    result.extension_bytes = size_of(extension_path)
     result.scenarios = len(data.scenarios)
     result.files = [p.relative_to(out_dir.parent) if p.is_relative_to(out_dir.parent) else p for p in result.files]
     return result
 
 
-def _slots(palette):
-    for _name, pieces in palette:
-        for p in pieces:
-            yield p.key, p.piece
+def gm_armies(data: GenpeiData) -> list[str]:
+    """The armies the palette draws units and leaders in (:func:`~.module.armies_used`)."""
+    from pipeline.systems.genpei.module import armies_used
+
+    return armies_used(data)
+
+
+def gm_palisades(data: GenpeiData) -> list[tuple[str, ...]]:
+    """The Palisade hexside sets the palette offers (:func:`~.module.palisade_sets`)."""
+    from pipeline.systems.genpei.module import palisade_sets
+
+    return palisade_sets(data)

@@ -83,18 +83,37 @@ class SideColour(Strict):
 
 
 class VassalSettings(Strict):
-    """How the VASSAL module is drawn and named.
+    """How the VASSAL module and the pack's extension are drawn and named.
+
+    The Genpei pack ships as an extension (``genpei.vmdx``) of a base module: the module named
+    by ``base_module`` (for a release, the published Samurai Battles module), or, when none is
+    set, the core game gunbai writes as its own module (``module_name``: the base game's board,
+    units, leaders, terrain, markers, dice and cards, nothing of the pack), so that the
+    extension can be tried and checked on it. Both are built by the same code
+    (:mod:`pipeline.systems.genpei.extension`).
 
     Attributes:
-        module_name: the module's name (VASSAL matches saves and extensions on it).
-        module_version: the module's version string.
-        description: the module description.
-        hex_width_px: width of a hex, flat side to flat side, in pixels at VASSAL's 100% zoom.
+        module_name: the name of the core module gunbai writes (VASSAL matches saves and
+            extensions on a module's name).
+        module_version: its version string.
+        description: its description.
+        extension_version: the extension's own version (its release; a game saved with an
+            older release names that version).
+        extension_description: the extension's description (``extensiondata``).
+        extension_id: the extension's id, kept the same from release to release: its pieces'
+            gpids are ``<extension_id>:<n>``, and a game saved with one release finds its
+            pieces' palette slots in the next by them (vassal-format.md §5). Letters, digits,
+            ``_ . -``.
+        base_module: the ``.vmod`` the extension extends, relative to this data folder (or
+            absolute); ``None``: gunbai's own core module. ``gunbai build --base-module``
+            overrides it.
+        base_module_sha256: the SHA-256 (hex) of that file; a build refuses another file
+            (the mapping ``base_mapping.yaml`` was made for this one). Required with
+            ``base_module``.
+        hex_width_px: width of a hex, flat side to flat side, in pixels at VASSAL's 100% zoom
+            (the core module's board; on another base the extension's pieces take that base's
+            hex size).
         board_margin_px: blank margin drawn around the hexes on the board image, in pixels.
-        base_module_name: exact name of the module the ``.vmdx`` extension extends, as that
-            module's ``moduledata`` spells it (VASSAL refuses an extension built for another
-            name). ``None`` (the default): the module gunbai builds, ``module_name``.
-        base_module_version: that module's version; ``None``: ``module_version``.
         date_saved_ms: the ``dateSaved`` written into metadata, in ms since 1970 (reproducible
             builds); ``SOURCE_DATE_EPOCH`` overrides it.
     """
@@ -102,18 +121,20 @@ class VassalSettings(Strict):
     module_name: str = Field(min_length=1)
     module_version: str = Field(min_length=1)
     description: str
+    extension_version: str = Field(min_length=1)
+    extension_description: str
+    extension_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
+    base_module: str | None = Field(default=None, min_length=1)
+    base_module_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
     hex_width_px: int = Field(ge=40, le=400)
     board_margin_px: int = Field(ge=0, le=400)
-    base_module_name: str | None = Field(default=None, min_length=1)
-    base_module_version: str | None = Field(default=None, min_length=1)
     date_saved_ms: DateSavedMs
 
-    @property
-    def extension_base(self) -> tuple[str, str]:
-        """``(name, version)`` of the module the extension extends: ``base_module_name`` and
-        ``base_module_version`` when set, else gunbai's own module for this system."""
-        return (self.base_module_name or self.module_name,
-                self.base_module_version or self.module_version)
+    @model_validator(mode="after")
+    def _base_with_digest(self) -> VassalSettings:
+        if self.base_module is not None and self.base_module_sha256 is None:
+            raise ValueError("base_module needs base_module_sha256 (the SHA-256 of the file the mapping was made for)")
+        return self
 
 
 class SystemInfo(Strict):
@@ -291,6 +312,8 @@ class UnitType(Strict):
         name: English name.
         name_ja: Japanese name (kanji), shown on counters when present.
         standard: the standard symbol (circle, triangle, square).
+        base: True for a unit of the base game (Samurai Battles), False for one the Genpei pack
+            adds (Sohei): the pack's extension adds only what is not in the base game.
         mounted: True for cavalry.
         figures: figures (blocks) in a full-strength unit.
         tags: words rules select units by: ``archer`` (may fire from an Arrow Tower),
@@ -316,6 +339,7 @@ class UnitType(Strict):
     name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     standard: Standard
+    base: bool
     mounted: bool = False
     figures: Annotated[int, Field(ge=1, le=MAX_FIGURES)] | Unknown
     tags: list[Literal["archer", "sohei", "irregular", "bodyguard", "peasant"]] = []
@@ -365,6 +389,7 @@ class LeaderType(Strict):
     Attributes:
         id, name, name_ja, abbreviation: as for units.
         kind: ``infantry``, ``cavalry`` or ``commander`` (a commander with bodyguard).
+        base: True for a leader of the base game, False for one the Genpei pack adds.
         mounted: True for a cavalry leader (may not enter a Stockade).
         bodyguard: for a commander, the unit type of its bodyguard.
         inspiration: Leader Inspiration.
@@ -378,6 +403,7 @@ class LeaderType(Strict):
     name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     kind: Literal["infantry", "cavalry", "commander"]
+    base: bool
     mounted: bool = False
     bodyguard: Id | None = None
     inspiration: Inspiration
@@ -562,6 +588,8 @@ class MarkerType(Strict):
         id, name, name_ja, abbreviation: names.
         kind: ``token`` (held by a player), ``marker`` (placed on the board), ``tile`` (a
             terrain-like tile such as the Command Tent).
+        base: True for a marker of the base game, False for one the Genpei pack adds (the naval
+            markers).
         placed: where it goes: ``hex``, ``hexside`` (between two hexes) or ``off_board``.
         symbol: what the counter shows: a short word the counter template draws.
         colour: fill colour ``#rrggbb``.
@@ -575,6 +603,7 @@ class MarkerType(Strict):
     name_ja: Text | None = None
     abbreviation: str = Field(min_length=1, max_length=6)
     kind: Literal["token", "marker", "tile"]
+    base: bool
     placed: Literal["hex", "hexside", "off_board"]
     symbol: Literal["fortune", "banner", "grapple", "arrow", "tent", "ship", "flat"]
     colour: Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]

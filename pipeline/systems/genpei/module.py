@@ -1,9 +1,13 @@
-"""The Genpei VASSAL module: what goes on the map, in the palette, the dice and the setups.
+"""The Samurai Battles pieces, the core module, and where each scenario puts its pieces.
 
 This module turns :class:`~pipeline.systems.genpei.load.GenpeiData` into the game-agnostic
-description of :mod:`pipeline.vassal` (a :class:`~pipeline.vassal.buildfile.Module` and one
-:class:`~pipeline.vassal.save.SaveGame` per scenario). It decides *what* pieces exist and where
-they stand; the VASSAL layer decides how that is encoded.
+description of :mod:`pipeline.vassal`: every piece gunbai can make (:func:`palette`, base game
+and Genpei pack alike, each marked ``core`` or not), the core module of the base game alone
+(:func:`build_core_module`: the board, the core pieces, the battle dice and the base game's
+cards; no scenario), and the placements of each scenario by hex (:func:`placements`). The
+Genpei pack's extension (:mod:`pipeline.systems.genpei.extension`) adds the rest onto a base
+module: the core module, or a published one. It decides *what* pieces exist and where they
+stand; the VASSAL layer decides how that is encoded.
 
 Pieces (piece definitions are shared by the palette and the setups, so a setup piece is the
 palette piece placed on a hex, with the palette slot's gpid):
@@ -16,6 +20,9 @@ palette piece placed on a hex, with the palette slot's gpid):
   stack, selected with Alt so that band-selecting units leaves the terrain alone;
 - a marker per marker type; the wind/tide arrow has one level per direction; a tile marker
   (``kind: tile``: Command Tent, Command Ship) is hex-sized and lies under the unit on it.
+
+A piece is the base game's (``core``) when its unit, leader, terrain or marker type has
+``base: true`` in the data.
 
 What a player sees: pieces are drawn in Game Piece Layers (:data:`PIECE_LAYERS`, by the
 ``MapLayer`` property): terrain, then tile markers, then units with their leaders, then other
@@ -47,7 +54,6 @@ from pipeline.vassal.buildfile import (
     Module,
     PieceSlot,
     PieceWindow,
-    PredefinedSetup,
     PrototypeDefinition,
     SpecialDiceButton,
     SpecialDie,
@@ -56,7 +62,6 @@ from pipeline.vassal.buildfile import (
     TabWidget,
 )
 from pipeline.vassal.pieces import PieceDefinition
-from pipeline.vassal.save import PlacedPiece, SaveGame
 from pipeline.vassal.traits import (
     BasicPiece,
     Delete,
@@ -122,12 +127,36 @@ class PalettePiece:
         entry_name: the label in the palette.
         piece: the piece definition.
         size: slot size in pixels ``(width, height)``.
+        kind: ``unit``, ``leader``, ``terrain``, ``tile`` (a tile marker) or ``marker``.
+        core: the piece is the base game's (its type has ``base: true``), not the pack's.
     """
 
     key: str
     entry_name: str
     piece: PieceDefinition
     size: tuple[int, int]
+    kind: str = "unit"
+    core: bool = True
+
+
+@dataclass(frozen=True)
+class PieceLayers:
+    """Which Game Piece Layer each kind of piece is drawn in: ``property`` is the map's
+    ``LayeredPieceCollection`` property, ``values`` the layer name of each kind (``terrain``,
+    ``tile``, ``unit``, ``leader``, ``marker``). gunbai's own map uses :data:`PIECE_LAYERS`
+    (:data:`OWN_LAYERS`); on another base module its own layers (``layers:`` of
+    ``base_mapping.yaml``)."""
+
+    property: str
+    values: dict[str, str]
+
+    def of(self, kind: str) -> str:
+        """The layer value of a piece kind (the marker's for a kind not given)."""
+        return self.values.get(kind, self.values.get("marker", ""))
+
+
+#: gunbai's own layers (:data:`PIECE_LAYERS`, :func:`layer_of`).
+OWN_LAYERS = PieceLayers(PIECE_LAYERS.property, {k: layer_of(k) for k in ("terrain", "tile", "unit", "leader", "marker")})
 
 
 def unit_key(unit_id: str, army: str) -> str:
@@ -201,9 +230,10 @@ def prototypes() -> list[PrototypeDefinition]:
     ]
 
 
-def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[PalettePiece]]]:
-    """The palette as ``[(list name, pieces)]``: one list per army, then leaders, terrain,
-    markers."""
+def palette(data: GenpeiData, layout: HexLayout, layers: PieceLayers = OWN_LAYERS) -> list[tuple[str, list[PalettePiece]]]:
+    """Every piece gunbai makes, as ``[(list name, pieces)]``: one list per army (its units
+    and leaders), then terrain, then markers; base game and pack alike (``core`` tells them
+    apart). Sizes follow ``layout``'s hex; ``layers`` names the Game Piece Layer of each kind."""
     lists: list[tuple[str, list[PalettePiece]]] = []
     armies = armies_used(data)
     for army in armies:
@@ -247,17 +277,17 @@ def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[Palette
                         PropertyCommand("Regain figure", keystroke(61, CTRL), "I", ("1",)),
                     ),
                 ),
-                Marker(("Side", "Army", "Unit", "Standard", "Mounted", PIECE_LAYERS.property),
-                       (army, army, u.id, u.standard, str(u.mounted).lower(), layer_of("unit"))),
+                Marker(("Side", "Army", "Unit", "Standard", "Mounted", layers.property),
+                       (army, army, u.id, u.standard, str(u.mounted).lower(), layers.of("unit"))),
             ]
             name = f"{u.name} ({army})"
             piece = PieceDefinition(traits, BasicPiece(art.unit_image_name(u.id, army), name))
-            pieces.append(PalettePiece(unit_key(u.id, army), u.name, piece, _piece_size(layout, "unit")))
+            pieces.append(PalettePiece(unit_key(u.id, army), u.name, piece, _piece_size(layout, "unit"), "unit", u.base))
         for ld in data.leaders.values():
-            traits = [UsePrototype(LEADER_PROTOTYPE), Marker(("Side", "Army", "Leader", "Mounted", PIECE_LAYERS.property),
-                                                             (army, army, ld.id, str(ld.mounted).lower(), layer_of("leader")))]
+            traits = [UsePrototype(LEADER_PROTOTYPE), Marker(("Side", "Army", "Leader", "Mounted", layers.property),
+                                                             (army, army, ld.id, str(ld.mounted).lower(), layers.of("leader")))]
             piece = PieceDefinition(traits, BasicPiece(art.leader_image_name(ld.id, army), f"{ld.name} ({army})"))
-            pieces.append(PalettePiece(leader_key(ld.id, army), ld.name, piece, _piece_size(layout, "leader")))
+            pieces.append(PalettePiece(leader_key(ld.id, army), ld.name, piece, _piece_size(layout, "leader"), "leader", ld.base))
         lists.append((f"{army.capitalize()} army", pieces))
 
     terrain = []
@@ -265,15 +295,15 @@ def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[Palette
         variants: list[tuple[str, ...]] = palisade_sets(data) if t.hexsides else [()]
         for sides in variants:
             label = t.name + (f" ({', '.join(sides)})" if sides else "")
-            traits = [UsePrototype(TERRAIN_PROTOTYPE), Marker(("Terrain", "Hexsides", PIECE_LAYERS.property), (t.id, "-".join(sides), layer_of("terrain")))]
+            traits = [UsePrototype(TERRAIN_PROTOTYPE), Marker(("Terrain", "Hexsides", layers.property), (t.id, "-".join(sides), layers.of("terrain")))]
             piece = PieceDefinition(traits, BasicPiece(art.terrain_image_name(t.id, sides), label))
-            terrain.append(PalettePiece(terrain_key(t.id, sides), label, piece, _piece_size(layout, "terrain")))
+            terrain.append(PalettePiece(terrain_key(t.id, sides), label, piece, _piece_size(layout, "terrain"), "terrain", t.base))
     lists.append(("Terrain", terrain))
 
     markers = []
     for m in data.markers.values():
         kind = "tile" if m.kind == "tile" else "marker"
-        traits: list = [UsePrototype(MARKER_PROTOTYPE), Marker(("Marker", PIECE_LAYERS.property), (m.id, layer_of(kind)))]
+        traits: list = [UsePrototype(MARKER_PROTOTYPE), Marker(("Marker", layers.property), (m.id, layers.of(kind)))]
         if m.symbol == "arrow":
             traits.insert(
                 0,
@@ -289,7 +319,7 @@ def palette(data: GenpeiData, layout: HexLayout) -> list[tuple[str, list[Palette
             )
         image = art.marker_image_name(m.id, DIRECTIONS[0]) if m.symbol == "arrow" else art.marker_image_name(m.id)
         piece = PieceDefinition(traits, BasicPiece(image, m.name))
-        markers.append(PalettePiece(marker_key(m.id), m.name, piece, _piece_size(layout, kind)))
+        markers.append(PalettePiece(marker_key(m.id), m.name, piece, _piece_size(layout, kind), kind, m.base))
     lists.append(("Markers", markers))
     return lists
 
@@ -316,17 +346,20 @@ def battle_dice(data: GenpeiData) -> list[SpecialDiceButton]:
     return buttons
 
 
-def build_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) -> tuple[Module, list[tuple[str, list[PalettePiece]]]]:
-    """The module description and its palette.
+def core_palette(data: GenpeiData, layout: HexLayout, layers: PieceLayers = OWN_LAYERS) -> list[tuple[str, list[PalettePiece]]]:
+    """:func:`palette` without the pack's pieces: the base game's units, leaders, terrain and
+    markers (lists left empty are dropped)."""
+    lists = [(name, [p for p in pieces if p.core]) for name, pieces in palette(data, layout, layers)]
+    return [(name, pieces) for name, pieces in lists if pieces]
 
-    Args:
-        data: the loaded data.
-        layout: the board layout (pixels).
-        card_images: image names of the reference cards, in display order.
-    """
+
+def core_board(data: GenpeiData, layout: HexLayout) -> Board:
+    """The battlefield board of the core module: the board image drawn from ``layout``, with
+    the sideways HexGrid whose centres are :meth:`HexLayout.centre` and a numbering in which
+    gunbai's hex ``[c, r]`` is named ``"r,c"`` (first V, separator ``,``)."""
     grid = layout.vassal_grid()
     w, h = layout.size
-    board = Board(
+    return Board(
         BOARD_NAME,
         art.board_image_name(data.board.id),
         w,
@@ -340,7 +373,20 @@ def build_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) ->
             numbering=GridNumbering(first="V", sep=",", h_leading=0, v_leading=0, stagger=False),
         ),
     )
-    pal = palette(data, layout)
+
+
+def build_core_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) -> tuple[Module, list[tuple[str, list[PalettePiece]]]]:
+    """The core module (the base game alone) and its palette: the Battlefield map with the
+    board, the base game's pieces (:func:`core_palette`), their prototypes, the battle dice and
+    the reference cards ``card_images`` (image names, in display order). It holds no scenario:
+    the pack's scenarios are setups of its extension.
+
+    Args:
+        data: the loaded data.
+        layout: the board layout (pixels).
+        card_images: image names of the base game's reference cards.
+    """
+    pal = core_palette(data, layout)
     windows = [
         PieceWindow(
             "Pieces",
@@ -348,28 +394,28 @@ def build_module(data: GenpeiData, layout: HexLayout, card_images: list[str]) ->
             text="Pieces",
         )
     ]
-    charts = [ChartWindow("Reference cards", [TabWidget("Cards", [Chart(_card_title(c), c) for c in card_images])], text="Cards")]
-    setups = [PredefinedSetup(s.scenario.title, setup_file_name(s)) for s in data.scenarios]
+    charts = [ChartWindow("Reference cards", [TabWidget("Cards", [Chart(card_title(c), c) for c in card_images])], text="Cards")]
     v = data.system.vassal
     module = Module(
         v.module_name,
         version=v.module_version,
         description=v.description,
         sides=[a.capitalize() for a in armies_used(data)],
-        maps=[Map(MAP_NAME, [board], edge_width=EDGE, edge_height=EDGE, button_name="Battlefield",
+        maps=[Map(MAP_NAME, [core_board(data, layout)], edge_width=EDGE, edge_height=EDGE, button_name="Battlefield",
                   stack_metrics=leader_stack_metrics(layout), piece_layers=PIECE_LAYERS)],
         prototypes=prototypes(),
         piece_windows=windows,
         dice_buttons=battle_dice(data),
         chart_windows=charts,
-        setups=setups,
         date_saved_ms=v.date_saved_ms,
         stable_gpids=True,
     )
     return module, pal
 
 
-def _card_title(image: str) -> str:
+def card_title(image: str) -> str:
+    """A chart's title from its image name: ``card_unit_sohei_archers.png`` ->
+    ``Unit sohei archers``."""
     return image.removesuffix(".png").removeprefix("card_").replace("_", " ").capitalize()
 
 
@@ -439,10 +485,13 @@ def placements(data: GenpeiData, layout: HexLayout, loaded: LoadedScenario) -> l
     return out
 
 
-def _placement_kind(key: str, tiles: set[str]) -> str:
-    """The :func:`layer_of` kind of a placement's palette ``key`` (``tiles``: the tile markers'
-    keys)."""
-    return "tile" if key in tiles else key.split(":")[0]
+def placement_kind(data: GenpeiData, key: str) -> str:
+    """The kind of a placement's palette ``key``: ``unit``, ``leader``, ``terrain``, ``tile``
+    (a tile marker: Command Tent/Ship) or ``marker``."""
+    kind = key.split(":")[0]
+    if kind == "marker" and data.markers[key.split(":")[1]].kind == "tile":
+        return "tile"
+    return kind
 
 
 def with_layer_value(piece: PieceDefinition, value: int) -> PieceDefinition:
@@ -460,31 +509,3 @@ def with_layer_value(piece: PieceDefinition, value: int) -> PieceDefinition:
             traits[i] = dataclasses.replace(t, value=value)
             return PieceDefinition(traits, piece.basic)
     raise ValueError("piece has no Layer trait")
-
-
-def scenario_saves(
-    data: GenpeiData,
-    layout: HexLayout,
-    palette_lists: list[tuple[str, list[PalettePiece]]],
-    gpids: dict[str, str],
-    module_name: str,
-    module_version: str,
-) -> dict[str, SaveGame]:
-    """One predefined setup per scenario, by archive path (:func:`setup_file_name`): every
-    :func:`placements` piece as its palette piece with the slot's gpid (``gpids``: palette key ->
-    gpid, from the module's or the extension's BuildFile), terrain unstacked. ``module_name`` /
-    ``module_version`` name the module the setup is loaded into (the base module for an
-    extension, vassal-format.md §5). Terrain stands outside stacks; other pieces stack by
-    position and Game Piece Layer (a unit and its leader share a stack, a tent has its own)."""
-    pieces = {p.key: p.piece for _name, ps in palette_lists for p in ps}
-    tiles = {marker_key(m.id) for m in data.markers.values() if m.kind == "tile"}
-    saves: dict[str, SaveGame] = {}
-    for loaded in data.scenarios:
-        placed = []
-        for i, p in enumerate(placements(data, layout, loaded)):
-            definition = pieces[p.key]
-            if p.layer_value is not None:
-                definition = with_layer_value(definition, p.layer_value)
-            placed.append(PlacedPiece(str(1000 + i), definition, MAP_NAME, p.x, p.y, gpids[p.key], stacked=not p.key.startswith("terrain:"), layer=PIECE_LAYERS.layer_order.index(layer_of(_placement_kind(p.key, tiles)))))
-        saves[setup_file_name(loaded)] = SaveGame(module_name, module_version, placed, boards={MAP_NAME: [(BOARD_NAME, 0, 0)]}, description=loaded.scenario.title)
-    return saves

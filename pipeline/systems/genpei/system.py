@@ -32,6 +32,7 @@ class GenpeiSystem(FolderSystem):
     name = "genpei"
     print_sheets = True
     prepare_print = True
+    extends_base_module = True
     LADDER = {
         "random": random_play,
         "greedy": lambda: _policies().greedy_policy,
