@@ -68,6 +68,39 @@ def test_a_failed_build_changes_no_output(built, tmp_path):
     assert not list(out.glob(".staging-*"))
 
 
+def test_a_swap_that_fails_for_one_system_changes_no_output(built, tmp_path, monkeypatch):
+    """Issue 29, item 1: both systems rebuilt, and the second one's folder cannot be written
+    (immutable, or a rename refused): the first one's module, cards and PDFs are put back, its
+    stamp stays valid (the next build skips it), and no staging folder is left."""
+    from pipeline import output
+
+    data, out = built
+    data2 = tmp_path / "source_data"
+    shutil.copytree(data, data2)
+    for sc, old, new in [("ohw/scenarios/ohw04_take_the_high_ground.yaml", 'name: "Take the High Ground"', 'name: "Take the Hill"'),
+                         ("sekigahara/scenarios/sekigahara_1600.yaml", 'name: "Sekigahara, 1600"', 'name: "Sekigahara, Autumn 1600"')]:
+        path = data2 / sc
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    build_all(data, out, progress=False)  # every stamp fresh
+    before = _snapshot(out)
+    real = os.replace
+
+    def refused(src, dst, *a, **kw):
+        if Path(dst).is_relative_to(out / "sekigahara") and ".staging-" not in str(dst) and ".cache" not in Path(dst).parts:
+            raise PermissionError(1, "Operation not permitted", str(src), None, str(dst))
+        return real(src, dst, *a, **kw)
+
+    monkeypatch.setattr(output.os, "replace", refused)
+    with pytest.raises(GunbaiError, match=r"sekigahara\S*: cannot be written \(Operation not permitted\) while swapping the outputs in; every output in"):
+        build_all(data2, out, progress=False)
+    monkeypatch.undo()
+    assert _snapshot(out) == before
+    assert not list(out.glob(".staging-*"))
+    assert all(r.skipped is not None for r in build_all(data, out, progress=False))
+
+
 def test_an_unchanged_system_is_skipped_and_a_changed_one_rebuilt(built, tmp_path):
     data, out = built
     first = build_all(data, out, progress=False)
