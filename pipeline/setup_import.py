@@ -46,7 +46,7 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from pipeline.data.common import Strict
+from pipeline.data.common import Fixed, Strict
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem, GunbaiError
 from pipeline.vassal.archive import VassalFormatError, open_archive
@@ -96,7 +96,7 @@ class PieceMapFile(Strict):
     board: str | None = None
     first_hex: str | None = None
     px_per_inch: float | None = Field(None, gt=0)
-    table_origin: tuple[float, float] = (0.0, 0.0)
+    table_origin: Fixed[float, float] = (0.0, 0.0)
     pieces: list[PieceRule] = []
 
 

@@ -281,3 +281,82 @@ def test_a_line_number_is_printed_literally(tmp_path, tty):
     text = _run_verify(data, tty=tty)
     assert f"{units}:100: " in text.replace("\r", ""), text
     assert "\U0001f4af" not in text  # 💯, rich's :100: shortcode
+
+
+# ---------------------------------------------------------------------------------------------
+# Strict numbers and booleans; repeated ids across files (issue 29, item 4; every kind of file
+# and every catalogue: tests/data/test_strict_values.py)
+
+
+@pytest.mark.parametrize("value, shown", [("true", "True"), ('"4"', "'4'"), ("4.0", "4.0")])
+def test_figures_must_be_a_whole_number(tmp_path, value, shown):
+    d = _copy(tmp_path, "genpei")
+    line = _edit(d / "units.yaml", r"figures: 4", f"figures: {value}")
+    _assert_line(_refused("genpei", d), d / "units.yaml", line, "figures", f"{shown} is not valid", "a valid integer")
+
+
+def test_a_yes_no_must_be_true_or_false(tmp_path):
+    d = _copy(tmp_path, "genpei")
+    line = _edit(d / "units.yaml", r"mounted: true", "mounted: 1")
+    _assert_line(_refused("genpei", d), d / "units.yaml", line, "mounted", "1 is not valid", "a valid boolean")
+
+
+def _assert_repeated(message: str, path: Path, line: int, value: str, kind: str, first: Path, first_line: int) -> None:
+    assert f"{value!r} is not valid; expected a {kind} no other file uses (also at {first}:{first_line})" in message, message
+    assert message.startswith(f"{path}:{line}: ") and "\n" not in message
+
+
+def _twin(path: Path, name: str, pattern: str, replacement: str) -> tuple[Path, int]:
+    """A copy of ``path`` named ``name`` beside it, with one line edited; its path and that line."""
+    twin = path.with_name(name)
+    shutil.copy(path, twin)
+    return twin, _edit(twin, pattern, replacement)
+
+
+def test_a_second_roster_with_the_same_id(tmp_path):
+    d = _copy(tmp_path, "ronin")
+    first = d / "rosters" / "bushi_guard_150.yaml"
+    twin, _ = _twin(first, "zz_other.yaml", r'^name: .*$', 'name: "Another Buntai"')
+    line = next(i for i, ln in enumerate(twin.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("id:"))
+    _assert_repeated(_refused("ronin", d), twin, line, "bushi_guard_150", "roster id", first, line)
+
+
+def test_a_genpei_scenario_code_used_twice(tmp_path):
+    d = _copy(tmp_path, "genpei")
+    first = d / "scenarios" / "gp20_nishinomiya.yaml"
+    code_line = next(i for i, ln in enumerate(first.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("code:"))
+    twin, _ = _twin(first, "gp20b.yaml", r"^id: .*$", "id: gp20b")
+    _assert_repeated(_refused("genpei", d), twin, code_line, "GP20", "scenario code", first, code_line)
+
+
+def test_an_ohw_scenario_code_used_twice(tmp_path):
+    d = _copy(tmp_path, "ohw")
+    sc = d / "scenarios"
+    first = sc / "ohw04_take_the_high_ground.yaml"
+    other = sc / "ohw11_surprise_attack.yaml"
+    code = YamlDocument.load(first).data["code"]
+    line = _edit(other, r"^code: .*$", f"code: {code!r}")
+    first_line = next(i for i, ln in enumerate(first.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("code:"))
+    _assert_repeated(_refused("ohw", d), other, line, code, "scenario code", first, first_line)
+
+
+@pytest.mark.parametrize("folder, name, kind", [("scenarios", "zz_assassination.yaml", "scenario id"), ("factions", "zz_bushi.yaml", "faction id"),
+                                                ("games", "zz_assassination.yaml", "game id")])
+def test_a_second_ronin_file_with_the_same_id(tmp_path, folder, name, kind):
+    d = _copy(tmp_path, "ronin")
+    first = sorted((d / folder).glob("*.yaml"))[0]
+    twin = first.with_name(name)
+    shutil.copy(first, twin)
+    if folder == "games":  # a game's name is its setup's name: only the id repeated here
+        _edit(twin, r"^name: .*$", 'name: "Another game"')
+    line = next(i for i, ln in enumerate(twin.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("id:"))
+    _assert_repeated(_refused("ronin", d), twin, line, YamlDocument.load(first).data["id"], kind, first, line)
+
+
+def test_two_ronin_games_of_one_name_would_be_two_setups_of_one_name(tmp_path):
+    d = _copy(tmp_path, "ronin")
+    first = d / "games" / "assassination.yaml"
+    twin, _ = _twin(first, "zz_again.yaml", r"^id: .*$", "id: zz_again")
+    line = next(i for i, ln in enumerate(twin.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("name:"))
+    name = YamlDocument.load(first).data["name"]
+    _assert_repeated(_refused("ronin", d), twin, line, name, "game name (the predefined setup's name)", first, line)

@@ -123,17 +123,72 @@ class YamlDocument:
         return node.start_mark.line + 1 if node is not None else None
 
     def validate(self, model: type[M], *, context: dict[str, Any] | None = None) -> M:
-        """Validate the document against a pydantic ``model``.
+        """Validate the document against a pydantic ``model``, in strict mode (no value is
+        converted: ``true`` is not 1, ``"4"`` is not 4, ``1`` is not ``true``), and check that
+        the items of every list of the document that have an ``id`` each have their own
+        (:func:`repeated_ids`).
 
         Raises:
-            DataError: one :class:`DataProblem` per wrong value, each with its line.
+            DataError: one :class:`DataProblem` per wrong value, each with its line; a repeated
+                id names the line of its first use too.
         """
         if self.data is None:
             raise DataError([DataProblem(self.path, 1, "", "an empty document", "the file's contents (see its JSON Schema: gunbai schema)")])
         try:
-            return model.model_validate(self.data, context=context)
+            value = model.model_validate(self.data, context=context, strict=True)
         except ValidationError as exc:
             raise DataError(problems_from_validation(exc, self)) from exc
+        repeated = [DataProblem(self.path, self.line_of(loc), format_location(loc), repr(key), f"an id used once in {format_location(loc[:-2])} "
+                                f"({also_at(self.path, self.line_of(first), format_location(first))})")
+                    for loc, key, first in repeated_ids(value)]
+        if repeated:
+            raise DataError(repeated)
+        return value
+
+
+def also_at(path: Path, line: int | None, where: str = "") -> str:
+    """Where a value was first given, for the message about its second use: ``"also at
+    units.yaml:12 units[0].id"``."""
+    loc = f"{path}:{line}" if line else f"{path}"
+    return f"also at {loc}" + (f" {where}" if where else "")
+
+
+def repeated_ids(model: BaseModel) -> list[tuple[tuple[Any, ...], Any, tuple[Any, ...]]]:
+    """Every item of a list inside ``model`` whose ``id`` an earlier item of the same list has:
+    ``(location of the repeated id, the id, location of its first use)``.
+
+    Each list of models with an ``id`` field is a catalogue (units, leaders, markers, die
+    faces, weapons, a faction's models, a scenario's sides and units, the documents and errata
+    of ``sources.yaml``…): whatever the kind, one id is one thing. Ids of different lists may
+    be the same (the ``charge`` of two modifier tables).
+
+    Example::
+
+        >>> from pipeline.data.common import Document, Sources
+        >>> doc = {"id": "a", "title": "A", "where": "x"}
+        >>> repeated_ids(Sources(documents=[doc, doc]))
+        [(('documents', 1, 'id'), 'a', ('documents', 0, 'id'))]
+    """
+    out: list[tuple[tuple[Any, ...], Any, tuple[Any, ...]]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(model, ())]
+    while stack:
+        value, loc = stack.pop()
+        if isinstance(value, BaseModel):
+            for name in reversed(type(value).model_fields):
+                stack.append((getattr(value, name), loc + (name,)))
+        elif isinstance(value, (list, tuple)):
+            first: dict[Any, int] = {}
+            for i, item in enumerate(value):
+                if isinstance(item, BaseModel) and "id" in type(item).model_fields:
+                    key = item.id
+                    if key in first:
+                        out.append((loc + (i, "id"), key, loc + (first[key], "id")))
+                    else:
+                        first[key] = i
+            stack.extend((item, loc + (i,)) for i, item in reversed(list(enumerate(value))))
+        elif isinstance(value, dict):
+            stack.extend((v, loc + (k,)) for k, v in reversed(list(value.items())))
+    return out
 
 
 def _child(node: yaml.Node | None, part: Any) -> yaml.Node | None:

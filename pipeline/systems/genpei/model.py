@@ -28,7 +28,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import DateSavedMs, HistoricalDate, Id, Source, Strict, Text, Unknown
+from pipeline.data.common import (
+    DateSavedMs,
+    Fixed,
+    HistoricalDate,
+    Id,
+    Source,
+    Strict,
+    Text,
+    Unknown,
+)
 
 #: A die count, or ``unknown`` when no public source gives it.
 Dice = Annotated[int, Field(ge=0, le=12)] | Unknown
@@ -39,7 +48,7 @@ MAX_DICE = 12
 MAX_FIGURES = 9
 
 #: A hex as ``[column, row]``, 1-based (see the module docstring).
-Hex = tuple[Annotated[int, Field(ge=1, le=99)], Annotated[int, Field(ge=1, le=99)]]
+Hex = Fixed[Annotated[int, Field(ge=1, le=99)], Annotated[int, Field(ge=1, le=99)]]
 
 #: The six hexsides of a pointy-topped hex, and the six axes of wind/tide on such a board.
 Direction = Literal["NE", "E", "SE", "SW", "W", "NW"]
@@ -165,7 +174,7 @@ class BoardGeometry(Strict):
     columns: int = Field(ge=2, le=40)
     rows: int = Field(ge=2, le=40)
     short_rows: Literal["even", "odd"]
-    section_lines: tuple[float, float]
+    section_lines: Fixed[float, float]
     sources: list[Source] = Field(min_length=1)
 
     @model_validator(mode="after")

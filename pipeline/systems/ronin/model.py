@@ -33,7 +33,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import DateSavedMs, Id, Source, Strict, Text, Unknown
+from pipeline.data.common import DateSavedMs, Fixed, Id, Source, Strict, Text, Unknown
 
 #: A characteristic (Rank, Combat Pool, Initiative, Fight, Shoot), or ``unknown``.
 Stat = Annotated[int, Field(ge=0, le=9)] | Unknown
@@ -510,13 +510,8 @@ class ModelType(Strict):
     stat_source: Source | None = None
     source: Source
     note: str | None = None
-
-    @model_validator(mode="after")
-    def _unique_groups(self) -> ModelType:
-        ids = [g.id for g in self.options]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"option group ids must be unique within a model: {ids}")
-        return self
+    # two option groups of one id: refused, naming both lines, as every repeated id of a list
+    # (pipeline.data.yamlfile.repeated_ids)
 
 
 class Selector(Strict):
@@ -811,7 +806,7 @@ class Scenario(Strict):
     name: Text
     description: str
     forces: Forces
-    roles: tuple[str, str] = ("Player A", "Player B")
+    roles: Fixed[str, str] = ("Player A", "Player B")
     table_side_in: int | None = None
     terrain: str
     weather: str
@@ -911,8 +906,8 @@ class Game(Strict):
     name: Text
     scenario: Id
     table_side_in: int
-    sides: tuple[GameSide, GameSide]
+    sides: Fixed[GameSide, GameSide]
     civilians: int = 0
-    objective: tuple[float, float] | None = None
+    objective: Fixed[float, float] | None = None
     terrain: list[GameTerrain] = []
     note: str | None = None

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import HistoricalDate, Id, Source, Strict, Text
+from pipeline.data.common import Fixed, HistoricalDate, Id, Source, Strict, Text
 from pipeline.measured.data import Area, Mon, TableSize, TroopSymbol, VassalSettings
 
 #: Most men one unit stands for: the largest contingent at Sekigahara was about 30,000 (the whole
@@ -187,9 +187,9 @@ class TerrainPlacement(Strict):
     terrain: Literal["hill", "woods", "river", "stream", "road", "marsh", "town", "village", "fields"]
     name: str | None = None
     area: Area | None = None
-    path: list[tuple[float, float]] | None = Field(default=None, min_length=2)
+    path: list[Fixed[float, float]] | None = Field(default=None, min_length=2)
     width: float | None = Field(default=None, gt=0)
-    label_at: tuple[float, float] | None = None
+    label_at: Fixed[float, float] | None = None
     source: Source | None = None
 
     @model_validator(mode="after")
