@@ -81,7 +81,7 @@ def build(
     data: DataOpt = Path("source_data"),
     out_dir: OutOpt = Path("build"),
     system: SystemOpt = None,
-    force: Annotated[bool, typer.Option("--force", help="Build every system even when its inputs and outputs are unchanged.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Build every system even when its inputs and outputs are unchanged, and into output folders holding files gunbai did not write.")] = False,
     jobs: JobsOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -144,10 +144,12 @@ def verify(
         err.print(str(f), markup=False)
     if play > 0 and system in (None, "genpei"):
         from pipeline import progress
+        from pipeline.build import check_output_folders
         from pipeline.systems.genpei.engine.playability import play_command
 
         progress.step("genpei", "playing")
         try:
+            check_output_folders(data, out_dir, ["genpei"], force=True)  # the chart: never among the inputs
             lines, unplayable, chart = play_command(data, scenarios, play, seed=seed, workers=workers, out_dir=out_dir, stats=stats)
         except GunbaiError as exc:
             _fail(exc)
@@ -195,35 +197,41 @@ def _summarise_notes(lines: list[str], full: bool) -> list[str]:
     return [f"engine notes: {len(notes)} values no public source gives are played with stand-ins ({listing}); --notes lists them"] + rest
 
 
-def _render(data: Path, out_dir: Path, what: str, system: str | None, quiet: bool, jobs: int | None = None) -> None:
+ForceOutOpt = Annotated[bool, typer.Option("--force", help="Write into output folders that hold files gunbai did not write.")]
+
+
+def _render(data: Path, out_dir: Path, what: str, system: str | None, quiet: bool, jobs: int | None = None, force: bool = False) -> None:
     from pipeline.build import render_only
 
     _jobs(jobs)
     _progress(quiet)
     try:
-        for line in render_only(data, out_dir, what=what, system=system):
+        for line in render_only(data, out_dir, what=what, system=system, force=force):
             out.print(line, markup=False)
     except GunbaiError as exc:
         _fail(exc)
 
 
 @app.command()
-def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
+def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False,
+             force: ForceOutOpt = False) -> None:
     """Render every counter image (PNG) of every system into OUT/<system>/images/."""
-    _render(data, out_dir, "counters", system, quiet, jobs)
+    _render(data, out_dir, "counters", system, quiet, jobs, force)
 
 
 @app.command()
-def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
+def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False,
+          force: ForceOutOpt = False) -> None:
     """Render every reference card (PNG) of every system into OUT/<system>/cards/."""
-    _render(data, out_dir, "cards", system, quiet, jobs)
+    _render(data, out_dir, "cards", system, quiet, jobs, force)
 
 
 @app.command()
-def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
+def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False,
+           force: ForceOutOpt = False) -> None:
     """Write the print PDFs (counter sheets A4 and Letter, cards, scenario sheets) of every
     system into OUT/<system>/print/ (``gunbai build`` writes them too)."""
-    _render(data, out_dir, "sheets", system, quiet, jobs)
+    _render(data, out_dir, "sheets", system, quiet, jobs, force)
 
 
 @app.command("import")
@@ -236,6 +244,7 @@ def import_(
     draft_pieces: Annotated[Path | None, typer.Option("--draft-pieces", help="Write a draft piece mapping listing every piece not mapped yet.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The scenario file to write (a folder when drafting a data folder).")] = None,
     data: DataOpt = Path("source_data"),
+    force: Annotated[bool, typer.Option("--force", help="Write -o (and --draft-pieces) even over one of the inputs or a file that is not a scenario (a piece mapping).")] = False,
 ) -> None:
     """Bring a VASSAL setup in as a scenario file (then verify it), or, without SETUP, draft a
     data folder (units, board, grid) from a module gunbai did not write."""
@@ -260,7 +269,7 @@ def import_(
 
     try:
         result = import_setup(setup, module, system, output, data_root=data, pieces=pieces, base=base,
-                              draft_pieces=draft_pieces, verify=_systems()[system].verify if system in _systems() else None)
+                              draft_pieces=draft_pieces, verify=_systems()[system].verify if system in _systems() else None, force=force)
     except GunbaiError as exc:
         _fail(exc)
     for note in result.notes:

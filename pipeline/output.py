@@ -526,6 +526,81 @@ def size_of(path: Path) -> int:
     return Path(path).stat().st_size
 
 
+def check_overwrite(target: Path, option: str, *, kind: str, inputs: dict[str, Path | None], suffixes: tuple[str, ...] = (".yaml", ".yml"),
+                    is_kind=None, force: bool = False, allowed: tuple[Path | None, ...] = ()) -> None:
+    """Refuse to write ``target`` over one of the command's own ``inputs`` or over a file that
+    is not ``kind`` (unless ``force``), before anything is read or written.
+
+    Args:
+        target: the file the command would write (``-o``).
+        option: how the user gave it (``-o``, ``--draft-pieces``), for the message.
+        kind: what the command writes (``a scenario file``).
+        inputs: the command's inputs by option (``--module`` → path); a None is not given.
+        suffixes: the file names ``kind`` takes.
+        is_kind: ``path → bool``, True when the file there already is ``kind`` (so replacing it is
+            the command's job); None: any file of a right suffix is.
+        allowed: inputs ``target`` may be (``--base``: the scenario updated in place, its text
+            kept).
+
+    Raises:
+        GunbaiError: one line naming the option, the file, what it is and the way out.
+    """
+    target = Path(target)
+    way_out = f"choose another {option}, or pass --force to write over it"
+    if target.is_dir():
+        raise GunbaiError(f"{option} {target}: is a folder; expected the name of {kind}")
+    if force:
+        return
+    allowed = tuple(a for a in allowed if a is not None)
+    for what, path in inputs.items():
+        if path is not None and not any(_same_file(path, a) for a in allowed) and _same_file(target, path):
+            raise GunbaiError(f"{option} {target}: is the {what} file this command reads; writing there would destroy it: {way_out}")
+    if target.suffix.lower() not in suffixes:
+        raise GunbaiError(f"{option} {target}: expected the name of {kind} (ending {' or '.join(suffixes)}); choose another {option}, or pass --force to write it")
+    if target.is_file() and is_kind is not None and not any(_same_file(target, a) for a in allowed) and not is_kind(target):
+        raise GunbaiError(f"{option} {target}: holds {describe_file(target)}, not {kind}; {way_out}")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def describe_file(path: Path) -> str:
+    """What a file holds, in words, from its first bytes: ``a zip archive (a VASSAL module,
+    extension or saved game)``, ``a PNG image``, ``YAML with the keys units``…"""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError as exc:
+        return f"a file that cannot be read ({exc.strerror})"
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return "a zip archive (a VASSAL module, extension or saved game)"
+    if head.startswith(b"!VCSK"):
+        return "a VASSAL saved game"
+    for magic, what in ((b"\x89PNG", "a PNG image"), (b"%PDF", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image")):
+        if head.startswith(magic):
+            return what
+    if not head:
+        return "nothing (an empty file)"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "binary data"
+    import yaml
+
+    try:
+        data = yaml.safe_load(text) if len(head) < 65536 else None
+    except yaml.YAMLError:
+        return "text that is not YAML"
+    if isinstance(data, dict):
+        keys = [str(k) for k in data][:4]
+        return f"YAML with the keys {', '.join(keys)}" + (" …" if len(data) > 4 else "")
+    return "text"
+
+
 def write_images(folder: Path, images: dict) -> list[Path]:
     """Write a folder of PNG images so that it holds exactly ``images`` afterwards.
 

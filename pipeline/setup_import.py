@@ -37,6 +37,7 @@ of :mod:`pipeline.vassal.archive`; nothing they contain becomes a path.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -44,11 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from pipeline.data.common import Fixed, Strict
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem, GunbaiError
+from pipeline.output import check_overwrite
 from pipeline.vassal.archive import VassalFormatError, open_archive
 from pipeline.vassal.read import ModuleInfo, read_module
 from pipeline.vassal.save import DecodedSave, SetupPiece, locate_pieces, read_save, read_save_path
@@ -435,9 +437,47 @@ def _flow(d: dict[str, Any] | None) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+def _yaml_of_kind(model: type[BaseModel], needed: str):
+    """``path → bool``: the file is a YAML mapping holding ``needed`` and only keys of ``model``
+    (a scenario file, a piece mapping: what ``import`` may replace)."""
+
+    def check(path: Path) -> bool:
+        try:
+            data = YamlDocument.load(path).data
+        except DataError:
+            return False
+        return isinstance(data, dict) and needed in data and all(str(k) in model.model_fields or str(k) == "<<" for k in data)
+
+    return check
+
+
+def check_import_outputs(setup: Path, module_path: Path, system: str, out: Path, *, pieces: Path | None = None, base: Path | None = None,
+                         draft_pieces: Path | None = None, force: bool = False) -> None:
+    """Refuse, before anything is read, an ``-o`` or ``--draft-pieces`` that would write over
+    one of the import's inputs (the setup, the module, the piece mapping) or over a file that
+    is not a scenario file (resp. a piece mapping), unless ``force``. ``-o`` may be the
+    ``--base`` file: that updates a scenario in place, its text kept.
+
+    Raises:
+        ImportError_: one line naming the option and the file.
+    """
+    importer = system_importer(system)
+    inputs = {"setup (SETUP)": setup, "module (--module)": module_path, "piece mapping (--pieces)": pieces, "base scenario (--base)": base}
+    if draft_pieces is not None and os.path.realpath(draft_pieces) == os.path.realpath(out):
+        raise ImportError_(f"-o {out} and --draft-pieces {draft_pieces} name one file; give each its own")
+    try:
+        check_overwrite(out, "-o", kind=f"a scenario file ({system})", inputs=inputs, allowed=(base,), force=force,
+                        is_kind=_yaml_of_kind(importer.SCENARIO_MODEL, "id"))
+        if draft_pieces is not None:
+            check_overwrite(draft_pieces, "--draft-pieces", kind="a piece mapping", inputs={**inputs, "base scenario (--base)": base},
+                            force=force, is_kind=_yaml_of_kind(PieceMapFile, "system"))
+    except GunbaiError as exc:
+        raise ImportError_(str(exc)) from None
+
+
 def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data_root: Path = Path("source_data"),
                  pieces: Path | None = None, base: Path | None = None, draft_pieces: Path | None = None,
-                 verify: Callable[[Path, Sequence[Path]], tuple[list, int]] | None = None) -> ImportResult:
+                 verify: Callable[[Path, Sequence[Path]], tuple[list, int]] | None = None, force: bool = False) -> ImportResult:
     """Import ``setup`` (read with ``module_path``'s maps and palette) as a scenario of
     ``system`` into ``out``; then verify it.
 
@@ -452,6 +492,8 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         base: a scenario file whose fields a setup cannot give (name, sides and cards,
             victory, special rules…) are kept; its map part is replaced by the import.
         draft_pieces: write a draft mapping here (also when pieces are unmapped).
+        force: write ``out`` (and ``draft_pieces``) even over an input or a file of another
+            kind (:func:`check_import_outputs`).
 
     Returns:
         an :class:`ImportResult`.
@@ -463,6 +505,7 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         DataError: the mapping or base file is invalid (file, line, value).
     """
     importer = system_importer(system)
+    check_import_outputs(setup, module_path, system, out, pieces=pieces, base=base, draft_pieces=draft_pieces, force=force)
     mapping, mapping_doc = _load_mapping(pieces, system)
     module, save, label = load_setup(setup, module_path)
     located = locate_pieces(save, module)

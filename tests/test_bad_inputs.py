@@ -360,3 +360,66 @@ def test_two_ronin_games_of_one_name_would_be_two_setups_of_one_name(tmp_path):
     line = next(i for i, ln in enumerate(twin.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("name:"))
     name = YamlDocument.load(first).data["name"]
     _assert_repeated(_refused("ronin", d), twin, line, name, "game name (the predefined setup's name)", first, line)
+
+
+# ---------------------------------------------------------------------------------------------
+# Output folders: never the data, never a file, never someone else's folder without --force
+# (issue 29, items 2 and 7)
+
+
+def _build_refused(tmp_path: Path, out: Path, data: Path, match: str, **kw) -> None:
+    from pipeline.build import build_all, render_only
+    from pipeline.errors import GunbaiError
+
+    before = sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    with pytest.raises(GunbaiError) as exc:
+        build_all(data, out, progress=False, system="ohw", **kw)
+    assert re.fullmatch(match, str(exc.value)), str(exc.value)
+    with pytest.raises(GunbaiError, match=re.escape(str(exc.value))):
+        list(render_only(data, out, what="cards", system="ohw", **kw))
+    after = sorted((p.relative_to(tmp_path), p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    assert after == before
+
+
+@pytest.mark.parametrize("where", ["the data folder", "inside it", "a system's data folder", "gunbai's templates"])
+def test_out_among_the_inputs_is_refused_even_with_force(tmp_path, where):
+    data = tmp_path / "source_data"
+    _copy(data, "ohw")
+    out = {"the data folder": data, "inside it": data / "ohw" / "build", "a system's data folder": data / "ohw" / "..",
+           "gunbai's templates": ROOT / "templates"}[where]
+    what = "gunbai's templates" if "templates" in where else "the data folder \\(--data\\)"
+    _build_refused(tmp_path, out, data, rf"--out {re.escape(str(out))}: the ohw outputs would go to .*, which (is|is inside|holds) {what} .*; "
+                   r"choose an --out outside the data \(the default is build\)", force=True)
+
+
+def test_out_a_file_is_refused(tmp_path):
+    data = tmp_path / "source_data"
+    _copy(data, "ohw")
+    (tmp_path / "out").write_text("not a folder", encoding="utf-8")
+    _build_refused(tmp_path, tmp_path / "out", data, rf"--out {re.escape(str(tmp_path / 'out'))}: is a file; expected the folder the outputs go to")
+    (tmp_path / "out").unlink()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "ohw").write_text("a file where the system's folder goes", encoding="utf-8")
+    _build_refused(tmp_path, tmp_path / "out", data, r".*/out/ohw: is a file; expected the folder of the ohw outputs \(move it, or choose another --out\)")
+
+
+def test_a_folder_of_other_files_is_not_written_into_without_force(tmp_path):
+    from pipeline.build import check_output_folders
+
+    data = tmp_path / "source_data"
+    _copy(data, "ohw")
+    mine = tmp_path / "docs" / "ohw"
+    mine.mkdir(parents=True)
+    for name in ("notes.txt", "images", "photo.png"):
+        (mine / name).write_text("the user's own", encoding="utf-8")
+    _build_refused(tmp_path, tmp_path / "docs", data, rf"{re.escape(str(mine))}: holds files gunbai did not write \(notes.txt, photo.png\) and no gunbai build; "
+                   r"the ohw outputs would be written among them: choose another --out, or pass --force to write there")
+    check_output_folders(data, tmp_path / "docs", ["ohw"], force=True)
+    # gunbai's own folders: a built one (its cache, its stamp), or one holding only what gunbai writes
+    for name in ("notes.txt", "photo.png"):
+        (mine / name).unlink()
+    (mine / "ohw.vmod").write_bytes(b"PK")
+    check_output_folders(data, tmp_path / "docs", ["ohw"])
+    (mine / "notes.txt").write_text("x", encoding="utf-8")
+    (mine / ".cache").mkdir()
+    check_output_folders(data, tmp_path / "docs", ["ohw"])

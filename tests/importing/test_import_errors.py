@@ -4,6 +4,7 @@ completed, makes the same setup import."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,88 @@ def test_a_mapping_naming_an_unknown_unit_is_an_error_with_its_line(built, tmp_p
         import_setup(setup, built / "genpei" / "genpei.vmod", "genpei", tmp_path / "o.yaml", data_root=DATA, pieces=bad)
     assert f"{bad}:3: pieces[0]: name, slot is not valid; expected exactly one of name, slot or prototype" in str(derr.value)
     assert BOARD_NAME
+
+
+# ---------------------------------------------------------------------------------------------
+# No import writes over one of its inputs, or over a file that is not a scenario file (a piece
+# mapping), without --force (issue 29, item 2); checked before anything is read
+
+
+def _inputs(tmp_path: Path) -> dict[str, Path]:
+    """Files standing for the import's inputs (the checks come before any is read)."""
+    paths = {"setup": tmp_path / "s.vsav", "module": tmp_path / "m.vmod", "pieces": tmp_path / "pieces.yaml",
+             "base": tmp_path / "base.yaml", "units": tmp_path / "units.yaml", "scenario": tmp_path / "old.yaml"}
+    paths["setup"].write_bytes(b"PK\x03\x04 a save")
+    paths["module"].write_bytes(b"PK\x03\x04 a module")
+    paths["pieces"].write_text("system: genpei\npieces: []\n", encoding="utf-8")
+    shutil.copy(DATA / "genpei" / "scenarios" / "gp20_nishinomiya.yaml", paths["base"])
+    shutil.copy(DATA / "genpei" / "units.yaml", paths["units"])
+    shutil.copy(DATA / "genpei" / "scenarios" / "gp19_nutas_stronghold.yaml", paths["scenario"])
+    return paths
+
+
+def _import(p: dict[str, Path], out: Path, **kw) -> None:
+    kw.setdefault("pieces", p["pieces"])
+    import_setup(p["setup"], p["module"], "genpei", out, data_root=DATA, **kw)
+
+
+@pytest.mark.parametrize("which", ["setup", "module", "pieces"])
+def test_o_over_an_input_is_refused_and_the_input_kept(tmp_path, which):
+    p = _inputs(tmp_path)
+    before = p[which].read_bytes()
+    with pytest.raises(ImportError_) as exc:
+        _import(p, p[which])
+    option = {"setup": "SETUP", "module": "--module", "pieces": "--pieces"}[which]
+    assert str(exc.value).startswith(f"-o {p[which]}: is the ") and f"({option}) file this command reads" in str(exc.value)
+    assert str(exc.value).endswith("choose another -o, or pass --force to write over it")
+    assert p[which].read_bytes() == before
+
+
+def test_o_over_a_data_file_of_another_kind_is_refused(tmp_path):
+    p = _inputs(tmp_path)
+    with pytest.raises(ImportError_, match=r"-o .*units\.yaml: holds YAML with the keys units, not a scenario file \(genpei\); choose another -o"):
+        _import(p, p["units"])
+
+
+@pytest.mark.parametrize("name", ["x.vmod", "x.png", "x"])
+def test_o_must_name_a_yaml_file(tmp_path, name):
+    p = _inputs(tmp_path)
+    with pytest.raises(ImportError_, match=r"expected the name of a scenario file \(genpei\) \(ending \.yaml or \.yml\)"):
+        _import(p, tmp_path / name)
+    assert not (tmp_path / name).exists()
+
+
+def test_o_a_folder_is_refused_even_with_force(tmp_path):
+    p = _inputs(tmp_path)
+    with pytest.raises(ImportError_, match="is a folder; expected the name of a scenario file"):
+        _import(p, tmp_path, force=True)
+
+
+def test_draft_pieces_over_the_mapping_or_over_o_is_refused(tmp_path):
+    p = _inputs(tmp_path)
+    with pytest.raises(ImportError_, match=r"--draft-pieces .*pieces\.yaml: is the piece mapping \(--pieces\) file"):
+        _import(p, tmp_path / "new.yaml", draft_pieces=p["pieces"])
+    with pytest.raises(ImportError_, match="name one file"):
+        _import(p, tmp_path / "new.yaml", draft_pieces=tmp_path / "new.yaml")
+    with pytest.raises(ImportError_, match=r"--draft-pieces .*units\.yaml: holds YAML with the keys units, not a piece mapping"):
+        _import(p, tmp_path / "new.yaml", draft_pieces=p["units"])
+
+
+@pytest.mark.parametrize("case", ["new file", "a scenario file", "the --base file", "--force over the module"])
+def test_what_import_may_write_passes_the_check(tmp_path, case):
+    """These get past the output checks to reading the setup (which is not a real one here)."""
+    p = _inputs(tmp_path)
+    out, kw = {"new file": (tmp_path / "new.yaml", {}), "a scenario file": (p["scenario"], {}),
+               "the --base file": (p["base"], {"base": p["base"]}), "--force over the module": (p["module"], {"force": True})}[case]
+    with pytest.raises(ImportError_) as exc:
+        _import(p, out, **kw)
+    assert str(exc.value) == f"{p['module']}: not a ZIP archive (File is not a zip file)"  # the module is read: past the checks
+
+
+def test_a_draft_data_folder_is_not_written_over_a_file(tmp_path):
+    from pipeline.errors import GunbaiError
+    from pipeline.module_draft import draft_data_folder
+
+    p = _inputs(tmp_path)
+    with pytest.raises(GunbaiError, match=r"-o .*m\.vmod: is a file; the draft goes to a new or empty folder"):
+        list(draft_data_folder(p["module"], p["module"]))
