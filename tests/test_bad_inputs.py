@@ -423,3 +423,38 @@ def test_a_folder_of_other_files_is_not_written_into_without_force(tmp_path):
     (mine / "notes.txt").write_text("x", encoding="utf-8")
     (mine / ".cache").mkdir()
     check_output_folders(data, tmp_path / "docs", ["ohw"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Control characters in any text of any data file (issue 29, item 5; lxml refused them when the
+# module was written: a traceback)
+
+
+@pytest.mark.parametrize("system, file, pattern, replacement, code", [
+    ("genpei", "units.yaml", r"^    name: (.*)$", r'    name: "Sam\\x01urai"', "U+0001"),
+    ("ronin", "factions/bushi.yaml", r'name: "Samurai"$', r'name: "\\e[31mSamurai"', "U+001B"),  # a terminal escape
+    ("ohw", "units.yaml", r'name: "Foot Samurai"', r'name: "Foot\\x85Samurai"', "U+0085"),  # C1 (NEL)
+    ("sekigahara", "scenarios/sekigahara_1600.yaml", r'name: "Ishida Mitsunari", stands', r'name: "Ishida\\x7f", stands', "U+007F"),
+    ("genpei", "scenarios/gp20_nishinomiya.yaml", r"^name: Nishinomiya$", r'name: "Nishinomiya\\uFFFE"', "U+FFFE"),
+])
+def test_a_control_character_in_a_text(tmp_path, system, file, pattern, replacement, code):
+    d = _copy(tmp_path, system)
+    line = _edit(d / file, pattern, replacement)
+    message = _refused(system, d)
+    _assert_line(message, d / file, line, f"expected a text without control characters ({code} at character")
+    assert not any(0 < ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in message)  # shown escaped: nothing reaches the terminal
+
+
+def test_a_module_is_never_written_with_a_control_character(tmp_path):
+    """The issue's case, built: one line and exit 1, no traceback, nothing written."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "source_data"
+    d = _copy(data, "ohw")
+    line = _edit(d / "units.yaml", r'name: "Foot Samurai"', r'name: "Foot\\x01Samurai"')
+    run = subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(tmp_path / "out"), "-q"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert run.returncode == 1 and run.stderr.startswith(f"{d / 'units.yaml'}:{line}: units[0].name: 'Foot\\x01Samurai' is not valid"), run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+    assert not (tmp_path / "out").exists()

@@ -78,7 +78,8 @@ class YamlDocument:
         """Parse YAML ``text`` (``path`` is only used in messages).
 
         Raises:
-            DataError: the text is not valid YAML, or a mapping repeats a key.
+            DataError: the text is not valid YAML, a mapping repeats a key, a plain number has
+                a leading zero, or a text holds a control character (:data:`CONTROL`).
         """
         try:
             loader = _LOADER(text)
@@ -97,6 +98,9 @@ class YamlDocument:
                 ambiguous = list(_ambiguous_numbers(root, ()))
                 if ambiguous:
                     raise DataError([DataProblem(path, line, format_location(loc), value, expected) for loc, value, line, expected in ambiguous])
+                controls = list(_control_characters(root, ()))
+                if controls:
+                    raise DataError([DataProblem(path, line, format_location(loc), value, expected) for loc, value, line, expected in controls])
                 data = loader.construct_document(root) if root is not None else None
             finally:
                 loader.dispose()
@@ -278,6 +282,40 @@ def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
             for k, v in reversed(n.value):
                 key = k.value if isinstance(k, yaml.ScalarNode) else None
                 stack.append((v, where + (key,)))
+        elif isinstance(n, yaml.SequenceNode):
+            for i, item in reversed(list(enumerate(n.value))):
+                stack.append((item, where + (i,)))
+
+
+#: Characters no text of a data file may hold, written as escapes in a quoted YAML string
+#: (``"Samurai\\x01"``; PyYAML refuses most of them written raw): the C0 controls but tab and
+#: line feed, DEL, the C1 controls, lone surrogates and the noncharacters. A module's XML cannot
+#: hold most of them (lxml refuses them), and none is drawn.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+                     + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17)) + "]")
+
+
+def _control_characters(node: yaml.Node | None, loc: tuple[Any, ...]):
+    """Scalars (keys and values) holding a :data:`CONTROL` character: ``(loc, value, line,
+    expected)`` each."""
+    stack: list[tuple[yaml.Node | None, tuple[Any, ...]]] = [(node, loc)]
+    seen: set[int] = set()
+    while stack:
+        n, where = stack.pop()
+        if n is None or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, yaml.ScalarNode):
+            m = CONTROL.search(n.value)
+            if m:
+                shown = n.value if len(n.value) <= 60 else n.value[:57] + "..."
+                yield (where, ascii(shown), n.start_mark.line + 1,
+                       f"a text without control characters (U+{ord(m.group()):04X} at character {m.start() + 1}; delete it, or write the character meant)")
+        elif isinstance(n, yaml.MappingNode):
+            for k, v in reversed(n.value):
+                key = k.value if isinstance(k, yaml.ScalarNode) else None
+                stack.append((v, where + (key,)))
+                stack.append((k, where))
         elif isinstance(n, yaml.SequenceNode):
             for i, item in reversed(list(enumerate(n.value))):
                 stack.append((item, where + (i,)))
