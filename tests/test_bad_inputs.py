@@ -458,3 +458,26 @@ def test_a_module_is_never_written_with_a_control_character(tmp_path):
     assert run.returncode == 1 and run.stderr.startswith(f"{d / 'units.yaml'}:{line}: units[0].name: 'Foot\\x01Samurai' is not valid"), run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Every printed text against the font, format characters included (issue 29, item 6): any
+# string of any data file (a mon's text, a roster's name, a rule's summary), not a list of the
+# fields some template draws
+
+
+@pytest.mark.parametrize("system, file, pattern, replacement, shown", [
+    ("genpei", "units.yaml", r"^    name: (.*)$", r'    name: "Samurai\\u202eyrtnafnI"', "U+202E RIGHT-TO-LEFT OVERRIDE would not print as written"),
+    ("ohw", "units.yaml", r'name: "Foot Samurai"', r'name: "Foot\\u200bSamurai"', "U+200B ZERO WIDTH SPACE would not print as written"),
+    ("genpei", "scenarios/gp20_nishinomiya.yaml", r"^name: Nishinomiya$", r'name: "Nishinomiya\\u2066"', "U+2066 LEFT-TO-RIGHT ISOLATE"),
+    ("sekigahara", "scenarios/sekigahara_1600.yaml", r'text: "大一大万大吉"', r'text: "大一\\U00012000"', "it lacks '\U00012000' (U+12000), which would print as empty boxes"),
+    ("ronin", "rosters/bushi_sample_100.yaml", r'^name: .*$', 'name: "Sample Bushi Buntai 🏯"', "it lacks '🏯' (U+1F3EF), which would print as empty boxes"),
+    ("ohw", "scenarios/ohw11_surprise_attack.yaml", r"^description: (.*)$", r'description: "A private \\ue000 mark"', "U+E000 would not print as written"),
+    ("ronin", "factions/bushi.yaml", r'name: "Samurai"$', r'name: "Samu\\xadrai"', "U+00AD SOFT HYPHEN"),
+])
+def test_a_character_that_would_not_print_in_any_text(tmp_path, system, file, pattern, replacement, shown):
+    d = _copy(tmp_path, system)
+    line = _edit(d / file, pattern, replacement)
+    message = _refused(system, d)
+    _assert_line(message, d / file, line, "expected characters the Noto Sans CJK JP font has; ", shown)
+    assert not any(c in message for c in "\u202e\u200b\u2066\ue000\xad")  # the value is shown escaped
