@@ -279,3 +279,22 @@ def test_a_second_ctrl_c_while_saying_what_was_kept_is_ignored(monkeypatch):
             pytest.fail("no exit 130")
     finally:
         signal.signal(signal.SIGINT, handler)
+
+
+def test_a_moved_output_folder_is_named_as_it_is_now(built, tmp_path):
+    """Issue 29, item 7: the "skipped" line of a build folder moved since its build names the
+    folder where it is now, both from the full command and from the no-op fast path."""
+    from pipeline.launch import fast_build
+
+    data, out = built
+    build_all(data, out, progress=False)
+    moved = tmp_path / "moved"
+    shutil.copytree(out, moved, copy_function=shutil.copy2)
+    for p in moved.rglob("*"):  # copy2 keeps modification times to the microsecond: make them exact
+        src = out / p.relative_to(moved)
+        os.utime(p, ns=(src.stat().st_atime_ns, src.stat().st_mtime_ns), follow_symlinks=False)
+    results = build_all(data, moved, progress=False)
+    assert [r.skipped is not None for r in results] == [True, True]
+    lines = [r.summary() for r in results]
+    assert lines[0].startswith(f"ohw: unchanged since the last build, skipped ({moved / 'ohw' / 'ohw.vmod'} ("), lines
+    assert fast_build(["--data", str(data), "--out", str(moved)]) == lines
