@@ -237,8 +237,8 @@ def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"),
 @app.command("import")
 def import_(
     setup: Annotated[Path | None, typer.Argument(help="The saved game or predefined setup (.vsav), or the name of a setup stored in the module. Leave out to draft a data folder from the module.")] = None,
-    module: Annotated[Path, typer.Option("--module", help="The module (.vmod) the setup was made with.")] = Path(),
-    system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara.")] = None,
+    module: Annotated[Path | None, typer.Option("--module", help="The module (.vmod) the setup was made with.", show_default=False)] = None,
+    system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara (default: the one whose data names the module, for a module gunbai built).")] = None,
     pieces: Annotated[Path | None, typer.Option("--pieces", help="Piece mapping (MAP.yaml): piece name, palette slot or prototype → unit, leader, terrain or marker id.")] = None,
     base: Annotated[Path | None, typer.Option("--base", help="A scenario file whose fields a setup cannot give (name, sides, cards, victory, rules) are kept.")] = None,
     draft_pieces: Annotated[Path | None, typer.Option("--draft-pieces", help="Write a draft piece mapping listing every piece not mapped yet.")] = None,
@@ -250,7 +250,7 @@ def import_(
     data folder (units, board, grid) from a module gunbai did not write."""
     from pipeline.setup_import import import_setup
 
-    if module == Path() or output is None:
+    if module is None or output is None:
         err.print("gunbai import: --module and -o are required", markup=False)
         raise typer.Exit(2)
     if setup is None:
@@ -263,8 +263,13 @@ def import_(
             _fail(exc)
         return
     if system is None:
-        err.print("gunbai import: --system is required with a setup (genpei, ronin, ohw, sekigahara)", markup=False)
-        raise typer.Exit(2)
+        from pipeline.setup_import import system_of_module
+
+        system = system_of_module(module, data)
+        if system is None:
+            err.print(f"gunbai import: --system is required with a setup (genpei, ronin, ohw, sekigahara): no system under {data} names the module", markup=False)
+            raise typer.Exit(2)
+        out.print(f"--system {system} (its data names the module)", markup=False)
     from pipeline.build import _systems, blocking
 
     try:

@@ -53,6 +53,7 @@ from pipeline.errors import DataError, DataProblem, GunbaiError
 from pipeline.output import check_overwrite
 from pipeline.vassal.archive import VassalFormatError, open_archive
 from pipeline.vassal.read import ModuleInfo, read_module
+from pipeline.vassal.save import ERROR as SAVE_ERROR
 from pipeline.vassal.save import DecodedSave, SetupPiece, locate_pieces, read_save, read_save_path
 
 __all__ = [
@@ -185,7 +186,8 @@ def load_setup(setup: Path, module_path: Path) -> tuple[ModuleInfo, DecodedSave,
     exists, the name (or archive path) of a predefined setup stored in the module.
 
     Raises:
-        ImportError_: a file cannot be read or is not what it should be (one line naming it).
+        ImportError_: a file cannot be read or is not what it should be, or the save is cut
+            short or damaged (one line naming it).
     """
     try:
         with open_archive(module_path) as arc:
@@ -204,6 +206,14 @@ def load_setup(setup: Path, module_path: Path) -> tuple[ModuleInfo, DecodedSave,
     except VassalFormatError as exc:
         which = setup if "module" in locals() else module_path  # the module is read first
         raise ImportError_(f"{which}: {exc}") from None
+    broken = [(i, message) for i, severity, message in save.problems if severity == SAVE_ERROR]
+    if broken:
+        # a save cut short (no end_save, a piece cut in half) or damaged: what it holds is not
+        # the setup, and importing it would write a scenario short of pieces
+        i, message = broken[0]
+        at = f"command {i + 1}: " if i >= 0 else ""
+        more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
+        raise ImportError_(f"{label}: the save is cut short or damaged, so VASSAL would not load it ({at}{message}){more}; nothing written")
     return module, save, label
 
 
@@ -437,6 +447,47 @@ def _flow(d: dict[str, Any] | None) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+def with_schema_header(text: str, schema: Path, out: Path) -> str:
+    """``text`` with one yaml-language-server line first, naming ``schema`` relative to the
+    folder ``out`` is written to (wherever that is: a scenario imported outside the data folder
+    still finds its schema), and no other such line.
+
+    >>> print(with_schema_header("# yaml-language-server: $schema=../schema/s.json\\nid: a\\n", Path("d/genpei/schema/s.json"), Path("x/a.yaml")))
+    # yaml-language-server: $schema=../d/genpei/schema/s.json
+    id: a
+    <BLANKLINE>
+    """
+    from pipeline.schema import HEADER
+
+    rel = Path(os.path.relpath(os.path.abspath(schema), os.path.abspath(out.parent))).as_posix()
+    lines = [ln for ln in text.split("\n") if not ln.startswith(HEADER)]
+    return "\n".join([HEADER + rel] + lines)
+
+
+def system_of_module(module_path: Path, data_root: Path) -> str | None:
+    """The game system whose data (``data_root/<system>/system.yaml``, ``vassal.module_name``)
+    names the module at ``module_path``: a module gunbai built from that data; None when none or
+    several do, or the module cannot be read (the import reports that)."""
+    from pipeline.build import SYSTEM_MODULES
+
+    try:
+        with open_archive(module_path) as arc:
+            name = read_module(arc).name
+    except (VassalFormatError, OSError):
+        return None
+    found = []
+    for system in SYSTEM_MODULES:
+        path = data_root / system / "system.yaml"
+        try:
+            data = YamlDocument.load(path).data if path.is_file() else None
+        except DataError:
+            continue
+        vassal = data.get("vassal") if isinstance(data, dict) else None
+        if isinstance(vassal, dict) and vassal.get("module_name") == name:
+            found.append(system)
+    return found[0] if len(found) == 1 else None
+
+
 def _yaml_of_kind(model: type[BaseModel], needed: str):
     """``path → bool``: the file is a YAML mapping holding ``needed`` and only keys of ``model``
     (a scenario file, a piece mapping: what ``import`` may replace)."""
@@ -506,6 +557,9 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
     """
     importer = system_importer(system)
     check_import_outputs(setup, module_path, system, out, pieces=pieces, base=base, draft_pieces=draft_pieces, force=force)
+    if not (data_root / system).is_dir():
+        raise ImportError_(f"--data {data_root}: no {system} data folder ({data_root / system}); the import needs the data it imports "
+                           "into (its unit, terrain and marker ids): run it where source_data is, or give --data")
     mapping, mapping_doc = _load_mapping(pieces, system)
     module, save, label = load_setup(setup, module_path)
     located = locate_pieces(save, module)
@@ -529,6 +583,7 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         raise ImportError_(f"{label}: {exc}; nothing written") from None
     from pipeline.output import write_bytes_atomic
 
+    text = with_schema_header(text, data_root / system / "schema" / "scenario.schema.json", out)
     # Check what is about to be written before writing it: valid YAML and valid against the
     # system's scenario schema (an error here is gunbai's, but it must not leave a bad file).
     YamlDocument.parse(text, out).validate(importer.SCENARIO_MODEL)

@@ -481,3 +481,30 @@ def test_a_character_that_would_not_print_in_any_text(tmp_path, system, file, pa
     message = _refused(system, d)
     _assert_line(message, d / file, line, "expected characters the Noto Sans CJK JP font has; ", shown)
     assert not any(c in message for c in "\u202e\u200b\u2066\ue000\xad")  # the value is shown escaped
+
+
+# ---------------------------------------------------------------------------------------------
+# A model's check of one of its fields names that field's line and value, not the whole mapping
+# (issue 29, item 7: a board's section_lines printed about 900 characters, on the board's line)
+
+
+def test_section_lines_out_of_order(tmp_path):
+    d = _copy(tmp_path, "genpei")
+    line = _edit(d / "board.yaml", r"^section_lines: \[4.0, 8.0\]", "section_lines: [8.0, 4.0]")
+    message = _refused("genpei", d)
+    assert message == f"{d / 'board.yaml'}:{line}: section_lines: [8.0, 4.0] is not valid; expected two increasing numbers inside 0..12 (the section lines, in columns)"
+
+
+def test_a_zone_missing_its_size_names_its_kind(tmp_path):
+    d = _copy(tmp_path, "ronin")
+    path = d / "terrain.yaml"
+    line = _edit(path, r"kind: circle, r: [0-9.]+", "kind: circle")
+    message = _refused("ronin", d)
+    assert message.startswith(f"{path}:{line}: terrain[") and "].kind: 'circle' is not valid; expected a circle footprint with r above 0" in message, message
+
+
+def test_a_long_mapping_is_shown_by_its_keys():
+    from pipeline.data.yamlfile import shown_value
+
+    board = {"id": "ccsb", "name": "x" * 200, "columns": 12, "rows": 11, "short_rows": "even", "section_lines": [8, 4], "sources": []}
+    assert shown_value(board) == "the mapping of id, name, columns, rows, short_rows, section_lines and 1 more keys"

@@ -298,3 +298,28 @@ def test_a_moved_output_folder_is_named_as_it_is_now(built, tmp_path):
     lines = [r.summary() for r in results]
     assert lines[0].startswith(f"ohw: unchanged since the last build, skipped ({moved / 'ohw' / 'ohw.vmod'} ("), lines
     assert fast_build(["--data", str(data), "--out", str(moved)]) == lines
+
+
+def test_progress_says_the_print_files_are_written_last(built):
+    """Issue 29, item 7: no step says "done" while the print files are still to be written; the
+    last step shown is theirs, named for every system they belong to."""
+    import io
+
+    from pipeline import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    data, out = built
+    stream = Tty()
+    progress.enable(True, stream)
+    try:
+        build_all(data, out, progress=True, force=True)
+    finally:
+        progress.enable(False, sys.stderr)
+    steps = [s.strip() for s in stream.getvalue().split("\r") if s.strip()]
+    assert steps and not any("done" in s for s in steps), steps
+    last = [s for s in steps if "print files" in s]
+    assert last and last[-1].startswith("ohw, sekigahara: writing the print files"), steps[-5:]
+    assert steps.index(last[0]) > max(i for i, s in enumerate(steps) if "print sheets" in s)

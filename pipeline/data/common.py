@@ -39,6 +39,21 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
+class FieldError(ValueError):
+    """The error of a model validator about one of its fields (``section_lines`` of a board whose
+    lines are out of order): the message then names that field, its line and its value, not the
+    whole mapping.
+
+    Example::
+
+        >>> raise FieldError("section_lines", "increasing lines inside the board")  # doctest: +SKIP
+    """
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
 def _list_as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 

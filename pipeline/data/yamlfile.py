@@ -349,11 +349,51 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
     return tuple(path)
 
 
+#: Longest value a message quotes whole.
+SHOWN_CHARS = 80
+
+
+def shown_value(value: Any) -> str:
+    """``value`` for a message: its ``repr`` when short, else what it is (a mapping: its keys;
+    a list: its length; a text: its start and length), so a line stays a line.
+
+    >>> shown_value([8.0, 4.0]), shown_value({"id": "ccsb", "name": "x" * 100})
+    ('[8.0, 4.0]', 'the mapping of id, name')
+    """
+    text = repr(value)
+    if len(text) <= SHOWN_CHARS:
+        return text
+    if isinstance(value, dict):
+        keys = [str(k) for k in value]
+        return "the mapping of " + ", ".join(keys[:6]) + (f" and {len(keys) - 6} more keys" if len(keys) > 6 else "")
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)} items"
+    if isinstance(value, str):
+        return repr(value[:SHOWN_CHARS - 20]) + f"… ({len(value)} characters)"
+    return text[:SHOWN_CHARS] + "…"
+
+
+def _value_at(data: Any, path: tuple[Any, ...], default: Any) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return default
+    return data
+
+
 def problems_from_validation(exc: ValidationError, doc: YamlDocument) -> list[DataProblem]:
     """Turn pydantic errors into one :class:`DataProblem` per wrong value (unions merged)."""
+    from pipeline.data.common import FieldError
+
     grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for err in exc.errors(include_url=False):
-        path = _data_path(tuple(err["loc"]), doc.data)
+        loc = tuple(err["loc"])
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, FieldError):  # a model's check about one of its fields: blame the field
+            loc += (cause.field,)
+            err = {**err, "input": _value_at(doc.data, _data_path(loc, doc.data), err.get("input"))}
+        path = _data_path(loc, doc.data)
         grouped.setdefault(path, []).append(err)
     problems = []
     for path, errs in grouped.items():
@@ -365,7 +405,7 @@ def problems_from_validation(exc: ValidationError, doc: YamlDocument) -> list[Da
             value = f"key {path[-1]!r}" if path else "key"
             expected = "only the keys the schema defines (see the JSON Schema: gunbai schema)"
         else:
-            value = repr(first.get("input"))
+            value = shown_value(first.get("input"))
             msgs: list[str] = []
             for e in errs:
                 msg = e["msg"]

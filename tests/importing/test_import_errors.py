@@ -4,7 +4,10 @@ completed, makes the same setup import."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +23,7 @@ from pipeline.vassal.read import read_module
 from pipeline.vassal.save import PlacedPiece, SaveGame, read_save
 from pipeline.vassal.traits import BasicPiece, Marker
 
-from .conftest import DATA
+from .conftest import DATA, ROOT
 
 
 def _setup_with(built: Path, tmp_path: Path, extra: list[PlacedPiece]) -> Path:
@@ -186,7 +189,7 @@ def test_what_import_may_write_passes_the_check(tmp_path, case):
                "the --base file": (p["base"], {"base": p["base"]}), "--force over the module": (p["module"], {"force": True})}[case]
     with pytest.raises(ImportError_) as exc:
         _import(p, out, **kw)
-    assert str(exc.value) == f"{p['module']}: not a ZIP archive (File is not a zip file)"  # the module is read: past the checks
+    assert str(exc.value).startswith(f"{p['module']}: a ZIP archive cut short")  # the module is read: past the checks
 
 
 def test_a_draft_data_folder_is_not_written_over_a_file(tmp_path):
@@ -196,3 +199,94 @@ def test_a_draft_data_folder_is_not_written_over_a_file(tmp_path):
     p = _inputs(tmp_path)
     with pytest.raises(GunbaiError, match=r"-o .*m\.vmod: is a file; the draft goes to a new or empty folder"):
         list(draft_data_folder(p["module"], p["module"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Saves cut short or broken, and the smaller import cases (issue 29, item 7)
+
+
+def _save_entries(built: Path) -> dict[str, bytes]:
+    with open_archive(built / "ohw" / "ohw.vmod") as arc:
+        data = arc.read("ohw04_take_the_high_ground.vsav")
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def _zip(path: Path, entries: dict[str, bytes]) -> Path:
+    from pipeline.vassal.archive import archive_bytes
+
+    path.write_bytes(archive_bytes(entries))
+    return path
+
+
+@pytest.mark.parametrize("cut", ["half", "none"])
+def test_a_save_cut_short_is_refused_as_such_and_nothing_written(built, tmp_path, cut):
+    entries = _save_entries(built)
+    saved = entries["savedGame"]
+    entries["savedGame"] = saved[: len(saved) // 2] if cut == "half" else b""
+    setup = _zip(tmp_path / "cut.vsav", entries)
+    out = tmp_path / "out.yaml"
+    with pytest.raises(ImportError_) as exc:
+        import_setup(setup, built / "ohw" / "ohw.vmod", "ohw", out, data_root=DATA, base=DATA / "ohw" / "scenarios" / "ohw04_take_the_high_ground.yaml")
+    message = str(exc.value)
+    assert message.startswith(f"{setup}: the save is cut short or damaged, so VASSAL would not load it (command ") and message.endswith("; nothing written")
+    assert "\n" not in message and not out.exists()
+
+
+def test_a_zip_cut_short_says_so(built, tmp_path):
+    data = (built / "ohw" / "ohw.vmod").read_bytes()
+    module = tmp_path / "cut.vmod"
+    module.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImportError_, match=r"cut\.vmod: a ZIP archive cut short: it begins as one but its end is missing"):
+        import_setup(Path("x.vsav"), module, "ohw", tmp_path / "o.yaml", data_root=DATA)
+
+
+def test_a_vsav_without_saved_game_is_a_broken_save_not_a_module(built, tmp_path):
+    from pipeline.vassal.archive import VassalFormatError
+    from pipeline.vassal.inspect import inspect_path
+    from pipeline.vassal.lint import lint
+
+    entries = _save_entries(built)
+    del entries["savedGame"]
+    setup = _zip(tmp_path / "nosave.vsav", entries)
+    findings = [f for f in lint(setup) if f.severity == "error"]
+    assert [f.message for f in findings] == ["save has no savedGame entry: 'not a VASSAL saved game' (§4.1)"]
+    with pytest.raises(VassalFormatError, match=r"not a VASSAL save: no savedGame entry"):
+        inspect_path(setup)
+    with pytest.raises(ImportError_, match=r"nosave\.vsav: not a VASSAL save: no savedGame entry"):
+        import_setup(setup, built / "ohw" / "ohw.vmod", "ohw", tmp_path / "o.yaml", data_root=DATA)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}, timeout=600)
+
+
+def test_import_without_its_data_folder_is_one_line(built, tmp_path):
+    run = _cli("import", "ohw04_take_the_high_ground.vsav", "--module", str(built / "ohw" / "ohw.vmod"), "--system", "ohw", "-o", "x.yaml", cwd=tmp_path)
+    assert run.returncode == 1 and run.stderr.splitlines() == [
+        "--data source_data: no ohw data folder (source_data/ohw); the import needs the data it imports into (its unit, terrain and "
+        "marker ids): run it where source_data is, or give --data"], run.stderr
+
+
+def test_import_of_gunbais_own_module_needs_no_system(built, tmp_path):
+    out = tmp_path / "ohw04.yaml"
+    run = _cli("import", "ohw04_take_the_high_ground.vsav", "--module", str(built / "ohw" / "ohw.vmod"),
+               "--base", str(DATA / "ohw" / "scenarios" / "ohw04_take_the_high_ground.yaml"), "-o", str(out), "--data", str(DATA), cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "--system ohw (its data names the module)"
+    # the schema line points at the data folder's schema from where the file is
+    schema = DATA / "ohw" / "schema" / "scenario.schema.json"
+    first = out.read_text(encoding="utf-8").splitlines()[0]
+    assert first == f"# yaml-language-server: $schema={Path(os.path.relpath(schema, tmp_path)).as_posix()}"
+    assert (tmp_path / first.split("=", 1)[1]).resolve() == schema.resolve()
+    assert out.read_text(encoding="utf-8").count("yaml-language-server") == 1
+
+
+def test_import_help_shows_no_default_module():
+    run = _cli("import", "--help", cwd=ROOT)
+    line = next(ln for ln in run.stdout.splitlines() if "--module" in ln)
+    assert "default" not in line and "[default: .]" not in run.stdout

@@ -30,6 +30,7 @@ from pydantic import Field, model_validator
 
 from pipeline.data.common import (
     DateSavedMs,
+    FieldError,
     Fixed,
     HistoricalDate,
     Id,
@@ -181,7 +182,7 @@ class BoardGeometry(Strict):
     def _lines_inside(self) -> BoardGeometry:
         a, b = self.section_lines
         if not (0 < a < b < self.columns):
-            raise ValueError(f"section_lines must be increasing and inside 0..{self.columns}")
+            raise FieldError("section_lines", f"two increasing numbers inside 0..{self.columns} (the section lines, in columns)")
         return self
 
     def row_length(self, row: int) -> int:
@@ -841,7 +842,7 @@ class Scenario(Strict):
     @model_validator(mode="after")
     def _reconstruction_marked(self) -> Scenario:
         if self.map == "reconstructed" and self.reconstruction is None:
-            raise ValueError("map: reconstructed needs a `reconstruction` block saying what was reconstructed and from what")
+            raise FieldError("map", "map: reconstructed with a `reconstruction` block saying what was reconstructed and from what")
         return self
 
 # ---------------------------------------------------------------------------------------------
@@ -883,7 +884,7 @@ class CommandCard(Strict):
     @model_validator(mode="after")
     def _section_fields(self) -> CommandCard:
         if self.kind == "section" and (self.section is None or self.orders is None):
-            raise ValueError("a section card names its section and how many units it orders")
+            raise FieldError("kind", "a section card naming its section and how many units it orders")
         return self
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import Fixed, HistoricalDate, Id, Source, Strict, Text
+from pipeline.data.common import FieldError, Fixed, HistoricalDate, Id, Source, Strict, Text
 from pipeline.measured.data import Area, Mon, TableSize, TroopSymbol, VassalSettings
 
 #: Most men one unit stands for: the largest contingent at Sekigahara was about 30,000 (the whole
@@ -197,7 +197,7 @@ class TerrainPlacement(Strict):
         if (self.area is None) == (self.path is None):
             raise ValueError("a feature needs exactly one of area (hills, woods, villages…) or path (roads, streams)")
         if self.path is not None and self.terrain not in ("road", "river", "stream"):
-            raise ValueError(f"only roads, rivers and streams follow a path, not {self.terrain}")
+            raise FieldError("terrain", f"road, river or stream: only they follow a path (a {self.terrain} takes an area)")
         return self
 
 
