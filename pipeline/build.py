@@ -183,8 +183,8 @@ def check_output_folders(data_root: Path, out_root: Path, systems: list[str], *,
     """Refuse, before anything is read or written, an output folder that would write over the
     command's inputs or over files gunbai did not write.
 
-    ``out_root/<system>`` must not be the data folder (or a system's data folder, the templates,
-    gunbai's code), nor inside one, nor hold one: never, ``force`` or not. It must be a folder
+    ``out_root/<system>`` must not be a system's data folder, the templates or gunbai's code, nor
+    inside one, nor hold one or the data folder: never, ``force`` or not. It must be a folder
     (or not exist yet), and unless ``force`` it must be gunbai's: empty, or holding its render
     cache or stamp, or only the names gunbai writes there (:data:`OUTPUT_NAMES`, the module).
 
@@ -195,13 +195,15 @@ def check_output_folders(data_root: Path, out_root: Path, systems: list[str], *,
 
     if out_root.exists() and not out_root.is_dir():
         raise GunbaiError(f"--out {out_root}: is a file; expected the folder the outputs go to")
-    inputs = {"the data folder (--data)": data_root, "gunbai's templates": REPO / "templates", "gunbai's code": REPO / "pipeline"}
+    inputs = {f"the data folder (--data) of {s}": data_root / s for s in SYSTEM_MODULES if (data_root / s).is_dir()}
+    inputs |= {"gunbai's templates": REPO / "templates", "gunbai's code": REPO / "pipeline"}
     for name in systems:
         folder = out_root / name
-        for what, path in inputs.items():
+        for what, path in [*inputs.items(), ("the data folder (--data)", data_root)]:
             a, b = Path(os.path.realpath(folder)), Path(os.path.realpath(path))
-            if a == b or a.is_relative_to(b) or b.is_relative_to(a):
-                where = "is" if a == b else "is inside" if a.is_relative_to(b) else "holds"
+            inside = a.is_relative_to(b) and path != data_root  # beside the systems' folders is no harm
+            if a == b or inside or b.is_relative_to(a):
+                where = "is" if a == b else "is inside" if inside else "holds"
                 raise GunbaiError(f"--out {out_root}: the {name} outputs would go to {folder}, which {where} {what} ({path}); "
                                   "choose an --out outside the data (the default is build)")
         if folder.exists() and not folder.is_dir():
