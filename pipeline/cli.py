@@ -370,6 +370,9 @@ def schema(
         err.print(f"--system {unknown[0]!r}: not a game system ({', '.join(SYSTEMS)})", markup=False)
         raise typer.Exit(1)
     if out_dir is not None:
+        if out_dir.exists() and not out_dir.is_dir():
+            err.print(f"--out {out_dir}: is a file; expected the folder the schemas go to", markup=False)
+            raise typer.Exit(1)
         if not system or len(system) != 1:
             err.print("--out writes one system's schemas: give exactly one --system", markup=False)
             raise typer.Exit(1)

@@ -209,6 +209,13 @@ class Transaction:
         previous = stage / "previous"
         made: list[Path] = []  # folders this swap created, outermost first
         moves: list[dict] = []  # {"target", "new" (staged file) or None, "old" (kept copy) or None}
+        real_root = Path(os.path.realpath(self.root))
+        for target in [*self._staged, *self._deletes]:
+            real = Path(os.path.realpath(target.parent))
+            if not real.is_relative_to(real_root):  # a link in the outputs leading elsewhere (the data)
+                self.rollback()
+                raise GunbaiError(f"{target.parent}: leads outside {self.root} (to {real}, through a link); gunbai writes only inside "
+                                  f"its output folder: remove the link, or choose another --out; nothing written")
         try:
             previous.mkdir(exist_ok=True)
             for target, tmp in self._staged.items():

@@ -508,3 +508,52 @@ def test_a_long_mapping_is_shown_by_its_keys():
 
     board = {"id": "ccsb", "name": "x" * 200, "columns": 12, "rows": 11, "short_rows": "even", "section_lines": [8, 4], "sources": []}
     assert shown_value(board) == "the mapping of id, name, columns, rows, short_rows, section_lines and 1 more keys"
+
+
+# ---------------------------------------------------------------------------------------------
+# Found trying again (issue 29, the new bad inputs): nothing in a data folder passed over in
+# silence, a file of another kind named as such, no write through a link out of the outputs
+
+
+@pytest.mark.parametrize("system, make, shown, expected", [
+    ("ohw", lambda d: (d / "scenarios" / "ohw04_take_the_high_ground.yaml").rename(d / "scenarios" / "ohw04.yml"),
+     "scenarios/ohw04.yml: file 'ohw04.yml'", "a name ending .yaml: ohw04.yaml (only those are read)"),
+    ("sekigahara", lambda d: (d / "scenarios").rename(d / "scenario"), "scenario: folder 'scenario'",
+     "one of the folders gunbai reads here (scenarios, schema): its files would not be read"),
+    ("ronin", lambda d: shutil.copy(d / "weapons.yaml", d / "weapon.yaml"), "weapon.yaml: file 'weapon.yaml'", "one of the files gunbai reads here (attributes.yaml, rules.yaml,"),
+    ("genpei", lambda d: (d / "scenarios" / "gp02.yaml").rename(d / "scenarios" / "GP02.YAML"), "scenarios/GP02.YAML: file 'GP02.YAML'", "a name ending .yaml: GP02.yaml"),
+])
+def test_a_data_file_or_folder_that_would_not_be_read(tmp_path, system, make, shown, expected):
+    d = _copy(tmp_path, system)
+    make(d)
+    (d / "README.md").write_text("notes are fine", encoding="utf-8")
+    (d / "_drafts").mkdir()  # as are folders named _… or .…
+    message = _refused(system, d)
+    assert message.startswith(f"{d}/{shown} is not valid; expected {expected}"), message
+
+
+def test_a_file_of_another_kind_is_named_as_such(tmp_path):
+    from pipeline.systems.ronin.load import load_roster
+
+    with pytest.raises(DataError) as exc:
+        load_roster(DATA / "ronin" / "weapons.yaml")
+    (p,) = exc.value.problems
+    assert str(p).endswith("a file with the keys weapons, range_bands is not valid; expected a Roster file "
+                           "(with the keys id, name, faction, points_limit, models): is it the right file?")
+
+
+def test_no_output_is_written_through_a_link_into_the_data(tmp_path):
+    from pipeline.build import build_all
+    from pipeline.errors import GunbaiError
+
+    data = tmp_path / "source_data"
+    d = _copy(data, "sekigahara")
+    (tmp_path / "out" / "sekigahara").mkdir(parents=True)
+    (tmp_path / "out" / "sekigahara" / "images").symlink_to(d)  # images/ leads into the data folder
+    before = sorted((p.relative_to(d), p.read_bytes()) for p in d.rglob("*") if p.is_file())
+    with pytest.raises(GunbaiError) as exc:
+        build_all(data, tmp_path / "out", progress=False)
+    assert str(exc.value) == (f"{tmp_path / 'out' / 'sekigahara' / 'images'}: leads outside {tmp_path / 'out'} (to {d}, through a link); "
+                              "gunbai writes only inside its output folder: remove the link, or choose another --out; nothing written")
+    assert sorted((p.relative_to(d), p.read_bytes()) for p in d.rglob("*") if p.is_file()) == before
+    assert not list((tmp_path / "out").glob(".staging-*"))

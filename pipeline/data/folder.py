@@ -42,6 +42,38 @@ def load_files(root: Path, files: dict[str, type[BaseModel]]) -> tuple[dict[str,
     return models, docs, problems
 
 
+def unread_files(root: Path, files: Iterable[str], folders: Iterable[str]) -> list[DataProblem]:
+    """What a data folder holds that its loader would pass over without a word: a YAML file of
+    the folder that is none of ``files`` (``unit.yaml`` for ``units.yaml``), a folder that is
+    none of ``folders`` (``scenario/`` for ``scenarios/``), a YAML file in one of ``folders``
+    whose name does not end ``.yaml`` (``gp31.yml``, ``GP31.YAML``). Other files (a README,
+    a picture), the ``schema/`` folder and names starting with ``.`` or ``_`` are left alone.
+
+    Returns:
+        one problem per such file or folder.
+    """
+    files, folders = set(files), set(folders)
+    problems: list[DataProblem] = []
+    if not root.is_dir():
+        return problems
+    for entry in sorted(root.iterdir()):
+        name = entry.name
+        if name.startswith((".", "_")):
+            continue
+        if entry.is_dir():
+            if name not in folders and name != "schema":
+                problems.append(DataProblem(entry, None, "", f"folder {name!r}",
+                                            f"one of the folders gunbai reads here ({', '.join(sorted(folders)) or 'none'}, schema): its files would not be read"))
+            continue
+        if entry.suffix.lower() in (".yaml", ".yml") and name not in files:
+            problems.append(DataProblem(entry, None, "", f"file {name!r}", f"one of the files gunbai reads here ({', '.join(sorted(files))}): it would not be read"))
+    for folder in sorted(folders):
+        for entry in sorted((root / folder).glob("*")) if (root / folder).is_dir() else []:
+            if entry.is_file() and not entry.name.startswith(".") and entry.suffix.lower() in (".yaml", ".yml") and entry.suffix != ".yaml":
+                problems.append(DataProblem(entry, None, "", f"file {entry.name!r}", f"a name ending .yaml: {entry.stem}.yaml (only those are read)"))
+    return problems
+
+
 def catalogue(items: Iterable[Any], doc: YamlDocument, key: str, problems: list[DataProblem]) -> dict[str, Any]:
     """Items (models with an ``id``) by id, in file order; a repeated id is added to
     ``problems`` with its line and the line of its first use (the list ``key`` of ``doc``;

@@ -138,6 +138,13 @@ class YamlDocument:
         """
         if self.data is None:
             raise DataError([DataProblem(self.path, 1, "", "an empty document", "the file's contents (see its JSON Schema: gunbai schema)")])
+        fields = model.model_fields
+        if isinstance(self.data, dict) and self.data and fields and not any(str(k) in fields for k in self.data):
+            # not one key of the kind of file wanted: another kind of file (units.yaml given as a roster)
+            keys = [str(k) for k in self.data]
+            wanted = [n for n, f in fields.items() if f.is_required()] or list(fields)
+            raise DataError([DataProblem(self.path, self.line_of((keys[0],)), "", "a file with the keys " + ", ".join(keys[:4]) + (" …" if len(keys) > 4 else ""),
+                                         f"a {model.__name__} file (with the keys {', '.join(wanted[:6])}): is it the right file?")])
         try:
             value = model.model_validate(self.data, context=context, strict=True)
         except ValidationError as exc:

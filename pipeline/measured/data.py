@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from pipeline.data.common import DateSavedMs, Source, Strict
-from pipeline.data.folder import UniqueIds, load_files, source_problems
+from pipeline.data.folder import UniqueIds, load_files, source_problems, unread_files
 from pipeline.data.folder import catalogue as shared_catalogue
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem
@@ -117,6 +117,7 @@ def load_folder(root: Path, files: dict[str, type[BaseModel]], scenario_model: t
         DataError: every problem found, one line each.
     """
     models, docs, problems = load_files(root, files)
+    problems += unread_files(root, files, ["scenarios"])
     if problems:
         raise DataError(problems)
     data = FolderData(root, models, docs)

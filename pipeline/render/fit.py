@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pipeline.data.yamlfile import YamlDocument
+from pipeline.data.yamlfile import YamlDocument, shown_value
 from pipeline.errors import DataProblem
 from pipeline.render.drawing import overflows
 from pipeline.render.fonts import missing_glyphs, not_drawn
@@ -68,7 +68,7 @@ def glyph_problems(fields: Iterable[Field], out: list[DataProblem]) -> None:
                 names = ", ".join(f"U+{ord(c):04X}" + (f" {unicodedata.name(c)}" if unicodedata.name(c, "") else "") for c in hidden[:5])
                 parts.append(f"{names} would not print as written (a format, control or unassigned character: "
                              "shown as a box, or unseen while it reorders or hides the text)")
-            out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), quote(value), "characters the Noto Sans CJK JP font has; " + "; ".join(parts)))
+            out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), shown_value(value), "characters the Noto Sans CJK JP font has; " + "; ".join(parts)))
 
 
 def document_glyph_problems(docs: Iterable[YamlDocument], out: list[DataProblem]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.data.common import Sources
-from pipeline.data.folder import UniqueIds, catalogue, load_files, source_problems
+from pipeline.data.folder import UniqueIds, catalogue, load_files, source_problems, unread_files
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError
 from pipeline.systems.genpei.model import (
@@ -106,6 +106,7 @@ def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Cal
             document ``sources.yaml`` does not list. All problems found are reported together.
     """
     models, docs, problems = load_files(root, FILES)
+    problems += unread_files(root, FILES, ["scenarios"])
     if problems:
         raise DataError(problems)
 

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.data.common import Sources
-from pipeline.data.folder import UniqueIds, load_files, source_problems
+from pipeline.data.folder import UniqueIds, load_files, source_problems, unread_files
 from pipeline.data.yamlfile import (
     YamlDocument,
 )
@@ -122,6 +122,7 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
             fit where its template draws it or uses a character the font lacks.
     """
     models, docs, problems = load_files(root, FILES)
+    problems += unread_files(root, FILES, ["factions", "scenarios", "rosters", "games"])
     factions: dict[str, Faction] = {}
     faction_ids = UniqueIds("faction id", problems)
     for path in sorted((root / "factions").glob("*.yaml")):
