@@ -428,37 +428,48 @@ def roster_check(
 def main() -> None:
     """Console entry point: run the app; an operating-system error (a folder where a file was
     expected, a file where a folder was, no permission) is one line and exit 1, and Ctrl-C says
-    what was kept and exits 130."""
+    what was kept and exits 130 (SIGTERM: the same, exit 143)."""
+    from pipeline.errors import handle_sigterm
+
+    handle_sigterm()
     try:
         app(prog_name="gunbai")
     except OSError as exc:
+        from pipeline.output import kept_after_error
+
         where = f"{exc.filename}: " if exc.filename else ""
-        err.print(f"gunbai: {where}{exc.strerror or exc}", markup=False)
+        err.print(f"gunbai: {where}{exc.strerror or exc}{kept_after_error()}", markup=False)
         sys.exit(1)
-    except KeyboardInterrupt:
-        _interrupted()
+    except KeyboardInterrupt as exc:
+        _interrupted(exc)
     except SystemExit as exc:
         # Typer turns Ctrl-C into a silent exit 130 (SystemExit <- typer.Exit <- KeyboardInterrupt)
-        if isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
-            _interrupted()
+        cause = getattr(exc.__context__, "__cause__", None)
+        if isinstance(cause, KeyboardInterrupt):
+            _interrupted(cause)
         raise
 
 
-def _interrupted() -> None:
-    """Ctrl-C: stop the drawing processes, say what was kept, exit 130. A second Ctrl-C from
-    then on is ignored (as ``timeout -s INT`` sends one to the command and one to its process
-    group), so that it cuts neither the roll-back of the outputs nor the message short."""
+def _interrupted(exc: BaseException | None = None) -> None:
+    """Ctrl-C (or SIGTERM, :class:`~pipeline.errors.Terminated`): stop the drawing processes,
+    say what was kept, exit 130 (143). A second one from then on is ignored (as ``timeout -s
+    INT`` sends one to the command and one to its process group), so that it cuts neither the
+    roll-back of the outputs nor the message short."""
     import signal
 
+    from pipeline.errors import Terminated
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     from pipeline import progress
     from pipeline.output import interrupted_message
     from pipeline.render import parallel
 
     parallel.shutdown(wait=False)
     progress.clear()
-    err.print(f"gunbai: interrupted; {interrupted_message()}", markup=False)
-    sys.exit(130)
+    terminated = isinstance(exc, Terminated)
+    err.print(f"gunbai: {'terminated' if terminated else 'interrupted'}; {interrupted_message()}", markup=False)
+    sys.exit(143 if terminated else 130)
 
 
 if __name__ == "__main__":  # pragma: no cover

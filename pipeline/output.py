@@ -136,9 +136,13 @@ class Transaction:
         if _same_bytes(path, data):
             return path
         fd, tmp = tempfile.mkstemp(dir=self._stage(), suffix=".part")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o644)
+        except OSError as exc:  # a full disk: the message names the output, not the staged copy
+            os.unlink(tmp)
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         self._staged[key] = Path(tmp)
         return path
 
@@ -401,6 +405,16 @@ def interrupted_message() -> str:
     drawn = cache.drawn_total
     kept = f"; the {drawn} image(s) drawn so far are kept in the render cache, so the next run does not draw them again" if drawn else ""
     return f"nothing was written: {tx.root} keeps its previous outputs{kept}"
+
+
+def kept_after_error() -> str:
+    """What an error that ended the command left of the outputs, for its message: ``"; nothing
+    written: build keeps its previous outputs"`` when the command's transaction was rolled back,
+    else nothing."""
+    tx = _last[0] if _last else None
+    if tx is not None and tx.state == "rolled back":
+        return f"; nothing written: {tx.root} keeps its previous outputs"
+    return ""
 
 
 def current() -> Transaction | None:

@@ -189,6 +189,8 @@ def load_setup(setup: Path, module_path: Path) -> tuple[ModuleInfo, DecodedSave,
         ImportError_: a file cannot be read or is not what it should be, or the save is cut
             short or damaged (one line naming it).
     """
+    if setup.is_dir():
+        raise ImportError_(f"{setup}: is a folder; expected a saved game or setup (.vsav), or the name of a setup in {module_path}")
     try:
         with open_archive(module_path) as arc:
             module = read_module(arc)

@@ -557,3 +557,11 @@ def test_no_output_is_written_through_a_link_into_the_data(tmp_path):
                               "gunbai writes only inside its output folder: remove the link, or choose another --out; nothing written")
     assert sorted((p.relative_to(d), p.read_bytes()) for p in d.rglob("*") if p.is_file()) == before
     assert not list((tmp_path / "out").glob(".staging-*"))
+
+
+def test_a_zip_given_where_a_yaml_file_goes(tmp_path):
+    path = tmp_path / "pieces.yaml"
+    path.write_bytes(b"PK\x03\x04\x14\x00\x00\x00\x08\x00\xd7\x91")
+    with pytest.raises(DataError) as exc:
+        YamlDocument.load(path)
+    assert str(exc.value) == f"{path}: a ZIP archive (a VASSAL module, extension or saved game) is not valid; expected a YAML file (UTF-8 text): is it the right file?"

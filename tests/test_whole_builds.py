@@ -9,6 +9,7 @@ pipeline, which treats every system alike.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -323,3 +324,56 @@ def test_progress_says_the_print_files_are_written_last(built):
     last = [s for s in steps if "print files" in s]
     assert last and last[-1].startswith("ohw, sekigahara: writing the print files"), steps[-5:]
     assert steps.index(last[0]) > max(i for i, s in enumerate(steps) if "print sheets" in s)
+
+
+def test_sigterm_exits_143_says_nothing_was_written_and_leaves_no_process(tmp_path):
+    """A CI job's time limit or ``docker stop`` (SIGTERM) during a build: handled as Ctrl-C (one
+    line, exit 143, no output, no staging folder), and no drawing process is left running (they
+    held the command's output open, so its caller waited forever)."""
+    data = _data(tmp_path, "ohw")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q", "--jobs", "2"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    cache = out / "ohw" / ".cache"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (cache.is_dir() and any(cache.glob("*.png"))):
+        if proc.poll() is not None:
+            pytest.fail("the build ended before it could be terminated")
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines() == [err.strip()] and err.startswith("gunbai: terminated; nothing was written"), err
+    assert sorted(p.name for p in (out / "ohw").iterdir()) == [".cache"] and not list(out.glob(".staging-*"))
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert left == [], left
+
+
+def test_a_full_disk_names_the_file_and_keeps_the_outputs(built, tmp_path, monkeypatch, capsys):
+    """The disk fills up while the images are drawn: one line naming the file, exit 1, and the
+    previous outputs as they were (a copy of a build, its render cache emptied)."""
+    import errno
+
+    from pipeline import cli
+
+    data, built_out = built
+    out = tmp_path / "out"
+    shutil.copytree(built_out, out, copy_function=shutil.copy2)
+    shutil.rmtree(out / "ohw" / ".cache")
+    before = _snapshot(out)
+    real = Path.write_bytes
+
+    def full(self, data):
+        if ".cache" in self.parts:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    monkeypatch.setattr(sys, "argv", ["gunbai", "build", "--data", str(data), "--out", str(out), "--force", "-q", "--jobs", "1", "--system", "ohw"])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    assert exc.value.code == 1
+    err = capsys.readouterr().err.strip()
+    assert re.fullmatch(rf"gunbai: {re.escape(str(out))}/ohw/\.cache/\S+: No space left on device; nothing written: {re.escape(str(out))} keeps its previous outputs", err), err
+    monkeypatch.undo()
+    assert _snapshot(out) == before and not list(out.glob(".staging-*"))

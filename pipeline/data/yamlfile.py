@@ -29,6 +29,10 @@ MAX_DATA_FILE_BYTES = 4 * 1024 * 1024
 
 M = TypeVar("M", bound=BaseModel)
 
+#: First bytes of the kinds of file most often given by mistake where a YAML file goes.
+BINARY_KINDS = ((b"PK\x03\x04", "a ZIP archive (a VASSAL module, extension or saved game)"), (b"\x89PNG", "a PNG image"),
+                (b"%PDF", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"))
+
 #: PyYAML's safe loader, in C (libyaml) when PyYAML was built with it: one parse gives both the
 #: node tree (line numbers) and the data.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -69,6 +73,9 @@ class YamlDocument:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
+            kind = next((what for magic, what in BINARY_KINDS if raw.startswith(magic)), None)
+            if kind is not None:  # another kind of file given where a YAML file goes
+                raise DataError([DataProblem(path, None, "", kind, "a YAML file (UTF-8 text): is it the right file?")]) from exc
             line = raw[: exc.start].count(b"\n") + 1
             raise DataError([DataProblem(path, line, "", f"byte 0x{raw[exc.start]:02x}", "UTF-8 text")]) from exc
         return cls.parse(text, path)

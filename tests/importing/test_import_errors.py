@@ -290,3 +290,8 @@ def test_import_help_shows_no_default_module():
     run = _cli("import", "--help", cwd=ROOT)
     line = next(ln for ln in run.stdout.splitlines() if "--module" in ln)
     assert "default" not in line and "[default: .]" not in run.stdout
+
+
+def test_a_folder_given_as_the_setup(built, tmp_path):
+    with pytest.raises(ImportError_, match=r": is a folder; expected a saved game or setup \(\.vsav\), or the name of a setup in "):
+        import_setup(tmp_path, built / "ohw" / "ohw.vmod", "ohw", tmp_path / "o.yaml", data_root=DATA)
