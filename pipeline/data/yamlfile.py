@@ -70,12 +70,12 @@ class YamlDocument:
             raw = path.read_bytes()
         except OSError as exc:
             raise DataError([DataProblem(path, None, "", repr(str(path)), f"a readable file ({exc.strerror})")]) from exc
+        kind = next((what for magic, what in BINARY_KINDS if raw.startswith(magic)), None)
+        if kind is not None:  # another kind of file given where a YAML file goes
+            raise DataError([DataProblem(path, None, "", kind, "a YAML file (UTF-8 text): is it the right file?")])
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            kind = next((what for magic, what in BINARY_KINDS if raw.startswith(magic)), None)
-            if kind is not None:  # another kind of file given where a YAML file goes
-                raise DataError([DataProblem(path, None, "", kind, "a YAML file (UTF-8 text): is it the right file?")]) from exc
             line = raw[: exc.start].count(b"\n") + 1
             raise DataError([DataProblem(path, line, "", f"byte 0x{raw[exc.start]:02x}", "UTF-8 text")]) from exc
         return cls.parse(text, path)
