@@ -376,12 +376,16 @@ def schema(
         if not system or len(system) != 1:
             err.print("--out writes one system's schemas: give exactly one --system", markup=False)
             raise typer.Exit(1)
-        paths = write_schemas(out_dir, system[0])
-    else:
-        paths = write_all(data, system)
-        if headers:
-            for s in system or [s for s in SYSTEMS if (data / s).is_dir()]:
-                paths += add_headers(data / s)
+    try:
+        if out_dir is not None:
+            paths = write_schemas(out_dir, system[0])
+        else:
+            paths = write_all(data, system)
+            if headers:
+                for s in system or [s for s in SYSTEMS if (data / s).is_dir()]:
+                    paths += add_headers(data / s)
+    except GunbaiError as exc:
+        _fail(exc)
     for path in paths:
         out.print(str(path), markup=False)
 

@@ -242,7 +242,7 @@ class Transaction:
                 done += 1
         except OSError as exc:
             restored = _undo(moves[:done], made)
-            self._fail(exc, "swapping the outputs in", restored=restored, where=moves[done]["target"])
+            self._fail(exc, "swapping the files in", restored=restored, where=moves[done]["target"])
         for move in moves:
             (self.changed if move["new"] is not None else self.removed).append(Path(move["target"]))
         (stage / JOURNAL_FILE).unlink()  # the swap is done: nothing to undo from here on
@@ -252,7 +252,7 @@ class Transaction:
         if restored:
             self._drop_stage()
             self.state = "rolled back"
-            kept = f"every output in {self.root} is as it was"
+            kept = f"every file in {self.root} is as it was"
         else:  # the journal stays: the next run puts back what it can (and says so if it cannot)
             kept = f"some could not be put back: the next gunbai run over {self.root} puts them back from {self._stage_dir}"
             self._stage_dir = None
@@ -517,11 +517,13 @@ def write_bytes_atomic(path: Path, data: bytes) -> Path:
             fh.write(data)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and exc.filename != str(path):  # name the file, not its temporary copy
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
     return path
 

@@ -565,3 +565,37 @@ def test_a_zip_given_where_a_yaml_file_goes(tmp_path):
     with pytest.raises(DataError) as exc:
         YamlDocument.load(path)
     assert str(exc.value) == f"{path}: a ZIP archive (a VASSAL module, extension or saved game) is not valid; expected a YAML file (UTF-8 text): is it the right file?"
+
+
+def test_units_yaml_given_as_a_scenario_is_one_line(tmp_path):
+    mod = importlib.import_module("pipeline.systems.ohw.build")
+    with pytest.raises(DataError) as exc:
+        mod.verify(DATA / "ohw", [DATA / "ohw" / "units.yaml"])
+    (p,) = exc.value.problems
+    assert str(p).endswith("a file with the keys units is not valid; expected a Scenario file (with the keys id, code, name, pattern, description, turns): is it the right file?")
+
+
+def test_schema_headers_are_added_all_or_none(tmp_path, monkeypatch):
+    """A data file that cannot be written leaves every data file as it was (the headers were
+    added one file after the other), and the error names that file."""
+    from pipeline import output
+    from pipeline.errors import GunbaiError
+    from pipeline.schema import add_headers
+
+    d = _copy(tmp_path, "ohw")
+    for name in ("units.yaml", "terrain.yaml"):
+        path = d / name
+        path.write_text(path.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")  # no header
+    before = {p: p.read_bytes() for p in d.rglob("*.yaml")}
+    real = output.os.replace
+
+    def refuse_units(src, dst, *a, **kw):
+        if str(dst) == str(d / "units.yaml"):
+            raise PermissionError(1, "Operation not permitted", str(src))
+        return real(src, dst, *a, **kw)
+
+    monkeypatch.setattr(output.os, "replace", refuse_units)
+    with pytest.raises(GunbaiError, match=rf"{re.escape(str(d / 'units.yaml'))}: cannot be written \(Operation not permitted\)"):
+        add_headers(d)
+    monkeypatch.undo()
+    assert {p: p.read_bytes() for p in d.rglob("*.yaml")} == before

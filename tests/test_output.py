@@ -83,7 +83,7 @@ def test_a_failed_rename_puts_back_the_ones_done(outputs, monkeypatch, fail_at):
     monkeypatch.undo()
     message = str(exc.value)
     assert "\n" not in message and message.startswith(f"{moves[fail_at]}: cannot be written (Operation not permitted)")
-    assert message.endswith(f"every output in {outputs} is as it was")
+    assert message.endswith(f"every file in {outputs} is as it was")
     assert _tree(outputs) == before
     assert not (outputs / "a" / "print").exists() and not list(outputs.glob(".staging-*"))
 
@@ -112,8 +112,8 @@ def test_an_immutable_output_folder_changes_no_output(outputs, new_folder):
                     for system in ("a", "b"):
                         write_bytes_atomic(outputs / system / f"{system}.vmod", b"new module")
         where = outputs / "b" / ("print" if new_folder else "b.vmod")
-        step = "preparing the swap" if new_folder else "swapping the outputs in"
-        assert str(exc.value) == f"{where}: cannot be written (Operation not permitted) while {step}; every output in {outputs} is as it was"
+        step = "preparing the swap" if new_folder else "swapping the files in"
+        assert str(exc.value) == f"{where}: cannot be written (Operation not permitted) while {step}; every file in {outputs} is as it was"
         assert _tree(outputs) == before
         assert not list(outputs.glob(".staging-*"))
     finally:

@@ -94,7 +94,7 @@ def test_a_swap_that_fails_for_one_system_changes_no_output(built, tmp_path, mon
         return real(src, dst, *a, **kw)
 
     monkeypatch.setattr(output.os, "replace", refused)
-    with pytest.raises(GunbaiError, match=r"sekigahara\S*: cannot be written \(Operation not permitted\) while swapping the outputs in; every output in"):
+    with pytest.raises(GunbaiError, match=r"sekigahara\S*: cannot be written \(Operation not permitted\) while swapping the files in; every file in"):
         build_all(data2, out, progress=False)
     monkeypatch.undo()
     assert _snapshot(out) == before

@@ -146,8 +146,11 @@ class YamlDocument:
         if self.data is None:
             raise DataError([DataProblem(self.path, 1, "", "an empty document", "the file's contents (see its JSON Schema: gunbai schema)")])
         fields = model.model_fields
-        if isinstance(self.data, dict) and self.data and fields and not any(str(k) in fields for k in self.data):
-            # not one key of the kind of file wanted: another kind of file (units.yaml given as a roster)
+        required = [n for n, f in fields.items() if f.is_required()]
+        keys_given = {str(k) for k in self.data} if isinstance(self.data, dict) else set()
+        if keys_given and fields and (not keys_given & set(fields) or len(required) >= 4 and 4 * len(keys_given & set(required)) < len(required)):
+            # not one key of the kind of file wanted, or not a quarter of its required keys: another
+            # kind of file (weapons.yaml given as a roster, units.yaml as a scenario)
             keys = [str(k) for k in self.data]
             wanted = [n for n, f in fields.items() if f.is_required()] or list(fields)
             raise DataError([DataProblem(self.path, self.line_of((keys[0],)), "", "a file with the keys " + ", ".join(keys[:4]) + (" …" if len(keys) > 4 else ""),
