@@ -166,17 +166,28 @@ def test_bad_source_date_epoch_is_one_line_and_writes_nothing(tmp_path, value):
     assert not (tmp_path / "out").exists()
 
 
-def test_ctrl_c_exits_130_and_says_nothing_was_written(tmp_path):
-    data = _data(tmp_path, "ronin")
-    out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    cache = out / "ronin" / ".cache"
-    deadline = time.monotonic() + 300
+def _build_until_an_image_is_drawn(data: Path, out: Path, system: str, *options: str) -> subprocess.Popen:
+    """``gunbai build`` started in a session of its own (as a terminal runs it: SIGINT not
+    ignored, whatever runs the tests), returned once it has drawn an image."""
+
+    def as_a_terminal_would() -> None:  # a shell's background job ignores SIGINT, and its children inherit that
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q", *options],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=as_a_terminal_would)
+    cache = out / system / ".cache"
+    deadline = time.monotonic() + 300  # a guard against a hang, not a speed limit
     while time.monotonic() < deadline and not (cache.is_dir() and any(cache.glob("*.png"))):
         if proc.poll() is not None:
-            pytest.fail("the build ended before it could be interrupted")
+            pytest.fail("the build ended before it could be stopped")
         time.sleep(0.05)
+    return proc
+
+
+def test_ctrl_c_exits_130_and_says_nothing_was_written(tmp_path):
+    out = tmp_path / "out"
+    proc = _build_until_an_image_is_drawn(_data(tmp_path, "ronin"), out, "ronin")
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=300)
     assert proc.returncode == 130
@@ -330,16 +341,8 @@ def test_sigterm_exits_143_says_nothing_was_written_and_leaves_no_process(tmp_pa
     """A CI job's time limit or ``docker stop`` (SIGTERM) during a build: handled as Ctrl-C (one
     line, exit 143, no output, no staging folder), and no drawing process is left running (they
     held the command's output open, so its caller waited forever)."""
-    data = _data(tmp_path, "ohw")
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q", "--jobs", "2"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    cache = out / "ohw" / ".cache"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and not (cache.is_dir() and any(cache.glob("*.png"))):
-        if proc.poll() is not None:
-            pytest.fail("the build ended before it could be terminated")
-        time.sleep(0.05)
+    proc = _build_until_an_image_is_drawn(_data(tmp_path, "ohw"), out, "ohw", "--jobs", "2")
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=300)
     assert proc.returncode == 143, err

@@ -276,9 +276,10 @@ def _duplicate_keys(node: yaml.Node | None, loc: tuple[Any, ...]):
 _AMBIGUOUS_INT = re.compile(r"[-+]?(0[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])+)")
 
 
-def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
-    """Plain scalars PyYAML would read as an octal or base-60 integer: ``(loc, value, line,
-    expected)`` each. A quoted ``'010'`` is text and fine."""
+def _scalars(node: yaml.Node | None, loc: tuple[Any, ...], *, keys: bool = False):
+    """Every scalar node under ``node`` with its location, in document order, each once (an
+    alias's node is visited where it is first met); with ``keys`` the mapping keys too (at their
+    mapping's location)."""
     stack: list[tuple[yaml.Node | None, tuple[Any, ...]]] = [(node, loc)]
     seen: set[int] = set()
     while stack:
@@ -287,21 +288,30 @@ def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
             continue
         seen.add(id(n))
         if isinstance(n, yaml.ScalarNode):
-            if n.tag == "tag:yaml.org,2002:int" and not n.style and _AMBIGUOUS_INT.fullmatch(n.value):
-                if ":" in n.value:
-                    expected = f"a number without ':' (YAML 1.1 reads {n.value} as a base-60 number); quote it if it is text"
-                else:
-                    sign = "-" if n.value.startswith("-") else ""
-                    plain = sign + (n.value.replace("_", "").lstrip("+-").lstrip("0") or "0")
-                    expected = f"a number without leading zeros (YAML 1.1 reads {n.value} as octal {int(n.value.replace('_', ''), 8)}); write {plain}, or quote it if it is text"
-                yield where, repr(n.value), n.start_mark.line + 1, expected
+            yield n, where
         elif isinstance(n, yaml.MappingNode):
             for k, v in reversed(n.value):
                 key = k.value if isinstance(k, yaml.ScalarNode) else None
                 stack.append((v, where + (key,)))
+                if keys:
+                    stack.append((k, where))
         elif isinstance(n, yaml.SequenceNode):
             for i, item in reversed(list(enumerate(n.value))):
                 stack.append((item, where + (i,)))
+
+
+def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
+    """Plain scalars PyYAML would read as an octal or base-60 integer: ``(loc, value, line,
+    expected)`` each. A quoted ``'010'`` is text and fine."""
+    for n, where in _scalars(node, loc):
+        if n.tag == "tag:yaml.org,2002:int" and not n.style and _AMBIGUOUS_INT.fullmatch(n.value):
+            if ":" in n.value:
+                expected = f"a number without ':' (YAML 1.1 reads {n.value} as a base-60 number); quote it if it is text"
+            else:
+                sign = "-" if n.value.startswith("-") else ""
+                plain = sign + (n.value.replace("_", "").lstrip("+-").lstrip("0") or "0")
+                expected = f"a number without leading zeros (YAML 1.1 reads {n.value} as octal {int(n.value.replace('_', ''), 8)}); write {plain}, or quote it if it is text"
+            yield where, repr(n.value), n.start_mark.line + 1, expected
 
 
 #: Characters no text of a data file may hold, written as escapes in a quoted YAML string
@@ -315,27 +325,12 @@ CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\uff
 def _control_characters(node: yaml.Node | None, loc: tuple[Any, ...]):
     """Scalars (keys and values) holding a :data:`CONTROL` character: ``(loc, value, line,
     expected)`` each."""
-    stack: list[tuple[yaml.Node | None, tuple[Any, ...]]] = [(node, loc)]
-    seen: set[int] = set()
-    while stack:
-        n, where = stack.pop()
-        if n is None or id(n) in seen:
-            continue
-        seen.add(id(n))
-        if isinstance(n, yaml.ScalarNode):
-            m = CONTROL.search(n.value)
-            if m:
-                shown = n.value if len(n.value) <= 60 else n.value[:57] + "..."
-                yield (where, ascii(shown), n.start_mark.line + 1,
-                       f"a text without control characters (U+{ord(m.group()):04X} at character {m.start() + 1}; delete it, or write the character meant)")
-        elif isinstance(n, yaml.MappingNode):
-            for k, v in reversed(n.value):
-                key = k.value if isinstance(k, yaml.ScalarNode) else None
-                stack.append((v, where + (key,)))
-                stack.append((k, where))
-        elif isinstance(n, yaml.SequenceNode):
-            for i, item in reversed(list(enumerate(n.value))):
-                stack.append((item, where + (i,)))
+    for n, where in _scalars(node, loc, keys=True):
+        m = CONTROL.search(n.value)
+        if m:
+            shown = n.value if len(n.value) <= 60 else n.value[:57] + "..."
+            yield (where, ascii(shown), n.start_mark.line + 1,
+                   f"a text without control characters (U+{ord(m.group()):04X} at character {m.start() + 1}; delete it, or write the character meant)")
 
 
 def format_location(loc: tuple[Any, ...]) -> str:
