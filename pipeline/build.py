@@ -158,6 +158,52 @@ def check_environment() -> None:
         raise GunbaiError(str(exc)) from None
 
 
+#: What a build, ``counters``, ``cards``, ``sheets`` and ``verify --play`` write at the top of a
+#: system's output folder (hidden names aside: the render cache ``.cache/``, the stamp).
+OUTPUT_NAMES = ("cards", "images", "print", "battlescribe", "playability.png", "samurai_battles.vmod", "extension_bases.tsv")
+
+
+def check_output_folders(data_root: Path, out_root: Path, systems: list[str], *, force: bool = False) -> None:
+    """Refuse, before anything is read or written, an output folder that would write over the
+    command's inputs or over files gunbai did not write.
+
+    ``out_root/<system>`` must not be a system's data folder, the templates or gunbai's code, nor
+    inside one, nor hold one or the data folder: never, ``force`` or not. It must be a folder
+    (or not exist yet), and unless ``force`` it must be gunbai's: empty, or holding its render
+    cache or stamp, or only the names gunbai writes there (:data:`OUTPUT_NAMES`, the module).
+
+    Raises:
+        GunbaiError: one line naming the folder, what is wrong and the way out.
+    """
+    from pipeline.stamp import REPO, STAMP_FILE
+
+    if out_root.exists() and not out_root.is_dir():
+        raise GunbaiError(f"--out {out_root}: is a file; expected the folder the outputs go to")
+    inputs = {f"the data folder (--data) of {s}": data_root / s for s in _systems() if (data_root / s).is_dir()}
+    inputs |= {"gunbai's templates": REPO / "templates", "gunbai's code": REPO / "pipeline"}
+    for name in systems:
+        folder = out_root / name
+        for what, path in [*inputs.items(), ("the data folder (--data)", data_root)]:
+            a, b = Path(os.path.realpath(folder)), Path(os.path.realpath(path))
+            inside = a.is_relative_to(b) and path != data_root  # beside the systems' folders is no harm
+            if a == b or inside or b.is_relative_to(a):
+                where = "is" if a == b else "is inside" if inside else "holds"
+                raise GunbaiError(f"--out {out_root}: the {name} outputs would go to {folder}, which {where} {what} ({path}); "
+                                  "choose an --out outside the data (the default is build)")
+        if folder.exists() and not folder.is_dir():
+            raise GunbaiError(f"{folder}: is a file; expected the folder of the {name} outputs (move it, or choose another --out)")
+        if force or not folder.is_dir():
+            continue
+        entries = sorted(e.name for e in folder.iterdir())
+        if ".cache" in entries or STAMP_FILE in entries:
+            continue
+        foreign = [e for e in entries if not e.startswith(".") and e not in OUTPUT_NAMES + (f"{name}.vmod", f"{name}.vmdx")]
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+            raise GunbaiError(f"{folder}: holds files gunbai did not write ({shown}) and no gunbai build; the {name} outputs would "
+                              "be written among them: choose another --out, or pass --force to write there")
+
+
 def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system: str | None = None, force: bool = False,
               base_module: Path | None = None, base_mapping: Path | None = None) -> list[BuildResult]:
     """Build every system found under ``data_root`` (or just ``system``) into
@@ -167,7 +213,8 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
     (:func:`pipeline.render.sheets.print_files_together`: one forked process per core for all of
     them, not per system).
 
-    A system whose stamp says its inputs and outputs are unchanged is skipped (``force``: never).
+    A system whose stamp says its inputs and outputs are unchanged is skipped (``force``: never,
+    and an output folder holding other files is written into: :func:`check_output_folders`).
 
     ``base_module`` (with ``base_mapping``): build the extension of a system that
     :attr:`~pipeline.systems.base.GameSystem.extends_base_module` (Genpei) for that module
@@ -187,6 +234,7 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
 
     check_environment()
     chosen = systems_in(data_root, system)
+    check_output_folders(data_root, out_root, chosen, force=force)
     options = dict(BUILD_OPTIONS)
     base_opts: dict[str, Path] = {}
     if base_module is not None or base_mapping is not None:
@@ -311,12 +359,14 @@ def verify_by_system(data_root: Path, scenario_files: list[Path] | None = None, 
     return out
 
 
-def render_only(data_root: Path, out_root: Path, *, what: str, system: str | None = None) -> Iterator[str]:
+def render_only(data_root: Path, out_root: Path, *, what: str, system: str | None = None, force: bool = False) -> Iterator[str]:
     """Render ``counters``, ``cards`` or ``sheets`` of every system (or of ``system``); yields
-    one line per system. All or nothing, like :func:`build_all`.
+    one line per system. All or nothing, like :func:`build_all`; ``force``: write into an
+    output folder that holds other files (:func:`check_output_folders`).
 
     Raises:
-        GunbaiError: bad data or environment (nothing is written).
+        GunbaiError: bad data or environment, or an output folder that is not gunbai's
+            (nothing is written).
     """
     from pipeline import progress as shown
     from pipeline import stamp
@@ -324,6 +374,7 @@ def render_only(data_root: Path, out_root: Path, *, what: str, system: str | Non
 
     check_environment()
     names = systems_in(data_root, system)
+    check_output_folders(data_root, out_root, names, force=force)
     lines = []
     with Transaction(out_root) as tx:
         for name in names:

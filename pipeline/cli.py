@@ -85,7 +85,7 @@ def build(
     data: DataOpt = Path("source_data"),
     out_dir: OutOpt = Path("build"),
     system: SystemOpt = None,
-    force: Annotated[bool, typer.Option("--force", help="Build every system even when its inputs and outputs are unchanged.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Build every system even when its inputs and outputs are unchanged, and into output folders holding files gunbai did not write.")] = False,
     jobs: JobsOpt = None,
     quiet: QuietOpt = False,
     base_module: Annotated[Path | None, typer.Option("--base-module", help="Build the Genpei extension for this module (.vmod) instead of the one system.yaml names.")] = None,
@@ -265,6 +265,9 @@ def _play(data: Path, scenarios: list[Path] | None, per_system, *, play: int, pr
     t0 = time.perf_counter()
     progress.step(", ".join(names), "playing")
     try:
+        from pipeline.build import check_output_folders
+
+        check_output_folders(data, out_dir, names, force=True)  # the charts: never among the inputs
         results = play_all(data, names, files=files, budget=play, seed=seed, precision=precision, policy=policy, workers=workers, dask=dask,
                            out_root=out_dir, use_cache=use_cache)
     except GunbaiError as exc:
@@ -309,54 +312,61 @@ def _summarise_notes(lines: list[str], full: bool) -> list[str]:
     return [f"engine notes: {len(notes)} values no public source gives are played with stand-ins ({listing}); --notes lists them"] + rest
 
 
-def _render(data: Path, out_dir: Path, what: str, system: str | None, quiet: bool, jobs: int | None = None) -> None:
+ForceOutOpt = Annotated[bool, typer.Option("--force", help="Write into output folders that hold files gunbai did not write.")]
+
+
+def _render(data: Path, out_dir: Path, what: str, system: str | None, quiet: bool, jobs: int | None = None, force: bool = False) -> None:
     from pipeline.build import render_only
 
     _jobs(jobs)
     _progress(quiet)
     try:
-        for line in render_only(data, out_dir, what=what, system=system):
+        for line in render_only(data, out_dir, what=what, system=system, force=force):
             out.print(line, markup=False)
     except GunbaiError as exc:
         _fail(exc)
 
 
 @app.command()
-def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
+def counters(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False,
+             force: ForceOutOpt = False) -> None:
     """Render every counter image (PNG) of every system into OUT/<system>/images/."""
-    _render(data, out_dir, "counters", system, quiet, jobs)
+    _render(data, out_dir, "counters", system, quiet, jobs, force)
 
 
 @app.command()
-def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
+def cards(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False,
+          force: ForceOutOpt = False) -> None:
     """Render every reference card (PNG) of every system into OUT/<system>/cards/."""
-    _render(data, out_dir, "cards", system, quiet, jobs)
+    _render(data, out_dir, "cards", system, quiet, jobs, force)
 
 
 @app.command()
-def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False) -> None:
+def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"), system: SystemOpt = None, jobs: JobsOpt = None, quiet: QuietOpt = False,
+           force: ForceOutOpt = False) -> None:
     """Write the print PDFs (counter sheets A4 and Letter, cards, scenario sheets) of every
     system into OUT/<system>/print/ (``gunbai build`` writes them too)."""
-    _render(data, out_dir, "sheets", system, quiet, jobs)
+    _render(data, out_dir, "sheets", system, quiet, jobs, force)
 
 
 @app.command("import")
 def import_(
     setup: Annotated[Path | None, typer.Argument(help="The saved game or predefined setup (.vsav), or the name of a setup stored in the module. Leave out to draft a data folder from the module.")] = None,
-    module: Annotated[Path, typer.Option("--module", help="The module (.vmod) the setup was made with.")] = Path(),
+    module: Annotated[Path | None, typer.Option("--module", help="The module (.vmod) the setup was made with.", show_default=False)] = None,
     extension: Annotated[list[Path] | None, typer.Option("--extension", help="An extension (.vmdx) loaded onto the module when the setup was made (repeatable); its setups may be named.")] = None,
-    system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara.")] = None,
+    system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara (default: the one whose data names the module, for a module gunbai built).")] = None,
     pieces: Annotated[Path | None, typer.Option("--pieces", help="Piece mapping (MAP.yaml): piece name, palette slot or prototype → unit, leader, terrain or marker id.")] = None,
     base: Annotated[Path | None, typer.Option("--base", help="A scenario file whose fields a setup cannot give (name, sides, cards, victory, rules) are kept.")] = None,
     draft_pieces: Annotated[Path | None, typer.Option("--draft-pieces", help="Write a draft piece mapping listing every piece not mapped yet.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The scenario file to write (a folder when drafting a data folder).")] = None,
     data: DataOpt = Path("source_data"),
+    force: Annotated[bool, typer.Option("--force", help="Write -o (and --draft-pieces) even over one of the inputs or a file that is not a scenario (a piece mapping).")] = False,
 ) -> None:
     """Bring a VASSAL setup in as a scenario file (then verify it), or, without SETUP, draft a
     data folder (units, board, grid) from a module gunbai did not write."""
     from pipeline.setup_import import import_setup
 
-    if module == Path() or output is None:
+    if module is None or output is None:
         err.print("gunbai import: --module and -o are required", markup=False)
         raise typer.Exit(2)
     if setup is None:
@@ -369,15 +379,20 @@ def import_(
             _fail(exc)
         return
     if system is None:
-        err.print("gunbai import: --system is required with a setup (genpei, ronin, ohw, sekigahara)", markup=False)
-        raise typer.Exit(2)
+        from pipeline.setup_import import system_of_module
+
+        system = system_of_module(module, data)
+        if system is None:
+            err.print(f"gunbai import: --system is required with a setup (genpei, ronin, ohw, sekigahara): no system under {data} names the module", markup=False)
+            raise typer.Exit(2)
+        out.print(f"--system {system} (its data names the module)", markup=False)
     from pipeline.build import blocking
     from pipeline.systems.base import SYSTEMS, get_system
 
     try:
         result = import_setup(setup, module, system, output, data_root=data, pieces=pieces, base=base,
                               draft_pieces=draft_pieces, verify=get_system(system).verify if system in SYSTEMS else None,
-                              extensions=list(extension or []))
+                              extensions=list(extension or []), force=force)
     except GunbaiError as exc:
         _fail(exc)
     for note in result.notes:
@@ -511,15 +526,22 @@ def schema(
         err.print(f"--system {unknown[0]!r}: not a game system ({', '.join(SYSTEMS)})", markup=False)
         raise typer.Exit(1)
     if out_dir is not None:
+        if out_dir.exists() and not out_dir.is_dir():
+            err.print(f"--out {out_dir}: is a file; expected the folder the schemas go to", markup=False)
+            raise typer.Exit(1)
         if not system or len(system) != 1:
             err.print("--out writes one system's schemas: give exactly one --system", markup=False)
             raise typer.Exit(1)
-        paths = write_schemas(out_dir, system[0])
-    else:
-        paths = write_all(data, system)
-        if headers:
-            for s in system or [s for s in SYSTEMS if (data / s).is_dir()]:
-                paths += add_headers(data / s)
+    try:
+        if out_dir is not None:
+            paths = write_schemas(out_dir, system[0])
+        else:
+            paths = write_all(data, system)
+            if headers:
+                for s in system or [s for s in SYSTEMS if (data / s).is_dir()]:
+                    paths += add_headers(data / s)
+    except GunbaiError as exc:
+        _fail(exc)
     for path in paths:
         out.print(str(path), markup=False)
 
@@ -566,37 +588,48 @@ def roster_check(
 def main() -> None:
     """Console entry point: run the app; an operating-system error (a folder where a file was
     expected, a file where a folder was, no permission) is one line and exit 1, and Ctrl-C says
-    what was kept and exits 130."""
+    what was kept and exits 130 (SIGTERM: the same, exit 143)."""
+    from pipeline.errors import handle_sigterm
+
+    handle_sigterm()
     try:
         app(prog_name="gunbai")
     except OSError as exc:
+        from pipeline.output import kept_after_error
+
         where = f"{exc.filename}: " if exc.filename else ""
-        err.print(f"gunbai: {where}{exc.strerror or exc}", markup=False)
+        err.print(f"gunbai: {where}{exc.strerror or exc}{kept_after_error()}", markup=False)
         sys.exit(1)
-    except KeyboardInterrupt:
-        _interrupted()
+    except KeyboardInterrupt as exc:
+        _interrupted(exc)
     except SystemExit as exc:
         # Typer turns Ctrl-C into a silent exit 130 (SystemExit <- typer.Exit <- KeyboardInterrupt)
-        if isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
-            _interrupted()
+        cause = getattr(exc.__context__, "__cause__", None)
+        if isinstance(cause, KeyboardInterrupt):
+            _interrupted(cause)
         raise
 
 
-def _interrupted() -> None:
-    """Ctrl-C: stop the drawing processes, say what was kept, exit 130. A second Ctrl-C from
-    then on is ignored (as ``timeout -s INT`` sends one to the command and one to its process
-    group), so that it cuts neither the roll-back of the outputs nor the message short."""
+def _interrupted(exc: BaseException | None = None) -> None:
+    """Ctrl-C (or SIGTERM, :class:`~pipeline.errors.Terminated`): stop the drawing processes,
+    say what was kept, exit 130 (143). A second one from then on is ignored (as ``timeout -s
+    INT`` sends one to the command and one to its process group), so that it cuts neither the
+    roll-back of the outputs nor the message short."""
     import signal
 
+    from pipeline.errors import Terminated
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     from pipeline import progress
     from pipeline.output import interrupted_message
     from pipeline.render import parallel
 
     parallel.shutdown(wait=False)
     progress.clear()
-    err.print(f"gunbai: interrupted; {interrupted_message()}", markup=False)
-    sys.exit(130)
+    terminated = isinstance(exc, Terminated)
+    err.print(f"gunbai: {'terminated' if terminated else 'interrupted'}; {interrupted_message()}", markup=False)
+    sys.exit(143 if terminated else 130)
 
 
 if __name__ == "__main__":  # pragma: no cover

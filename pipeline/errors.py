@@ -46,3 +46,22 @@ class DataError(GunbaiError):
     def __init__(self, problems: list[DataProblem]):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a CI job's time limit, ``docker stop``, ``kill``), raised in the main thread by
+    :func:`handle_sigterm`'s handler: every ``except KeyboardInterrupt`` and roll-back treats it
+    as Ctrl-C, and the command exits 143 (128 + SIGTERM) saying what was kept."""
+
+
+def handle_sigterm() -> None:
+    """From now on SIGTERM raises :class:`Terminated` in the main thread (instead of ending the
+    process at once, leaving its drawing processes running and its staging folder behind)."""
+    import signal
+    import threading
+
+    def _raise(signum, frame):
+        raise Terminated()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise)

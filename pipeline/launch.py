@@ -71,7 +71,10 @@ def fast_build(args: list[str]) -> list[str] | None:
 
 def main() -> None:
     """Console entry point (``gunbai``). Ctrl-C at any moment (even while modules are still
-    being imported) exits 130 with one line saying what was kept."""
+    being imported) exits 130 with one line saying what was kept; SIGTERM likewise, exit 143."""
+    from pipeline.errors import Terminated, handle_sigterm
+
+    handle_sigterm()
     try:
         args = sys.argv[1:]
         if args[:1] == ["build"]:
@@ -84,9 +87,10 @@ def main() -> None:
                 sys.stdout.flush()
                 return
         from pipeline.cli import main as cli_main
-    except KeyboardInterrupt:
-        sys.stderr.write("gunbai: interrupted; nothing was written\n")
-        sys.exit(130)
+    except KeyboardInterrupt as exc:
+        terminated = isinstance(exc, Terminated)
+        sys.stderr.write(f"gunbai: {'terminated' if terminated else 'interrupted'}; nothing was written\n")
+        sys.exit(143 if terminated else 130)
     cli_main()
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipeline.errors import GunbaiError
-from pipeline.output import write_bytes_atomic
+from pipeline.output import Transaction, write_bytes_atomic
 from pipeline.setup_import import yaml_str
 from pipeline.vassal.archive import VassalFormatError, open_archive
 from pipeline.vassal.grids import HexGrid
@@ -107,8 +107,10 @@ def draft_data_folder(module_path: Path, out: Path, *, system: str | None = None
     Raises:
         GunbaiError: the module cannot be read, or ``out`` exists and is not an empty folder.
     """
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise GunbaiError(f"{out}: the draft goes to a new or empty folder (it exists and holds files)")
+    if out.exists() and not out.is_dir():
+        raise GunbaiError(f"-o {out}: is a file; the draft goes to a new or empty folder")
+    if out.is_dir() and any(out.iterdir()):
+        raise GunbaiError(f"-o {out}: the draft goes to a new or empty folder (it exists and holds files)")
     try:
         with open_archive(module_path) as arc:
             info = read_module(arc)
@@ -154,12 +156,12 @@ def draft_data_folder(module_path: Path, out: Path, *, system: str | None = None
               "gunbai import SETUP.vsav --module MODULE.vmod --system SYSTEM --pieces pieces.yaml -o scenarios/NAME.yaml",
               "```", ""]
     written = []
-    out.mkdir(parents=True, exist_ok=True)
-    if board:
-        written.append(write_bytes_atomic(out / "board.yaml", ("\n".join(board) + "\n").encode()))
-    written.append(write_bytes_atomic(out / "units.yaml", ("\n".join(units) + "\n").encode()))
-    written.append(write_bytes_atomic(out / "pieces.yaml", ("\n".join(pieces) + "\n").encode()))
-    written.append(write_bytes_atomic(out / "README.md", ("\n".join(readme)).encode()))
+    with Transaction(out):  # all four files or none
+        if board:
+            written.append(write_bytes_atomic(out / "board.yaml", ("\n".join(board) + "\n").encode()))
+        written.append(write_bytes_atomic(out / "units.yaml", ("\n".join(units) + "\n").encode()))
+        written.append(write_bytes_atomic(out / "pieces.yaml", ("\n".join(pieces) + "\n").encode()))
+        written.append(write_bytes_atomic(out / "README.md", ("\n".join(readme)).encode()))
     for p in written:
         yield f"{p}: written"
     if not board:

@@ -80,7 +80,14 @@ def render_schema(schema: dict) -> bytes:
 
 
 def write_schemas(out_dir: Path, system: str = "genpei") -> list[Path]:
-    """Write every schema of ``system`` into ``out_dir``; returns the paths written."""
+    """Write every schema of ``system`` into ``out_dir``, all or none; returns the paths written."""
+    from pipeline.output import Transaction
+
+    with Transaction(out_dir):
+        return _write_schemas(out_dir, system)
+
+
+def _write_schemas(out_dir: Path, system: str) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, schema in sorted(schemas(system).items()):
@@ -148,7 +155,15 @@ def header_problems(system_root: Path, system: str) -> list[str]:
 
 def add_headers(system_root: Path) -> list[Path]:
     """Put the yaml-language-server line first in every data file of ``system_root`` that lacks
-    it (replacing a wrong one); returns the files changed."""
+    it (replacing a wrong one); returns the files changed. All or nothing: a file that cannot be
+    written leaves every file as it was."""
+    from pipeline.output import Transaction
+
+    with Transaction(system_root):
+        return _add_headers(system_root)
+
+
+def _add_headers(system_root: Path) -> list[Path]:
     changed = []
     for path in data_files(system_root):
         want = expected_header(system_root, path)

@@ -37,6 +37,7 @@ of :mod:`pipeline.vassal.archive`; nothing they contain becomes a path.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -44,13 +45,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
-from pipeline.data.common import Strict
+from pipeline.data.common import Fixed, Strict
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem, GunbaiError
+from pipeline.output import check_overwrite
 from pipeline.vassal.archive import VassalFormatError, open_archive
 from pipeline.vassal.read import ModuleInfo, read_module
+from pipeline.vassal.save import ERROR as SAVE_ERROR
 from pipeline.vassal.save import DecodedSave, SetupPiece, locate_pieces, read_save, read_save_path
 
 __all__ = [
@@ -97,7 +100,7 @@ class PieceMapFile(Strict):
     board: str | None = None
     first_hex: str | None = None
     px_per_inch: float | None = Field(None, gt=0)
-    table_origin: tuple[float, float] = (0.0, 0.0)
+    table_origin: Fixed[float, float] = (0.0, 0.0)
     pieces: list[PieceRule] = []
 
 
@@ -185,8 +188,11 @@ def load_setup(setup: Path, module_path: Path, extensions: Sequence[Path] = ()) 
     setup stored in the module or in one of the extensions.
 
     Raises:
-        ImportError_: a file cannot be read or is not what it should be (one line naming it).
+        ImportError_: a file cannot be read or is not what it should be, or the save is cut
+            short or damaged (one line naming it).
     """
+    if setup.is_dir():
+        raise ImportError_(f"{setup}: is a folder; expected a saved game or setup (.vsav), or the name of a setup in {module_path}")
     which = module_path
     try:
         with open_archive(module_path) as arc:
@@ -216,6 +222,14 @@ def load_setup(setup: Path, module_path: Path, extensions: Sequence[Path] = ()) 
                 label = f"{path}:{entry}"
     except VassalFormatError as exc:
         raise ImportError_(f"{which}: {exc}") from None
+    broken = [(i, message) for i, severity, message in save.problems if severity == SAVE_ERROR]
+    if broken:
+        # a save cut short (no end_save, a piece cut in half) or damaged: what it holds is not
+        # the setup, and importing it would write a scenario short of pieces
+        i, message = broken[0]
+        at = f"command {i + 1}: " if i >= 0 else ""
+        more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
+        raise ImportError_(f"{label}: the save is cut short or damaged, so VASSAL would not load it ({at}{message}){more}; nothing written")
     return module, save, label
 
 
@@ -459,10 +473,89 @@ def _flow(d: dict[str, Any] | None) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+def with_schema_header(text: str, schema: Path, out: Path) -> str:
+    """``text`` with one yaml-language-server line first, naming ``schema`` relative to the
+    folder ``out`` is written to (wherever that is: a scenario imported outside the data folder
+    still finds its schema), and no other such line.
+
+    >>> print(with_schema_header("# yaml-language-server: $schema=../schema/s.json\\nid: a\\n", Path("d/genpei/schema/s.json"), Path("x/a.yaml")))
+    # yaml-language-server: $schema=../d/genpei/schema/s.json
+    id: a
+    <BLANKLINE>
+    """
+    from pipeline.schema import HEADER
+
+    rel = Path(os.path.relpath(os.path.abspath(schema), os.path.abspath(out.parent))).as_posix()
+    lines = [ln for ln in text.split("\n") if not ln.startswith(HEADER)]
+    return "\n".join([HEADER + rel] + lines)
+
+
+def system_of_module(module_path: Path, data_root: Path) -> str | None:
+    """The game system whose data (``data_root/<system>/system.yaml``, ``vassal.module_name``)
+    names the module at ``module_path``: a module gunbai built from that data; None when none or
+    several do, or the module cannot be read (the import reports that)."""
+    from pipeline.systems.base import SYSTEMS
+
+    try:
+        with open_archive(module_path) as arc:
+            name = read_module(arc).name
+    except (VassalFormatError, OSError):
+        return None
+    found = []
+    for system in SYSTEMS:
+        path = data_root / system / "system.yaml"
+        try:
+            data = YamlDocument.load(path).data if path.is_file() else None
+        except DataError:
+            continue
+        vassal = data.get("vassal") if isinstance(data, dict) else None
+        if isinstance(vassal, dict) and vassal.get("module_name") == name:
+            found.append(system)
+    return found[0] if len(found) == 1 else None
+
+
+def _yaml_of_kind(model: type[BaseModel], needed: str):
+    """``path → bool``: the file is a YAML mapping holding ``needed`` and only keys of ``model``
+    (a scenario file, a piece mapping: what ``import`` may replace)."""
+
+    def check(path: Path) -> bool:
+        try:
+            data = YamlDocument.load(path).data
+        except DataError:
+            return False
+        return isinstance(data, dict) and needed in data and all(str(k) in model.model_fields or str(k) == "<<" for k in data)
+
+    return check
+
+
+def check_import_outputs(setup: Path, module_path: Path, system: str, out: Path, *, pieces: Path | None = None, base: Path | None = None,
+                         draft_pieces: Path | None = None, force: bool = False) -> None:
+    """Refuse, before anything is read, an ``-o`` or ``--draft-pieces`` that would write over
+    one of the import's inputs (the setup, the module, the piece mapping) or over a file that
+    is not a scenario file (resp. a piece mapping), unless ``force``. ``-o`` may be the
+    ``--base`` file: that updates a scenario in place, its text kept.
+
+    Raises:
+        ImportError_: one line naming the option and the file.
+    """
+    importer = system_importer(system)
+    inputs = {"setup (SETUP)": setup, "module (--module)": module_path, "piece mapping (--pieces)": pieces, "base scenario (--base)": base}
+    if draft_pieces is not None and os.path.realpath(draft_pieces) == os.path.realpath(out):
+        raise ImportError_(f"-o {out} and --draft-pieces {draft_pieces} name one file; give each its own")
+    try:
+        check_overwrite(out, "-o", kind=f"a scenario file ({system})", inputs=inputs, allowed=(base,), force=force,
+                        is_kind=_yaml_of_kind(importer.SCENARIO_MODEL, "id"))
+        if draft_pieces is not None:
+            check_overwrite(draft_pieces, "--draft-pieces", kind="a piece mapping", inputs={**inputs, "base scenario (--base)": base},
+                            force=force, is_kind=_yaml_of_kind(PieceMapFile, "system"))
+    except GunbaiError as exc:
+        raise ImportError_(str(exc)) from None
+
+
 def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data_root: Path = Path("source_data"),
                  pieces: Path | None = None, base: Path | None = None, draft_pieces: Path | None = None,
                  verify: Callable[[Path, Sequence[Path]], tuple[list, int]] | None = None,
-                 extensions: Sequence[Path] = ()) -> ImportResult:
+                 extensions: Sequence[Path] = (), force: bool = False) -> ImportResult:
     """Import ``setup`` (read with ``module_path``'s maps and palette) as a scenario of
     ``system`` into ``out``; then verify it.
 
@@ -480,6 +573,8 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         extensions: extensions (``.vmdx``) loaded onto the module when the setup was made (their
             pieces, prototypes and setups count as the module's; a setup stored in one may be
             named).
+        force: write ``out`` (and ``draft_pieces``) even over an input or a file of another
+            kind (:func:`check_import_outputs`).
 
     Returns:
         an :class:`ImportResult`.
@@ -491,6 +586,10 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         DataError: the mapping or base file is invalid (file, line, value).
     """
     importer = system_importer(system)
+    check_import_outputs(setup, module_path, system, out, pieces=pieces, base=base, draft_pieces=draft_pieces, force=force)
+    if not (data_root / system).is_dir():
+        raise ImportError_(f"--data {data_root}: no {system} data folder ({data_root / system}); the import needs the data it imports "
+                           "into (its unit, terrain and marker ids): run it where source_data is, or give --data")
     mapping, mapping_doc = _load_mapping(pieces, system)
     module, save, label = load_setup(setup, module_path, extensions)
     located = locate_pieces(save, module)
@@ -514,6 +613,7 @@ def import_setup(setup: Path, module_path: Path, system: str, out: Path, *, data
         raise ImportError_(f"{label}: {exc}; nothing written") from None
     from pipeline.output import write_bytes_atomic
 
+    text = with_schema_header(text, data_root / system / "schema" / "scenario.schema.json", out)
     # Check what is about to be written before writing it: valid YAML and valid against the
     # system's scenario schema (an error here is gunbai's, but it must not leave a bad file).
     YamlDocument.parse(text, out).validate(importer.SCENARIO_MODEL)

@@ -38,6 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = ("genpei", "ronin", "ohw", "sekigahara")
 #: Files of the repository that pin the dependencies.
 DEPENDENCY_FILES = ("pyproject.toml", "requirements.lock")
+#: Stands for the output folder in a stamp's summary line (a moved folder is named as it is now).
+OUT_MARK = "<out>"
 #: Build options that change what is written (part of each system's digest).
 BUILD_OPTIONS = {"print_sheets": True}
 
@@ -134,7 +136,8 @@ def fresh(data_dir: Path, out_dir: Path, system: str, options: dict | None = Non
     if stamp.get("inputs") != inputs_digest(data_dir, system, options):
         return None
     summary = stamp.get("summary")
-    return summary if isinstance(summary, str) else None
+    # the paths in the line are the output folder's as it is now (a moved folder is named anew)
+    return summary.replace(OUT_MARK, str(out_dir)) if isinstance(summary, str) else None
 
 
 def write(out_dir: Path, digest: str, summary: str, files: list[Path]) -> None:
@@ -142,6 +145,7 @@ def write(out_dir: Path, digest: str, summary: str, files: list[Path]) -> None:
     (call after the outputs are in place). Written atomically; a failure to write only costs a
     rebuild next time."""
     names = [os.path.relpath(f, out_dir) for f in files]
+    summary = summary.replace(str(out_dir) + os.sep, OUT_MARK + os.sep)
     data = json.dumps({"format": FORMAT, "inputs": digest, "summary": summary, "outputs": outputs_listing(Path(out_dir), names)}, sort_keys=True, indent=1)
     path = Path(out_dir) / STAMP_FILE
     tmp = path.with_name(f".{STAMP_FILE}.{os.getpid()}.tmp")

@@ -9,6 +9,7 @@ pipeline, which treats every system alike.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -66,6 +67,39 @@ def test_a_failed_build_changes_no_output(built, tmp_path):
         build_all(data2, out, progress=False)
     assert _snapshot(out) == before  # same files, same bytes, same modification times
     assert not list(out.glob(".staging-*"))
+
+
+def test_a_swap_that_fails_for_one_system_changes_no_output(built, tmp_path, monkeypatch):
+    """Issue 29, item 1: both systems rebuilt, and the second one's folder cannot be written
+    (immutable, or a rename refused): the first one's module, cards and PDFs are put back, its
+    stamp stays valid (the next build skips it), and no staging folder is left."""
+    from pipeline import output
+
+    data, out = built
+    data2 = tmp_path / "source_data"
+    shutil.copytree(data, data2)
+    for sc, old, new in [("ohw/scenarios/ohw04_take_the_high_ground.yaml", 'name: "Take the High Ground"', 'name: "Take the Hill"'),
+                         ("sekigahara/scenarios/sekigahara_1600.yaml", 'name: "Sekigahara, 1600"', 'name: "Sekigahara, Autumn 1600"')]:
+        path = data2 / sc
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    build_all(data, out, progress=False)  # every stamp fresh
+    before = _snapshot(out)
+    real = os.replace
+
+    def refused(src, dst, *a, **kw):
+        if Path(dst).is_relative_to(out / "sekigahara") and ".staging-" not in str(dst) and ".cache" not in Path(dst).parts:
+            raise PermissionError(1, "Operation not permitted", str(src), None, str(dst))
+        return real(src, dst, *a, **kw)
+
+    monkeypatch.setattr(output.os, "replace", refused)
+    with pytest.raises(GunbaiError, match=r"sekigahara\S*: cannot be written \(Operation not permitted\) while swapping the files in; every file in"):
+        build_all(data2, out, progress=False)
+    monkeypatch.undo()
+    assert _snapshot(out) == before
+    assert not list(out.glob(".staging-*"))
+    assert all(r.skipped is not None for r in build_all(data, out, progress=False))
 
 
 def test_an_unchanged_system_is_skipped_and_a_changed_one_rebuilt(built, tmp_path):
@@ -132,17 +166,28 @@ def test_bad_source_date_epoch_is_one_line_and_writes_nothing(tmp_path, value):
     assert not (tmp_path / "out").exists()
 
 
-def test_ctrl_c_exits_130_and_says_nothing_was_written(tmp_path):
-    data = _data(tmp_path, "ronin")
-    out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    cache = out / "ronin" / ".cache"
-    deadline = time.monotonic() + 300
+def _build_until_an_image_is_drawn(data: Path, out: Path, system: str, *options: str) -> subprocess.Popen:
+    """``gunbai build`` started in a session of its own (as a terminal runs it: SIGINT not
+    ignored, whatever runs the tests), returned once it has drawn an image."""
+
+    def as_a_terminal_would() -> None:  # a shell's background job ignores SIGINT, and its children inherit that
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q", *options],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=as_a_terminal_would)
+    cache = out / system / ".cache"
+    deadline = time.monotonic() + 300  # a guard against a hang, not a speed limit
     while time.monotonic() < deadline and not (cache.is_dir() and any(cache.glob("*.png"))):
         if proc.poll() is not None:
-            pytest.fail("the build ended before it could be interrupted")
+            pytest.fail("the build ended before it could be stopped")
         time.sleep(0.05)
+    return proc
+
+
+def test_ctrl_c_exits_130_and_says_nothing_was_written(tmp_path):
+    out = tmp_path / "out"
+    proc = _build_until_an_image_is_drawn(_data(tmp_path, "ronin"), out, "ronin")
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=300)
     assert proc.returncode == 130
@@ -249,3 +294,92 @@ def test_a_second_ctrl_c_while_saying_what_was_kept_is_ignored(monkeypatch):
             pytest.fail("no exit 130")
     finally:
         signal.signal(signal.SIGINT, handler)
+
+
+def test_a_moved_output_folder_is_named_as_it_is_now(built, tmp_path):
+    """Issue 29, item 7: the "skipped" line of a build folder moved since its build names the
+    folder where it is now, both from the full command and from the no-op fast path."""
+    from pipeline.launch import fast_build
+
+    data, out = built
+    build_all(data, out, progress=False)
+    moved = tmp_path / "moved"
+    shutil.copytree(out, moved, copy_function=shutil.copy2)
+    for p in moved.rglob("*"):  # copy2 keeps modification times to the microsecond: make them exact
+        src = out / p.relative_to(moved)
+        os.utime(p, ns=(src.stat().st_atime_ns, src.stat().st_mtime_ns), follow_symlinks=False)
+    results = build_all(data, moved, progress=False)
+    assert [r.skipped is not None for r in results] == [True, True]
+    lines = [r.summary() for r in results]
+    assert lines[0].startswith(f"ohw: unchanged since the last build, skipped ({moved / 'ohw' / 'ohw.vmod'} ("), lines
+    assert fast_build(["--data", str(data), "--out", str(moved)]) == lines
+
+
+def test_progress_says_the_print_files_are_written_last(built):
+    """Issue 29, item 7: no step says "done" while the print files are still to be written; the
+    last step shown is theirs, named for every system they belong to."""
+    import io
+
+    from pipeline import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    data, out = built
+    stream = Tty()
+    progress.enable(True, stream)
+    try:
+        build_all(data, out, progress=True, force=True)
+    finally:
+        progress.enable(False, sys.stderr)
+    steps = [s.strip() for s in stream.getvalue().split("\r") if s.strip()]
+    assert steps and not any("done" in s for s in steps), steps
+    last = [s for s in steps if "print files" in s]
+    assert last and last[-1].startswith("ohw, sekigahara: writing the print files"), steps[-5:]
+    assert steps.index(last[0]) > max(i for i, s in enumerate(steps) if "print sheets" in s)
+
+
+def test_sigterm_exits_143_says_nothing_was_written_and_leaves_no_process(tmp_path):
+    """A CI job's time limit or ``docker stop`` (SIGTERM) during a build: handled as Ctrl-C (one
+    line, exit 143, no output, no staging folder), and no drawing process is left running (they
+    held the command's output open, so its caller waited forever)."""
+    out = tmp_path / "out"
+    proc = _build_until_an_image_is_drawn(_data(tmp_path, "ohw"), out, "ohw", "--jobs", "2")
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines() == [err.strip()] and err.startswith("gunbai: terminated; nothing was written"), err
+    assert sorted(p.name for p in (out / "ohw").iterdir()) == [".cache"] and not list(out.glob(".staging-*"))
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert left == [], left
+
+
+def test_a_full_disk_names_the_file_and_keeps_the_outputs(built, tmp_path, monkeypatch, capsys):
+    """The disk fills up while the images are drawn: one line naming the file, exit 1, and the
+    previous outputs as they were (a copy of a build, its render cache emptied)."""
+    import errno
+
+    from pipeline import cli
+
+    data, built_out = built
+    out = tmp_path / "out"
+    shutil.copytree(built_out, out, copy_function=shutil.copy2)
+    shutil.rmtree(out / "ohw" / ".cache")
+    before = _snapshot(out)
+    real = Path.write_bytes
+
+    def full(self, data):
+        if ".cache" in self.parts:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    monkeypatch.setattr(sys, "argv", ["gunbai", "build", "--data", str(data), "--out", str(out), "--force", "-q", "--jobs", "1", "--system", "ohw"])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    assert exc.value.code == 1
+    err = capsys.readouterr().err.strip()
+    assert re.fullmatch(rf"gunbai: {re.escape(str(out))}/ohw/\.cache/\S+: No space left on device; nothing written: {re.escape(str(out))} keeps its previous outputs", err), err
+    monkeypatch.undo()
+    assert _snapshot(out) == before and not list(out.glob(".staging-*"))

@@ -7,9 +7,16 @@ written ``unknown`` and the tools say so rather than guess.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 
 #: A value that no public source gives. Write ``unknown`` in the data file.
 Unknown = Literal["unknown"]
@@ -20,9 +27,52 @@ Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=6
 
 class Strict(BaseModel):
     """Base of every schema model: unknown keys are errors (a typo in a key is caught), and
-    numbers must be finite (``.nan`` and ``.inf`` are refused)."""
+    numbers must be finite (``.nan`` and ``.inf`` are refused).
+
+    A data file is validated in pydantic's strict mode
+    (:meth:`pipeline.data.yamlfile.YamlDocument.validate`): a number is a number and a yes/no a
+    boolean, nothing is converted. ``figures: true`` is not 1, ``figures: "4"`` is not 4,
+    ``figures: 4.0`` is not 4 and ``hidden: 1`` is not ``true``. A fixed-length list is written
+    :class:`Fixed` so that strict mode reads a YAML list as a tuple.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class FieldError(ValueError):
+    """The error of a model validator about one of its fields (``section_lines`` of a board whose
+    lines are out of order): the message then names that field, its line and its value, not the
+    whole mapping.
+
+    Example::
+
+        >>> raise FieldError("section_lines", "increasing lines inside the board")  # doctest: +SKIP
+    """
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def _list_as_tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+class Fixed:
+    """A fixed-length list of a data file, read as a tuple: ``Fixed[int, int]`` is
+    ``tuple[int, int]`` that also takes the YAML list ``[3, 4]`` in strict mode (which otherwise
+    takes only a tuple, and YAML has none). Every tuple of a schema is written this way
+    (``tests/data/test_strict_values.py`` checks every model).
+
+    Example::
+
+        >>> from pydantic import TypeAdapter
+        >>> TypeAdapter(Fixed[int, int]).validate_python([3, 4], strict=True)
+        (3, 4)
+    """
+
+    def __class_getitem__(cls, items: Any) -> Any:
+        return Annotated[tuple[items], BeforeValidator(_list_as_tuple)]
 
 
 class Source(Strict):

@@ -29,6 +29,10 @@ MAX_DATA_FILE_BYTES = 4 * 1024 * 1024
 
 M = TypeVar("M", bound=BaseModel)
 
+#: First bytes of the kinds of file most often given by mistake where a YAML file goes.
+BINARY_KINDS = ((b"PK\x03\x04", "a ZIP archive (a VASSAL module, extension or saved game)"), (b"\x89PNG", "a PNG image"),
+                (b"%PDF", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"))
+
 #: PyYAML's safe loader, in C (libyaml) when PyYAML was built with it: one parse gives both the
 #: node tree (line numbers) and the data.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -66,6 +70,9 @@ class YamlDocument:
             raw = path.read_bytes()
         except OSError as exc:
             raise DataError([DataProblem(path, None, "", repr(str(path)), f"a readable file ({exc.strerror})")]) from exc
+        kind = next((what for magic, what in BINARY_KINDS if raw.startswith(magic)), None)
+        if kind is not None:  # another kind of file given where a YAML file goes
+            raise DataError([DataProblem(path, None, "", kind, "a YAML file (UTF-8 text): is it the right file?")])
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -78,7 +85,8 @@ class YamlDocument:
         """Parse YAML ``text`` (``path`` is only used in messages).
 
         Raises:
-            DataError: the text is not valid YAML, or a mapping repeats a key.
+            DataError: the text is not valid YAML, a mapping repeats a key, a plain number has
+                a leading zero, or a text holds a control character (:data:`CONTROL`).
         """
         try:
             loader = _LOADER(text)
@@ -97,6 +105,9 @@ class YamlDocument:
                 ambiguous = list(_ambiguous_numbers(root, ()))
                 if ambiguous:
                     raise DataError([DataProblem(path, line, format_location(loc), value, expected) for loc, value, line, expected in ambiguous])
+                controls = list(_control_characters(root, ()))
+                if controls:
+                    raise DataError([DataProblem(path, line, format_location(loc), value, expected) for loc, value, line, expected in controls])
                 data = loader.construct_document(root) if root is not None else None
             finally:
                 loader.dispose()
@@ -123,17 +134,82 @@ class YamlDocument:
         return node.start_mark.line + 1 if node is not None else None
 
     def validate(self, model: type[M], *, context: dict[str, Any] | None = None) -> M:
-        """Validate the document against a pydantic ``model``.
+        """Validate the document against a pydantic ``model``, in strict mode (no value is
+        converted: ``true`` is not 1, ``"4"`` is not 4, ``1`` is not ``true``), and check that
+        the items of every list of the document that have an ``id`` each have their own
+        (:func:`repeated_ids`).
 
         Raises:
-            DataError: one :class:`DataProblem` per wrong value, each with its line.
+            DataError: one :class:`DataProblem` per wrong value, each with its line; a repeated
+                id names the line of its first use too.
         """
         if self.data is None:
             raise DataError([DataProblem(self.path, 1, "", "an empty document", "the file's contents (see its JSON Schema: gunbai schema)")])
+        fields = model.model_fields
+        required = [n for n, f in fields.items() if f.is_required()]
+        keys_given = {str(k) for k in self.data} if isinstance(self.data, dict) else set()
+        if keys_given and fields and (not keys_given & set(fields) or len(required) >= 4 and 4 * len(keys_given & set(required)) < len(required)):
+            # not one key of the kind of file wanted, or not a quarter of its required keys: another
+            # kind of file (weapons.yaml given as a roster, units.yaml as a scenario)
+            keys = [str(k) for k in self.data]
+            wanted = [n for n, f in fields.items() if f.is_required()] or list(fields)
+            raise DataError([DataProblem(self.path, self.line_of((keys[0],)), "", "a file with the keys " + ", ".join(keys[:4]) + (" …" if len(keys) > 4 else ""),
+                                         f"a {model.__name__} file (with the keys {', '.join(wanted[:6])}): is it the right file?")])
         try:
-            return model.model_validate(self.data, context=context)
+            value = model.model_validate(self.data, context=context, strict=True)
         except ValidationError as exc:
             raise DataError(problems_from_validation(exc, self)) from exc
+        repeated = [DataProblem(self.path, self.line_of(loc), format_location(loc), repr(key), f"an id used once in {format_location(loc[:-2])} "
+                                f"({also_at(self.path, self.line_of(first), format_location(first))})")
+                    for loc, key, first in repeated_ids(value)]
+        if repeated:
+            raise DataError(repeated)
+        return value
+
+
+def also_at(path: Path, line: int | None, where: str = "") -> str:
+    """Where a value was first given, for the message about its second use: ``"also at
+    units.yaml:12 units[0].id"``."""
+    loc = f"{path}:{line}" if line else f"{path}"
+    return f"also at {loc}" + (f" {where}" if where else "")
+
+
+def repeated_ids(model: BaseModel) -> list[tuple[tuple[Any, ...], Any, tuple[Any, ...]]]:
+    """Every item of a list inside ``model`` whose ``id`` an earlier item of the same list has:
+    ``(location of the repeated id, the id, location of its first use)``.
+
+    Each list of models with an ``id`` field is a catalogue (units, leaders, markers, die
+    faces, weapons, a faction's models, a scenario's sides and units, the documents and errata
+    of ``sources.yaml``…): whatever the kind, one id is one thing. Ids of different lists may
+    be the same (the ``charge`` of two modifier tables).
+
+    Example::
+
+        >>> from pipeline.data.common import Document, Sources
+        >>> doc = {"id": "a", "title": "A", "where": "x"}
+        >>> repeated_ids(Sources(documents=[doc, doc]))
+        [(('documents', 1, 'id'), 'a', ('documents', 0, 'id'))]
+    """
+    out: list[tuple[tuple[Any, ...], Any, tuple[Any, ...]]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(model, ())]
+    while stack:
+        value, loc = stack.pop()
+        if isinstance(value, BaseModel):
+            for name in reversed(type(value).model_fields):
+                stack.append((getattr(value, name), loc + (name,)))
+        elif isinstance(value, (list, tuple)):
+            first: dict[Any, int] = {}
+            for i, item in enumerate(value):
+                if isinstance(item, BaseModel) and "id" in type(item).model_fields:
+                    key = item.id
+                    if key in first:
+                        out.append((loc + (i, "id"), key, loc + (first[key], "id")))
+                    else:
+                        first[key] = i
+            stack.extend((item, loc + (i,)) for i, item in reversed(list(enumerate(value))))
+        elif isinstance(value, dict):
+            stack.extend((v, loc + (k,)) for k, v in reversed(list(value.items())))
+    return out
 
 
 def _child(node: yaml.Node | None, part: Any) -> yaml.Node | None:
@@ -200,9 +276,10 @@ def _duplicate_keys(node: yaml.Node | None, loc: tuple[Any, ...]):
 _AMBIGUOUS_INT = re.compile(r"[-+]?(0[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])+)")
 
 
-def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
-    """Plain scalars PyYAML would read as an octal or base-60 integer: ``(loc, value, line,
-    expected)`` each. A quoted ``'010'`` is text and fine."""
+def _scalars(node: yaml.Node | None, loc: tuple[Any, ...], *, keys: bool = False):
+    """Every scalar node under ``node`` with its location, in document order, each once (an
+    alias's node is visited where it is first met); with ``keys`` the mapping keys too (at their
+    mapping's location)."""
     stack: list[tuple[yaml.Node | None, tuple[Any, ...]]] = [(node, loc)]
     seen: set[int] = set()
     while stack:
@@ -211,21 +288,49 @@ def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
             continue
         seen.add(id(n))
         if isinstance(n, yaml.ScalarNode):
-            if n.tag == "tag:yaml.org,2002:int" and not n.style and _AMBIGUOUS_INT.fullmatch(n.value):
-                if ":" in n.value:
-                    expected = f"a number without ':' (YAML 1.1 reads {n.value} as a base-60 number); quote it if it is text"
-                else:
-                    sign = "-" if n.value.startswith("-") else ""
-                    plain = sign + (n.value.replace("_", "").lstrip("+-").lstrip("0") or "0")
-                    expected = f"a number without leading zeros (YAML 1.1 reads {n.value} as octal {int(n.value.replace('_', ''), 8)}); write {plain}, or quote it if it is text"
-                yield where, repr(n.value), n.start_mark.line + 1, expected
+            yield n, where
         elif isinstance(n, yaml.MappingNode):
             for k, v in reversed(n.value):
                 key = k.value if isinstance(k, yaml.ScalarNode) else None
                 stack.append((v, where + (key,)))
+                if keys:
+                    stack.append((k, where))
         elif isinstance(n, yaml.SequenceNode):
             for i, item in reversed(list(enumerate(n.value))):
                 stack.append((item, where + (i,)))
+
+
+def _ambiguous_numbers(node: yaml.Node | None, loc: tuple[Any, ...]):
+    """Plain scalars PyYAML would read as an octal or base-60 integer: ``(loc, value, line,
+    expected)`` each. A quoted ``'010'`` is text and fine."""
+    for n, where in _scalars(node, loc):
+        if n.tag == "tag:yaml.org,2002:int" and not n.style and _AMBIGUOUS_INT.fullmatch(n.value):
+            if ":" in n.value:
+                expected = f"a number without ':' (YAML 1.1 reads {n.value} as a base-60 number); quote it if it is text"
+            else:
+                sign = "-" if n.value.startswith("-") else ""
+                plain = sign + (n.value.replace("_", "").lstrip("+-").lstrip("0") or "0")
+                expected = f"a number without leading zeros (YAML 1.1 reads {n.value} as octal {int(n.value.replace('_', ''), 8)}); write {plain}, or quote it if it is text"
+            yield where, repr(n.value), n.start_mark.line + 1, expected
+
+
+#: Characters no text of a data file may hold, written as escapes in a quoted YAML string
+#: (``"Samurai\\x01"``; PyYAML refuses most of them written raw): the C0 controls but tab and
+#: line feed, DEL, the C1 controls, lone surrogates and the noncharacters. A module's XML cannot
+#: hold most of them (lxml refuses them), and none is drawn.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+                     + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17)) + "]")
+
+
+def _control_characters(node: yaml.Node | None, loc: tuple[Any, ...]):
+    """Scalars (keys and values) holding a :data:`CONTROL` character: ``(loc, value, line,
+    expected)`` each."""
+    for n, where in _scalars(node, loc, keys=True):
+        m = CONTROL.search(n.value)
+        if m:
+            shown = n.value if len(n.value) <= 60 else n.value[:57] + "..."
+            yield (where, ascii(shown), n.start_mark.line + 1,
+                   f"a text without control characters (U+{ord(m.group()):04X} at character {m.start() + 1}; delete it, or write the character meant)")
 
 
 def format_location(loc: tuple[Any, ...]) -> str:
@@ -256,11 +361,51 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
     return tuple(path)
 
 
+#: Longest value a message quotes whole.
+SHOWN_CHARS = 80
+
+
+def shown_value(value: Any) -> str:
+    """``value`` for a message: its ``repr`` when short, else what it is (a mapping: its keys;
+    a list: its length; a text: its start and length), so a line stays a line.
+
+    >>> shown_value([8.0, 4.0]), shown_value({"id": "ccsb", "name": "x" * 100})
+    ('[8.0, 4.0]', 'the mapping of id, name')
+    """
+    text = repr(value)
+    if len(text) <= SHOWN_CHARS:
+        return text
+    if isinstance(value, dict):
+        keys = [str(k) for k in value]
+        return "the mapping of " + ", ".join(keys[:6]) + (f" and {len(keys) - 6} more keys" if len(keys) > 6 else "")
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)} items"
+    if isinstance(value, str):
+        return repr(value[:SHOWN_CHARS - 20]) + f"… ({len(value)} characters)"
+    return text[:SHOWN_CHARS] + "…"
+
+
+def _value_at(data: Any, path: tuple[Any, ...], default: Any) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return default
+    return data
+
+
 def problems_from_validation(exc: ValidationError, doc: YamlDocument) -> list[DataProblem]:
     """Turn pydantic errors into one :class:`DataProblem` per wrong value (unions merged)."""
+    from pipeline.data.common import FieldError
+
     grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for err in exc.errors(include_url=False):
-        path = _data_path(tuple(err["loc"]), doc.data)
+        loc = tuple(err["loc"])
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, FieldError):  # a model's check about one of its fields: blame the field
+            loc += (cause.field,)
+            err = {**err, "input": _value_at(doc.data, _data_path(loc, doc.data), err.get("input"))}
+        path = _data_path(loc, doc.data)
         grouped.setdefault(path, []).append(err)
     problems = []
     for path, errs in grouped.items():
@@ -272,7 +417,7 @@ def problems_from_validation(exc: ValidationError, doc: YamlDocument) -> list[Da
             value = f"key {path[-1]!r}" if path else "key"
             expected = "only the keys the schema defines (see the JSON Schema: gunbai schema)"
         else:
-            value = repr(first.get("input"))
+            value = shown_value(first.get("input"))
             msgs: list[str] = []
             for e in errs:
                 msg = e["msg"]

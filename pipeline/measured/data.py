@@ -14,8 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from pipeline.data.common import DateSavedMs, Source, Strict
+from pipeline.data.folder import UniqueIds, load_files, source_problems, unread_files
 from pipeline.data.folder import catalogue as shared_catalogue
-from pipeline.data.folder import load_files, source_problems
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem
 from pipeline.measured.geometry import Rect
@@ -117,11 +117,14 @@ def load_folder(root: Path, files: dict[str, type[BaseModel]], scenario_model: t
         DataError: every problem found, one line each.
     """
     models, docs, problems = load_files(root, files)
+    problems += unread_files(root, files, ["scenarios"])
     if problems:
         raise DataError(problems)
     data = FolderData(root, models, docs)
     paths = sorted((root / "scenarios").glob("*.yaml")) if scenario_files is None else scenario_files
-    seen: set[str] = set()
+    # the id names its outputs (scenario_<id>.pdf, table_<id>.png), the code its predefined
+    # setup and its board in the module ("<code> <name>", "<code> table")
+    ids, codes = UniqueIds("scenario id", problems), UniqueIds("scenario code", problems)
     for path in paths:
         try:
             doc = YamlDocument.load(path)
@@ -129,10 +132,9 @@ def load_folder(root: Path, files: dict[str, type[BaseModel]], scenario_model: t
         except DataError as exc:
             problems.extend(exc.problems)
             continue
-        sid = getattr(sc, "id", path.stem)
-        if sid in seen:
-            problems.append(DataProblem(path, doc.line_of(("id",)), "id", repr(sid), "a scenario id no other file uses"))
-        seen.add(sid)
+        ids.add(getattr(sc, "id", path.stem), doc, ("id",))
+        if hasattr(sc, "code"):
+            codes.add(sc.code, doc, ("code",))
         data.scenarios.append(Loaded(sc, doc))
     checked = [(docs[n], models[n]) for n in files] + [(s.doc, s.model) for s in data.scenarios]
     problems += source_problems(checked, models["sources.yaml"], docs["sources.yaml"])

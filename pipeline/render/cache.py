@@ -315,5 +315,9 @@ class RenderCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{key}.{ext}"
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError as exc:  # a full disk: no half-written file left, and the message names it
+            tmp.unlink(missing_ok=True)
+            raise OSError(exc.errno, exc.strerror, str(path)) from None

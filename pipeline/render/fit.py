@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pipeline.data.yamlfile import YamlDocument
+from pipeline.data.yamlfile import YamlDocument, shown_value
 from pipeline.errors import DataProblem
 from pipeline.render.drawing import overflows
-from pipeline.render.fonts import missing_glyphs
+from pipeline.render.fonts import missing_glyphs, not_drawn
 from pipeline.render.templates import TemplateRenderer, parse_drawing_text
 
 #: Longest part of a value quoted in a message.
@@ -51,13 +51,44 @@ def _blamed(out: list[DataProblem], doc: YamlDocument, loc: tuple[Any, ...]) -> 
 
 
 def glyph_problems(fields: Iterable[Field], out: list[DataProblem]) -> None:
-    """Add a problem for each field whose text uses a character the font lacks (once per field)."""
+    """Add a problem for each field whose text uses a character that would not print as written
+    (:func:`pipeline.render.fonts.missing_glyphs`: one the font lacks, a format character such
+    as U+202E RIGHT-TO-LEFT OVERRIDE), once per field."""
+    import unicodedata
+
     for doc, loc, value in fields:
         missing = missing_glyphs(value) if value else []
         if missing and not _blamed(out, doc, loc):
-            shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5])
-            out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), quote(value),
-                                   f"characters the Noto Sans CJK JP font has; it lacks {shown}, which would print as empty boxes"))
+            lacks = [c for c in missing if not not_drawn(c)]
+            hidden = [c for c in missing if not_drawn(c)]
+            parts = []
+            if lacks:
+                parts.append("it lacks " + ", ".join(f"{c!r} (U+{ord(c):04X})" for c in lacks[:5]) + ", which would print as empty boxes")
+            if hidden:
+                names = ", ".join(f"U+{ord(c):04X}" + (f" {unicodedata.name(c)}" if unicodedata.name(c, "") else "") for c in hidden[:5])
+                parts.append(f"{names} would not print as written (a format, control or unassigned character: "
+                             "shown as a box, or unseen while it reorders or hides the text)")
+            out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), shown_value(value), "characters the Noto Sans CJK JP font has; " + "; ".join(parts)))
+
+
+def document_glyph_problems(docs: Iterable[YamlDocument], out: list[DataProblem]) -> None:
+    """Add a problem for every text of the documents (every string value, wherever it is)
+    that uses a character that would not print as written: whichever template, card, sheet or
+    PDF prints it (a mon's text, a roster's name, a rule's summary), it is checked, and a text
+    added to a template later is checked already."""
+    for doc in docs:
+        glyph_problems(((doc, loc, v) for loc, v in _texts(doc.data, ())), out)
+
+
+def _texts(data: Any, loc: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], str]]:
+    if isinstance(data, str):
+        yield loc, data
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _texts(v, loc + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _texts(v, loc + (i,))
 
 
 def check(renderer: TemplateRenderer, template: str, context: dict[str, Any], fields: Iterable[Field], out: list[DataProblem], place: str = "") -> None:

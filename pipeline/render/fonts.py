@@ -64,6 +64,7 @@ _UNMAPPED = "\U0010fffd"
 
 
 @lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def has_glyph(char: str, bold: bool = False) -> bool:
     """True when the font has a real glyph for ``char``: it draws something other than the
     ``.notdef`` box (a missing character's "tofu"). Spaces and other characters that draw
@@ -84,12 +85,39 @@ def _notdef_mask(bold: bool) -> tuple[tuple[int, int], bytes]:
     return mask.size, bytes(mask)
 
 
+#: Unicode categories whose characters are never drawn as written: controls, format characters
+#: (the bidirectional overrides and isolates such as U+202E, which reorder the text around them
+#: where it is shown, zero-width spaces and joiners, the byte order mark, the soft hyphen), line
+#: and paragraph separators, private-use, surrogate and unassigned code points.
+NOT_DRAWN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+
+
+def not_drawn(char: str) -> bool:
+    """True when ``char`` is of a :data:`NOT_DRAWN` category (the line feed aside: a text's line
+    break). Such a character prints as an empty box, or as nothing while it reorders or hides
+    the text next to it.
+
+    >>> not_drawn("\\u202e"), not_drawn("\\u200b"), not_drawn("A")
+    (True, True, False)
+    """
+    import unicodedata
+
+    return char != "\n" and unicodedata.category(char) in NOT_DRAWN
+
+
 def missing_glyphs(text: str, bold: bool = False) -> list[str]:
-    """The characters of ``text`` the font draws as ``.notdef`` boxes, in order, each once
-    (line breaks and other control characters are not drawn and not checked)."""
+    """The characters of ``text`` that would not print as written, in order, each once: every
+    :func:`not_drawn` character, and every other one the font draws as its ``.notdef`` box
+    (an emoji, a character of a script it lacks). Line feeds are line breaks, not checked.
+
+    >>> missing_glyphs("Sam\\u202eurai 侍😀")
+    ['\\u202e', '😀']
+    """
     out: list[str] = []
     for ch in dict.fromkeys(text):
-        if ch.isprintable() and not ch.isspace() and not has_glyph(ch, bold):
+        if ch == "\n":
+            continue
+        if not_drawn(ch) or not has_glyph(ch, bold):
             out.append(ch)
     return out
 

@@ -138,8 +138,28 @@ def _get_pool() -> ProcessPoolExecutor | None:
 
 def _worker_init() -> None:
     """In a worker: Ctrl-C is the parent's to handle (it cancels the work and says what was
-    kept); a worker that got it too would print a traceback."""
+    kept); a worker that got it too would print a traceback. A parent that dies without
+    stopping its workers (killed) takes them with it (Linux: ``PR_SET_PDEATHSIG``), where they
+    would wait for work forever, holding the command's output open."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler (pipeline.errors.Terminated)
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this (forked) process when its parent dies (Linux); elsewhere
+    nothing. Exits at once when the parent is already gone."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent or parent == 1:
+        os._exit(1)
 
 
 def shutdown(wait: bool = True) -> None:
@@ -427,6 +447,7 @@ def _in_child() -> None:
     _workers = 1
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
     from pipeline import progress
 
     progress.enable(False)

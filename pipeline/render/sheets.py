@@ -1006,6 +1006,9 @@ def print_files_together() -> Iterator[None]:
     from pipeline.render.parallel import fork_map
 
     keys = list(makers)
+    # the step of the systems whose files these are (the last system's own step is over)
+    systems = list(dict.fromkeys(folder.parent.name for folder, _files in batch))
+    progress.step(", ".join(systems), "writing the print files")
     made = fork_map({str(i): makers[k] for i, k in enumerate(keys)},
                     on_done=lambda done, total: progress.count(done, total, "print files"))
     for i, (folder, n) in enumerate(keys):

@@ -56,8 +56,17 @@ def yaml_json(value: Any) -> str:
     >>> print(yaml_json("a😀"))
     "a\\U0001f600"
     """
-    text = json.dumps(value, sort_keys=True, ensure_ascii=True)
+    text = json.dumps(value, sort_keys=True, ensure_ascii=True, default=_undefined_or_type_error)
     return _SURROGATE_PAIR.sub(lambda m: "\\U%08x" % (0x10000 + ((int("d" + m.group(1), 16) - 0xD800) << 10) + (int("d" + m.group(2), 16) - 0xDC00)), text)
+
+
+def _undefined_or_type_error(value: Any) -> Any:
+    """``json.dumps``' hook for what it cannot write: a value the template names that does not
+    exist (``{{ unit.nmae | tojson }}``) raises Jinja's own undefined error, like any other use
+    of it; anything else is a ``TypeError`` as ``json.dumps`` would raise."""
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()
+    raise TypeError(f"a {type(value).__name__} cannot be written as JSON")
 
 
 HELPERS: dict[str, Any] = {
@@ -123,14 +132,49 @@ class TemplateRenderer:
         return text
 
     def _render(self, name: str, context: dict[str, Any]) -> str:
+        """Render ``name``; any error is a :class:`RenderError` naming the template file and
+        line where it happened (the macro file's, when it happened in an imported macro).
+
+        Raises:
+            RenderError: ``templates/genpei/unit_counter.yaml.j2:12: undefined value: 'dict
+                object' has no attribute 'nmae'`` and the like: a missing template or imported
+                file (naming it, and the line importing it), a syntax error, an undefined value
+                (also inside ``| tojson``), any error of the template's expressions.
+        """
         try:
             return self.env.get_template(name).render(**context)
-        except jinja2.TemplateNotFound as exc:
-            raise RenderError(f"template not found under {self.root}", source=name) from exc
         except jinja2.TemplateSyntaxError as exc:
-            raise RenderError(f"template syntax error at line {exc.lineno}: {exc.message}", source=name) from exc
+            where = self._shown(exc.filename or str(self.root / name)) + (f":{exc.lineno}" if exc.lineno else "")
+            raise RenderError(f"template syntax error: {exc.message}", source=where) from None
+        except jinja2.TemplateNotFound as exc:
+            where = self._where(exc)
+            if where is None or exc.name == name:
+                raise RenderError(f"no such template under {self._shown(str(self.root))}", source=name) from None
+            raise RenderError(f"imports {exc.name!r}, which is not a template under {self._shown(str(self.root))}", source=where) from None
         except jinja2.UndefinedError as exc:
-            raise RenderError(f"undefined value: {exc.message}", source=name) from exc
+            raise RenderError(f"undefined value: {exc.message}", source=self._where(exc) or name) from None
+        except RenderError:
+            raise
+        except Exception as exc:  # an expression of the template failed (a bad value, 1/0…)
+            raise RenderError(f"{type(exc).__name__}: {exc}", source=self._where(exc) or name) from None
+
+    def _where(self, exc: BaseException) -> str | None:
+        """``file:line`` of the innermost template frame of ``exc``'s traceback (Jinja gives the
+        frames of template code the template's file and line), or None."""
+        import traceback
+
+        found = None
+        for frame, line in traceback.walk_tb(exc.__traceback__):
+            filename = frame.f_code.co_filename
+            if filename.endswith(".j2") and os.path.isfile(filename):
+                found = f"{self._shown(filename)}:{line}"
+        return found
+
+    @staticmethod
+    def _shown(path: str) -> str:
+        """``path`` as a message shows it: relative to the working folder when under it."""
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel
 
     def drawing(self, name: str, context: dict[str, Any]) -> Drawing:
         """The parsed drawing of template ``name`` with ``context``.

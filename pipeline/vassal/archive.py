@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -340,6 +340,23 @@ class Archive:
         self.close()
 
 
+def _not_zip(source: Any, exc: Exception) -> str:
+    """Why ``source`` is not read as a ZIP archive: one that begins as a ZIP archive but has no
+    end (its central directory is at the end) was cut short, e.g. by a download or a copy
+    that stopped."""
+    try:
+        if isinstance(source, bytes | bytearray | memoryview):
+            head = bytes(source[:4])
+        else:
+            with open(os.fspath(source), "rb") as fh:
+                head = fh.read(4)
+    except OSError:
+        head = b""
+    if head == b"PK\x03\x04":
+        return f"a ZIP archive cut short: it begins as one but its end is missing (a download or copy that stopped?) ({exc})"
+    return f"not a ZIP archive ({exc})"
+
+
 def open_archive(source: str | os.PathLike[str] | bytes, limits: Limits | None = None) -> Archive:
     """Open an untrusted ``.vmod``/``.vsav``/``.vmdx`` for reading.
 
@@ -361,7 +378,7 @@ def open_archive(source: str | os.PathLike[str] | bytes, limits: Limits | None =
                 raise VassalFormatError("not a regular file (a folder, a device or missing)")
             zf = zipfile.ZipFile(os.fspath(source))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
-        raise VassalFormatError(f"not a ZIP archive ({exc})") from None
+        raise VassalFormatError(_not_zip(source, exc)) from None
     except OSError as exc:
         raise VassalFormatError(f"cannot open archive: {exc}") from None
     try:

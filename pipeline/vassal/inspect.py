@@ -223,6 +223,8 @@ def inspect_bytes(data: bytes, title: str = "") -> list[str]:
         return list(_lines(parse_xml(data, title), None, title))
     with open_archive(data) as arc:
         entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
+        if entry not in arc and "savedGame" not in arc and os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log"):
+            raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
         if entry not in arc and "savedGame" in arc:
             save = read_saved_game(arc.read("savedGame"))
             return [f"Save with {len(save.pieces)} pieces ({title})"] + [

@@ -1568,6 +1568,11 @@ def _module_context(arc: Archive, findings: list[Finding], *, bare: bool = False
     return ctx
 
 
+#: File names of saves and logs: such an archive without ``savedGame`` is a broken save, not a
+#: module without a buildFile.
+SAVE_SUFFIXES = (".vsav", ".vlog", ".sav", ".log")
+
+
 def lint_archive(arc: Archive, name: str = "", *, base: Archive | None = None,
                  bare: bool = False) -> list[Finding]:
     """Lint an opened archive (§8): a save if it has ``savedGame`` and no buildFile, else a
@@ -1601,7 +1606,9 @@ def _run_checks(arc: Archive, name: str, base: Archive | None, bare: bool,
     findings: list[Finding] = []
     if base is not None and base_ctx is None:
         base_ctx = _module_context(base, [], as_base=True)
-    if "savedGame" in arc and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+    # a save: it has savedGame and no buildFile, or (savedGame missing) its name says it is one
+    named_save = os.path.splitext(name)[1].lower() in SAVE_SUFFIXES
+    if ("savedGame" in arc or named_save) and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
         _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
         return findings, None
     ctx = _module_context(arc, findings, bare=bare, base=base_ctx)

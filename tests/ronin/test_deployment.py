@@ -252,11 +252,11 @@ def test_a_zone_wider_than_its_rule(tmp_path):
 
 
 @pytest.mark.parametrize("rule, expected", [
-    ({"kind": "apart", "who": "Defender", "apart_from": "Defender", "inches": 9}, "who' and 'apart_from' differ"),
-    ({"kind": "apart", "apart_from": "Defender", "inches": 9}, "needs who"),
-    ({"kind": "edge", "who": "Attacker", "of": "centre", "inches": 3}, "takes no of"),
-    ({"kind": "centred", "inches": 4}, "takes no inches"),
-    ({"kind": "within", "who": "Defender", "inches": 12}, "needs of"),
+    ({"kind": "apart", "who": "Defender", "apart_from": "Defender", "inches": 9}, "apart_from: 'Defender' is not valid; expected a role other than 'who'"),
+    ({"kind": "apart", "apart_from": "Defender", "inches": 9}, "kind: 'apart' is not valid; expected a 'apart' rule with who"),
+    ({"kind": "edge", "who": "Attacker", "of": "centre", "inches": 3}, "kind: 'edge' is not valid; expected a 'edge' rule without of"),
+    ({"kind": "centred", "inches": 4}, "kind: 'centred' is not valid; expected a 'centred' rule without inches"),
+    ({"kind": "within", "who": "Defender", "inches": 12}, "kind: 'within' is not valid; expected a 'within' rule with of"),
 ])
 def test_malformed_deployment_rules_are_refused_with_their_line(tmp_path, rule, expected):
     def change(d):

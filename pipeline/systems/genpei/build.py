@@ -430,7 +430,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
             cache.stop_drawing()  # drawn, cancel the rest (the command would wait for it to exit)
             raise
         result.seconds["write and lint"] = time.perf_counter() - t
-        step("done")
+        step("module written")  # not "done": the print files come after (written at the end of the build)
     if result.module is not None:
         result.module_bytes = size_of(result.module)
     result.extension_bytes = size_of(extension_path)

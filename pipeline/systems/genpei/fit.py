@@ -43,10 +43,12 @@ def problems(data: Any) -> list[DataProblem]:
     """Every text of ``data`` (a :class:`~pipeline.systems.genpei.load.GenpeiData`) that its
     template cannot show, every character the font lacks, and every scenario whose two sides
     use the same army colour."""
+    from pipeline.render.fit import document_glyph_problems
     from pipeline.systems.genpei import art
 
     out: list[DataProblem] = []
     docs = data.docs
+    document_glyph_problems(docs.values(), out)  # every text of every file, printed or not yet
     colours = next(iter(data.system.armies.values()))
     units_doc, leaders_doc, terrain_doc, markers_doc = (docs[n] for n in ("units.yaml", "leaders.yaml", "terrain.yaml", "markers.yaml"))
     for i, u in enumerate(data.units.values()):
@@ -71,7 +73,8 @@ def problems(data: Any) -> list[DataProblem]:
         _check("genpei/terrain_tile.yaml.j2", art.terrain_context(t, layout),
                [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out)
     for loaded in data.scenarios:
-        out.extend(scenario_problems(data, layout, loaded))
+        # a field blamed already (a character the font lacks, found in every text) is not blamed again
+        out.extend(p for p in scenario_problems(data, layout, loaded) if not any(q.file == p.file and q.where == p.where for q in out))
     return out
 
 

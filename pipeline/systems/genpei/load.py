@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.data.common import Sources
-from pipeline.data.folder import catalogue, load_files, source_problems
+from pipeline.data.folder import UniqueIds, catalogue, load_files, source_problems, unread_files
 from pipeline.data.yamlfile import YamlDocument
-from pipeline.errors import DataError, DataProblem
+from pipeline.errors import DataError
 from pipeline.systems.genpei.model import (
     BoardGeometry,
     CardsFile,
@@ -106,6 +106,7 @@ def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Cal
             document ``sources.yaml`` does not list. All problems found are reported together.
     """
     models, docs, problems = load_files(root, FILES)
+    problems += unread_files(root, FILES, ["scenarios"])
     if problems:
         raise DataError(problems)
 
@@ -127,7 +128,8 @@ def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Cal
         docs=docs,
     )
     files = sorted((root / "scenarios").glob("*.yaml")) if scenario_files is None else scenario_files
-    seen: set[str] = set()
+    # the id names its outputs (scenario_<id>.pdf), the code its predefined setup (title)
+    ids, codes = UniqueIds("scenario id", problems), UniqueIds("scenario code", problems)
     for path in files:
         try:
             doc = YamlDocument.load(path)
@@ -135,9 +137,8 @@ def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Cal
         except DataError as exc:
             problems.extend(exc.problems)
             continue
-        if scenario.id in seen:
-            problems.append(DataProblem(path, doc.line_of(("id",)), "id", repr(scenario.id), "a scenario id no other file uses"))
-        seen.add(scenario.id)
+        ids.add(scenario.id, doc, ("id",))
+        codes.add(scenario.code, doc, ("code",))
         docs[str(path)] = doc
         data.scenarios.append(LoadedScenario(scenario, doc))
 

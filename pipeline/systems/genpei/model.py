@@ -28,7 +28,17 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import DateSavedMs, HistoricalDate, Id, Source, Strict, Text, Unknown
+from pipeline.data.common import (
+    DateSavedMs,
+    FieldError,
+    Fixed,
+    HistoricalDate,
+    Id,
+    Source,
+    Strict,
+    Text,
+    Unknown,
+)
 from pipeline.data.playability import Playability
 
 #: A die count, or ``unknown`` when no public source gives it.
@@ -40,7 +50,7 @@ MAX_DICE = 12
 MAX_FIGURES = 9
 
 #: A hex as ``[column, row]``, 1-based (see the module docstring).
-Hex = tuple[Annotated[int, Field(ge=1, le=99)], Annotated[int, Field(ge=1, le=99)]]
+Hex = Fixed[Annotated[int, Field(ge=1, le=99)], Annotated[int, Field(ge=1, le=99)]]
 
 #: The six hexsides of a pointy-topped hex, and the six axes of wind/tide on such a board.
 Direction = Literal["NE", "E", "SE", "SW", "W", "NW"]
@@ -187,14 +197,14 @@ class BoardGeometry(Strict):
     columns: int = Field(ge=2, le=40)
     rows: int = Field(ge=2, le=40)
     short_rows: Literal["even", "odd"]
-    section_lines: tuple[float, float]
+    section_lines: Fixed[float, float]
     sources: list[Source] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _lines_inside(self) -> BoardGeometry:
         a, b = self.section_lines
         if not (0 < a < b < self.columns):
-            raise ValueError(f"section_lines must be increasing and inside 0..{self.columns}")
+            raise FieldError("section_lines", f"two increasing numbers inside 0..{self.columns} (the section lines, in columns)")
         return self
 
     def row_length(self, row: int) -> int:
@@ -844,7 +854,7 @@ class Scenario(Strict):
     @model_validator(mode="after")
     def _reconstruction_marked(self) -> Scenario:
         if self.map == "reconstructed" and self.reconstruction is None:
-            raise ValueError("map: reconstructed needs a `reconstruction` block saying what was reconstructed and from what")
+            raise FieldError("map", "map: reconstructed with a `reconstruction` block saying what was reconstructed and from what")
         return self
 
 # ---------------------------------------------------------------------------------------------
@@ -886,7 +896,7 @@ class CommandCard(Strict):
     @model_validator(mode="after")
     def _section_fields(self) -> CommandCard:
         if self.kind == "section" and (self.section is None or self.orders is None):
-            raise ValueError("a section card names its section and how many units it orders")
+            raise FieldError("kind", "a section card naming its section and how many units it orders")
         return self
 
 

@@ -86,8 +86,10 @@ def drawing_problems(data: OhwData, docs: dict) -> list:
     (with the General's line where it can carry him) and on the cards, each scenario's texts on
     its sheet. ``docs``: the parsed documents by file name (``units.yaml``)."""
     from pipeline.measured import fit
+    from pipeline.render.fit import document_glyph_problems
 
     out: list = []
+    document_glyph_problems([*docs.values(), *(s.doc for s in data.scenarios)], out)  # every text of every file
     army = next(iter(data.system.armies))
     units_doc = docs["units.yaml"]
     names = []

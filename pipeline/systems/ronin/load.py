@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.data.common import Sources
-from pipeline.data.folder import load_files, source_problems
+from pipeline.data.folder import UniqueIds, load_files, source_problems, unread_files
 from pipeline.data.yamlfile import (
     YamlDocument,
 )
@@ -122,7 +122,9 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
             fit where its template draws it or uses a character the font lacks.
     """
     models, docs, problems = load_files(root, FILES)
+    problems += unread_files(root, FILES, ["factions", "scenarios", "rosters", "games"])
     factions: dict[str, Faction] = {}
+    faction_ids = UniqueIds("faction id", problems)
     for path in sorted((root / "factions").glob("*.yaml")):
         try:
             doc = YamlDocument.load(path)
@@ -133,10 +135,10 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
         key = f"factions/{path.name}"
         docs[key] = doc
         models[key] = f
-        if f.id in factions:
-            problems.append(DataProblem(path, doc.line_of(("id",)), "id", repr(f.id), "a faction id no other file uses"))
-        factions[f.id] = f
+        if faction_ids.add(f.id, doc, ("id",)):
+            factions[f.id] = f
     scenarios: dict[str, Scenario] = {}
+    scenario_ids = UniqueIds("scenario id", problems)
     for path in sorted((root / "scenarios").glob("*.yaml")):
         try:
             doc = YamlDocument.load(path)
@@ -147,7 +149,8 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
         key = f"scenarios/{path.name}"
         docs[key] = doc
         models[key] = s
-        scenarios[s.id] = s
+        if scenario_ids.add(s.id, doc, ("id",)):
+            scenarios[s.id] = s
     if problems:
         raise DataError(problems)
     if HIRED not in factions:
@@ -169,20 +172,28 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
     )
     problems += _cross_check(data, docs, models)
     rfiles = sorted((root / "rosters").glob("*.yaml")) if roster_files is None else roster_files
+    roster_ids = UniqueIds("roster id", problems)
     for path in rfiles:
         try:
             loaded = load_roster(path)
         except DataError as exc:
             problems.extend(exc.problems)
             continue
-        data.rosters[loaded.value.id] = loaded
+        if roster_ids.add(loaded.value.id, loaded.doc, ("id",)):
+            data.rosters[loaded.value.id] = loaded
     gfiles = sorted((root / "games").glob("*.yaml")) if game_files is None else game_files
+    # a game's id names its outputs (game_<id>.pdf), its name the predefined setup of the module
+    game_ids, game_names = UniqueIds("game id", problems), UniqueIds("game name (the predefined setup's name)", problems)
     for path in gfiles:
         try:
             doc = YamlDocument.load(path)
-            data.games.append(Loaded(doc.validate(Game), doc))
+            game = doc.validate(Game)
         except DataError as exc:
             problems.extend(exc.problems)
+            continue
+        game_ids.add(game.id, doc, ("id",))
+        game_names.add(game.name, doc, ("name",))
+        data.games.append(Loaded(game, doc))
     problems += source_problems([(doc, models.get(key)) for key, doc in docs.items()], data.sources, docs["sources.yaml"])
     if problems:
         raise DataError(problems)
@@ -213,11 +224,7 @@ def _cross_check(data: RoninData, docs: dict[str, YamlDocument], models: dict[st
         if not key.startswith("factions/"):
             continue
         f: Faction = models[key]
-        ids = set()
-        for i, m in enumerate(f.models):
-            if m.id in ids:
-                problems.append(DataProblem(doc.path, doc.line_of(("models", i, "id")), f"models[{i}].id", repr(m.id), "a model id not used before in this faction"))
-            ids.add(m.id)
+        for i, m in enumerate(f.models):  # a repeated model id: YamlDocument.validate
             for j, w in enumerate(m.weapons):
                 if w not in data.weapons:
                     problems.append(DataProblem(doc.path, doc.line_of(("models", i, "weapons", j)), f"models[{i}].weapons[{j}]", repr(w), "a weapon of weapons.yaml"))

@@ -33,7 +33,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import DateSavedMs, Id, Source, Strict, Text, Unknown
+from pipeline.data.common import DateSavedMs, FieldError, Fixed, Id, Source, Strict, Text, Unknown
 from pipeline.data.playability import Playability
 
 #: A characteristic (Rank, Combat Pool, Initiative, Fight, Shoot), or ``unknown``.
@@ -316,7 +316,7 @@ class StunnedRemoval(Strict):
     def _every_face_once(self) -> StunnedRemoval:
         faces = sorted(r for row in self.rows for r in row.rolls)
         if faces != [1, 2, 3, 4, 5, 6]:
-            raise ValueError(f"the rows must cover the faces 1-6 once each, got {faces}")
+            raise FieldError("rows", f"rows covering the faces 1-6 once each, not {faces}")
         return self
 
     def removed(self, roll: int) -> int:
@@ -391,9 +391,9 @@ class Footprint(Strict):
     @model_validator(mode="after")
     def _sized(self) -> Footprint:
         if self.kind == "rect" and (self.w <= 0 or self.h <= 0):
-            raise ValueError("a rect footprint needs w and h above 0")
+            raise FieldError("kind", "a rect footprint with w and h above 0")
         if self.kind == "circle" and self.r <= 0:
-            raise ValueError("a circle footprint needs r above 0")
+            raise FieldError("kind", "a circle footprint with r above 0")
         return self
 
     def size(self) -> tuple[float, float]:
@@ -511,13 +511,8 @@ class ModelType(Strict):
     stat_source: Source | None = None
     source: Source
     note: str | None = None
-
-    @model_validator(mode="after")
-    def _unique_groups(self) -> ModelType:
-        ids = [g.id for g in self.options]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"option group ids must be unique within a model: {ids}")
-        return self
+    # two option groups of one id: refused, naming both lines, as every repeated id of a list
+    # (pipeline.data.yamlfile.repeated_ids)
 
 
 class Selector(Strict):
@@ -587,7 +582,7 @@ class CompositionRule(Strict):
         }[self.kind]
         missing = [f for f in need if getattr(self, f) is None]
         if missing:
-            raise ValueError(f"a {self.kind} rule needs {', '.join(missing)}")
+            raise FieldError("kind", f"a {self.kind} rule with {', '.join(missing)}")
         return self
 
 
@@ -793,13 +788,13 @@ class DeploymentRule(Strict):
         optional = {"within": {"who"}, "outside": {"who"}, "edge": {"who"}}.get(self.kind, set())
         given = {k for k in ("who", "of", "apart_from") if getattr(self, k) is not None} | ({"inches"} if self.inches else set())
         if missing := sorted(fields - given):
-            raise ValueError(f"a {self.kind!r} rule needs {', '.join(missing)}")
+            raise FieldError("kind", f"a {self.kind!r} rule with {', '.join(missing)}")
         if extra := sorted(given - fields - optional):
-            raise ValueError(f"a {self.kind!r} rule takes no {', '.join(extra)}")
+            raise FieldError("kind", f"a {self.kind!r} rule without {', '.join(extra)}")
         if self.kind in ("within", "outside") and self.of == "objective_piece":
-            raise ValueError(f"a {self.kind!r} rule measures from a point: 'of' is centre or objective")
+            raise FieldError("of", f"a point a {self.kind!r} rule measures from: centre or objective")
         if self.kind == "apart" and self.who == self.apart_from:
-            raise ValueError("an 'apart' rule keeps one role from another: 'who' and 'apart_from' differ")
+            raise FieldError("apart_from", "a role other than 'who' (an 'apart' rule keeps one role from another)")
         return self
 
 
@@ -812,7 +807,7 @@ class Scenario(Strict):
     name: Text
     description: str
     forces: Forces
-    roles: tuple[str, str] = ("Player A", "Player B")
+    roles: Fixed[str, str] = ("Player A", "Player B")
     table_side_in: int | None = None
     terrain: str
     weather: str
@@ -850,9 +845,9 @@ class Zone(Strict):
     @model_validator(mode="after")
     def _sized(self) -> Zone:
         if self.kind == "rect" and (self.w <= 0 or self.h <= 0 or self.r):
-            raise ValueError("a rect zone needs w and h greater than 0 (and no r)")
+            raise FieldError("kind", "a rect zone with w and h greater than 0 (and no r)")
         if self.kind == "circle" and (self.r <= 0 or self.w or self.h):
-            raise ValueError("a circle zone needs r greater than 0 (and no w or h)")
+            raise FieldError("kind", "a circle zone with r greater than 0 (and no w or h)")
         return self
 
 
@@ -912,9 +907,9 @@ class Game(Strict):
     name: Text
     scenario: Id
     table_side_in: int
-    sides: tuple[GameSide, GameSide]
+    sides: Fixed[GameSide, GameSide]
     civilians: int = 0
-    objective: tuple[float, float] | None = None
+    objective: Fixed[float, float] | None = None
     terrain: list[GameTerrain] = []
     note: str | None = None
     #: thresholds and band of ``gunbai verify --play`` (:class:`pipeline.data.playability.Playability`)

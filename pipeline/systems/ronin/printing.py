@@ -195,8 +195,11 @@ def drawing_problems(data: RoninData) -> list:
     and scenario's texts on the game sheet."""
     from pipeline.errors import GunbaiError
     from pipeline.measured import fit
+    from pipeline.render.fit import document_glyph_problems
 
     out: list = []
+    # every text of every file (the rosters' and games' too), printed or not yet
+    document_glyph_problems([*data.docs.values(), *(r.doc for r in data.rosters.values()), *(g.doc for g in data.games)], out)
     side = next(iter(data.system.sides.values()))
     colours = {"fill": side.fill, "text": side.text}
     scenario_docs = {d.data.get("id"): d for k, d in data.docs.items() if k.startswith("scenarios/") and isinstance(d.data, dict)}

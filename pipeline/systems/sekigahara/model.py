@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from pipeline.data.common import HistoricalDate, Id, Source, Strict, Text
+from pipeline.data.common import FieldError, Fixed, HistoricalDate, Id, Source, Strict, Text
 from pipeline.data.playability import Playability
 from pipeline.measured.data import Area, Mon, TableSize, TroopSymbol, VassalSettings
 
@@ -188,9 +188,9 @@ class TerrainPlacement(Strict):
     terrain: Literal["hill", "woods", "river", "stream", "road", "marsh", "town", "village", "fields"]
     name: str | None = None
     area: Area | None = None
-    path: list[tuple[float, float]] | None = Field(default=None, min_length=2)
+    path: list[Fixed[float, float]] | None = Field(default=None, min_length=2)
     width: float | None = Field(default=None, gt=0)
-    label_at: tuple[float, float] | None = None
+    label_at: Fixed[float, float] | None = None
     source: Source | None = None
 
     @model_validator(mode="after")
@@ -198,7 +198,7 @@ class TerrainPlacement(Strict):
         if (self.area is None) == (self.path is None):
             raise ValueError("a feature needs exactly one of area (hills, woods, villages…) or path (roads, streams)")
         if self.path is not None and self.terrain not in ("road", "river", "stream"):
-            raise ValueError(f"only roads, rivers and streams follow a path, not {self.terrain}")
+            raise FieldError("terrain", f"road, river or stream: only they follow a path (a {self.terrain} takes an area)")
         return self
 
 

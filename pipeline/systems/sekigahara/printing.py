@@ -74,8 +74,10 @@ def drawing_problems(data: SekiData, docs: dict) -> list:
     type names on the cards, each scenario's texts on its sheet. ``docs``: the parsed documents
     by file name (``units.yaml``)."""
     from pipeline.measured import fit
+    from pipeline.render.fit import document_glyph_problems
 
     out: list = []
+    document_glyph_problems([*docs.values(), *(s.doc for s in data.scenarios)], out)  # every text of every file
     units_doc = docs["units.yaml"]
     names = [(units_doc, ("units", i, "name"), u.name) for i, u in enumerate(data.units.values())]
     fit.card_problems(art.card_specs(data).values(), names, out)
