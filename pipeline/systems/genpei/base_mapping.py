@@ -56,7 +56,7 @@ from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem, GunbaiError
 from pipeline.systems.genpei import module as gm
 from pipeline.systems.genpei.layout import HexLayout
-from pipeline.systems.genpei.load import GenpeiData
+from pipeline.systems.genpei.load import BUILD_FILES, GenpeiData
 from pipeline.vassal.base import BaseBoard, BaseMap, BaseModule, BaseSlot, BaseWidget
 from pipeline.vassal.grids import HexGrid
 
@@ -74,7 +74,7 @@ __all__ = [
 #: The kinds of pieces a layer is given for (:class:`~pipeline.systems.genpei.module.PieceLayers`).
 KINDS = ("terrain", "tile", "unit", "leader", "marker")
 #: Mapping file name in the system's data folder.
-MAPPING_FILE = "base_mapping.yaml"
+MAPPING_FILE = BUILD_FILES[0]
 
 
 class MappingRule(Strict):

@@ -48,6 +48,9 @@ FILES: dict[str, type[BaseModel]] = {
     "markers.yaml": MarkersFile,
     "cards.yaml": CardsFile,
 }
+#: Files of the folder that the build reads, not the loader: the mapping of the data onto the
+#: extension's base module (:data:`pipeline.systems.genpei.base_mapping.MAPPING_FILE`).
+BUILD_FILES = ("base_mapping.yaml",)
 
 
 @dataclass
@@ -106,7 +109,7 @@ def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Cal
             document ``sources.yaml`` does not list. All problems found are reported together.
     """
     models, docs, problems = load_files(root, FILES)
-    problems += unread_files(root, FILES, ["scenarios"])
+    problems += unread_files(root, [*FILES, *BUILD_FILES], ["scenarios"])
     if problems:
         raise DataError(problems)
 
