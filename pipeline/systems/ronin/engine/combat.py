@@ -12,7 +12,9 @@ from pipeline.systems.ronin.engine.pieces import Combat, Model
 from pipeline.systems.ronin.odds import (
     RESULTS,
     MeleeSide,
-    melee_distribution,
+    attack_roll,
+    defence_roll,
+    outcome_distribution,
 )
 
 
@@ -260,8 +262,10 @@ class CombatPhase:
     def _on_wound(self, payload, result) -> None:
         self._wound(self.models[payload[0]], self.models[payload[1]], result, payload[2])
 
-    def _melee_odds(self, a: Model, t: Model, *, enhance_attack: bool, enhance_defence: bool, extra_attack: int = 0) -> tuple[tuple[str, Fraction], ...]:
-        """Exact chances of each wound result of one attack of ``a`` on ``t`` (p.19-23)."""
+    def _melee_sides(self, a: Model, t: Model, *, enhance_attack: bool = False, enhance_defence: bool = False, extra_attack: int = 0) -> tuple[MeleeSide, MeleeSide]:
+        """The two rolls of one attack of ``a`` on ``t`` (p.19-23): each side's Fight with the
+        wound it has (Light and Grievous -1, Tough ignores a Light wound; the defender's as the
+        attacker's, Combat Example p.24), weapon, armour and other modifiers."""
         wp = self.data.weapons[a.p.melee]
         amod = extra_attack + (1 if "powerful" in a.p.attributes else 0) - (1 if a.p.banner else 0)
         if a.p.mounted and "bajutsu" not in a.p.attributes:
@@ -277,10 +281,29 @@ class CombatPhase:
                         enhance=enhance_attack, reroll_at_most=3 if self._bujutsu(a, a.p.melee) else 0, wound=a.wound, tough="tough" in a.p.attributes, modifiers=amod)
         dfn = MeleeSide(fight=t_fight, armour=ARMOUR[t.p.armour], enhance=enhance_defence, reroll_at_most=3 if self._bujutsu(t, t.p.melee) else 0,
                         wound=t.wound, tough="tough" in t.p.attributes, modifiers=dmod)
-        return _melee(att, dfn)
+        return att, dfn
+
+    def attack_modifier(self, a: Model, t: Model, extra_attack: int = 0) -> int:
+        """What ``a`` adds to the dice of a plain Attack Roll on ``t``: Fight after wounds, the
+        weapon's modifier and the others (p.19)."""
+        att, _dfn = self._melee_sides(a, t, extra_attack=extra_attack)
+        return att.effective_fight() + att.weapon_attack + att.modifiers
+
+    def defence_modifier(self, a: Model, t: Model) -> int:
+        """What ``t`` adds to the dice of its Defence Roll against ``a``: Fight after wounds,
+        armour and the other modifiers (p.19; "reducing his Defence Roll to just 7", p.24)."""
+        _att, dfn = self._melee_sides(a, t)
+        return dfn.effective_fight() + dfn.armour + dfn.modifiers
+
+    def _melee_odds(self, a: Model, t: Model, *, enhance_attack: bool, enhance_defence: bool, extra_attack: int = 0) -> tuple[tuple[str, Fraction], ...]:
+        """Exact chances of each wound-table result of one attack of ``a`` on ``t`` (p.19-23),
+        before it is combined with a wound ``t`` has (:meth:`_wound` does that)."""
+        return _melee(*self._melee_sides(a, t, enhance_attack=enhance_attack, enhance_defence=enhance_defence, extra_attack=extra_attack))
 
 
 @lru_cache(maxsize=4096)
 def _melee(att: MeleeSide, dfn: MeleeSide) -> tuple[tuple[str, Fraction], ...]:
-    d = melee_distribution(att, MeleeSide(**{**dfn.__dict__, "wound": "none"}))
+    """The wound-table result of the rolls, not yet combined with the defender's wound (whose
+    -1 Fight is in its Defence Roll)."""
+    d = outcome_distribution(attack_roll(att) - defence_roll(dfn))
     return tuple((r, d[r]) for r in RESULTS)
