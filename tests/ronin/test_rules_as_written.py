@@ -54,3 +54,60 @@ def test_r1_a_wounded_defender_fights_at_minus_one(data):
     assert st.defence_modifier(samurai, ashigaru) == 2 - 1 + 2
     ashigaru.p = _model(data, "bushi", "ashigaru", ["katana", "yari"], attributes=["tough"])
     assert st.defence_modifier(samurai, ashigaru) == 2 + 2
+
+
+def _duel_turn(data, turn: int):
+    """The Duel's state at ``turn`` with red1 and blue1 the duellists, red2 an archer in range of
+    blue2 (models out of the duelling area)."""
+    st = _state(data, "duel")
+    st.turn = turn
+    for m in st.models.values():
+        m.duellist = m.id in ("red1", "blue1")
+    return st
+
+
+def _decisions(st, rng, until_turn: int):
+    """Play ``st`` at random until turn ``until_turn`` is over; yield (turn, step kind, payload,
+    action) of every decision."""
+    from pipeline.play import random_policy, sample_chance
+
+    while not st.is_terminal() and st.turn <= until_turn:
+        if st.is_chance_node():
+            st.apply_action(sample_chance(st.chance_outcomes(), rng))
+            continue
+        kind, _player, payload = st.steps[0]
+        a = random_policy(st, rng)
+        yield st.turn, kind, payload, a
+        st.apply_action(a)
+
+
+def test_r2_duel_only_the_duellists_act_in_turns_one_and_two_and_nobody_shoots(data):
+    """R2 (high), Duel p.62: "For the first 2 turns, only the duellists may be activated and they
+    may not use any missile weapons. All other models must remain where they are deployed."
+    In every phase: the Action Phase activates no one else, and no one shoots in it."""
+    import random
+
+    from .test_engine import _game
+
+    st = _duel_turn(data, 1)
+    archer = st.models["red2"]
+    assert archer.p.missile == "yumi"
+    st.phase = "action"
+    st.queue = [[m.id for m in st.models.values() if m.side == s] for s in (0, 1)]
+    assert [st._next_model(0).id, st._next_model(0)] == ["red1", None]
+    assert not any(a[0] == "shoot" for a in st._options_act("red1"))
+    st.models["red1"].p = _model(data, "bushi", "ashigaru", ["katana", "yumi"])
+    assert st._shoot_targets(st.models["red1"]) == []  # a duellist shoots in no phase
+    st.turn = 3
+    assert st._shoot_targets(archer)  # from Turn 3, all models may be activated as normal
+    # whole games: no decision for a non-duellist's activation, no shot, in turns 1 and 2
+    g = _game(data, "duel")
+    for i in range(20):
+        st = g.new_state()
+        for turn, kind, payload, action in _decisions(st, random.Random(f"duel{i}"), 2):
+            if kind in ("move", "act", "counters"):
+                mid = payload[0] if isinstance(payload, tuple) else payload
+                assert st.models[mid].duellist, (turn, kind, payload, action)
+            if kind == "free_attack" and action[0] == "strike":
+                assert st.models[action[1]].duellist, (turn, kind, payload, action)
+            assert action[0] != "shoot", (turn, kind, payload, action)

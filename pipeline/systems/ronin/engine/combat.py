@@ -74,7 +74,7 @@ class CombatPhase:
     def _auto_next_combat(self, side) -> None:
         for s in (side, 1 - side):
             for m in self.models.values():
-                if m.side == s and m.alive and m.on_table and not m.fought and self.engaged(m):
+                if m.side == s and m.alive and m.on_table and not m.fought and not self._duel_locked(m) and any(not self._duel_locked(o) for o in self.contacts(m)):
                     self._push(("next_combat", -1, 1 - s))
                     self._start_combat(m)  # its steps go before the next combat's
                     return
@@ -88,10 +88,10 @@ class CombatPhase:
         self.combat = None
 
     def _start_combat(self, m: Model) -> None:
-        foes = [o for o in self.contacts(m) if not o.fought]
+        foes = [o for o in self.contacts(m) if not o.fought and not self._duel_locked(o)]
         if len(foes) == 1:
             single = foes[0]
-            many = [o for o in self.contacts(single) if not o.fought][:4]
+            many = [o for o in self.contacts(single) if not o.fought and not self._duel_locked(o)][:4]
             sides = {single.side: [single.id], 1 - single.side: [o.id for o in many]}
         else:
             sides = {m.side: [m.id], 1 - m.side: [o.id for o in foes[:4]]}

@@ -181,8 +181,7 @@ class MovePhase:
         for g in ("enemy", "back", "objective", "marker"):
             if self._goal(m, g) is not None:
                 opts += [("advance", g), ("run", g)]
-        if not (duel_early and m.duellist):
-            opts += [("shoot", t.id) for t in self._shoot_targets(m)]
+        opts += [("shoot", t.id) for t in self._shoot_targets(m)]
         return opts
 
     def _duel_locked_turn(self) -> bool:
@@ -264,7 +263,7 @@ class MovePhase:
 
     def _options_free_attack(self, payload) -> list[tuple]:
         mid, foes = payload
-        strikers = [f for f in foes if self.models[f].alive and not self.models[f].p.civilian]
+        strikers = [f for f in foes if self.models[f].alive and not self.models[f].p.civilian and not self._duel_locked(self.models[f])]
         return [("let_go",)] + [("strike", f) for f in strikers] if strikers else []
 
     def _do_free_attack(self, payload, action) -> None:

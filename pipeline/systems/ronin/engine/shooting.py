@@ -24,6 +24,8 @@ class ShootingAndActions:
         w = m.p.missile
         if w is None or m.stunned or self.engaged(m) or m.p.civilian:
             return []
+        if self._duel_locked_turn():
+            return []  # Duel (p.62): no missile weapons in the first turns
         wp = self.data.weapons[w]
         if wp.reload and not m.loaded:
             return []

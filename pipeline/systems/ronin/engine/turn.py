@@ -111,11 +111,9 @@ class TurnSequence:
     def _next_model(self, side: int) -> Model | None:
         while self.queue[side]:
             m = self.models[self.queue[side].pop(0)]
-            if not (m.alive and m.on_table):
+            if not (m.alive and m.on_table) or self._duel_locked(m):
                 continue
             if self.phase == "move":
-                if self._duel_locked(m):
-                    continue
                 if m.p.civilian and not any(self.dist(m, f) <= 6 for f in self.on_table(m.side) if not f.p.civilian):
                     continue
                 return m
@@ -127,5 +125,7 @@ class TurnSequence:
         return "fearless" in m.p.attributes or self.sides[m.side].plan.no_morale or m.p.civilian
 
     def _duel_locked(self, m: Model) -> bool:
+        """Duel (p.62): in the first turns only the duellists may be activated, in every phase,
+        and only they fight."""
         n = self.sco.duellists_only_turns
         return bool(n) and self.turn <= n and not m.duellist
