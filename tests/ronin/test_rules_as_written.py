@@ -4,6 +4,7 @@ the text (seed 001; page numbers of the book)."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 from fractions import Fraction as F
 
@@ -111,3 +112,29 @@ def test_r2_duel_only_the_duellists_act_in_turns_one_and_two_and_nobody_shoots(d
             if kind == "free_attack" and action[0] == "strike":
                 assert st.models[action[1]].duellist, (turn, kind, payload, action)
             assert action[0] != "shoot", (turn, kind, payload, action)
+
+
+def test_r12_a_model_that_strikes_a_withdrawing_model_does_not_move(data):
+    """R12, Withdraw p.13: "The enemy model(s) may choose to not move and make a single attack
+    against the departing model" (erratum withdraw_strike_stands): the striker stays where it
+    is for the rest of the Move Phase; one that lets the model go may still charge it."""
+    st = _state(data)
+    st.phase = "move"
+    _only(st, "red3", "blue1")
+    m, e = st.models["red3"], st.models["blue1"]
+    m.x, m.y = 12, 12
+    e.x, e.y = 12, 12 - 2 * st.r
+    st._withdraw(m)
+    assert st.steps[0][0] == "free_attack"
+    let_go = copy.deepcopy(st)
+    st.steps = []
+    st._do_free_attack(("red3", ("blue1",)), ("strike", "blue1"))
+    st.pending = None
+    opts = st._options_move("blue1")
+    assert ("hold",) in opts and not any(o[0] in ("charge", "advance", "run") for o in opts), opts
+    st._auto_turn_start(None)  # the next turn it moves again
+    st.steps, st.phase = [], "move"
+    assert ("charge", "red3") in st._options_move("blue1")
+    let_go.steps = []
+    let_go._do_free_attack(("red3", ("blue1",)), ("let_go",))
+    assert ("charge", "red3") in let_go._options_move("blue1")  # option 3: move back into contact

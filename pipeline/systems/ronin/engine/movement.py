@@ -162,13 +162,15 @@ class MovePhase:
             return []
         if self.engaged(m):
             opts: list[tuple] = [("stay",)]
-            if self._withdraw_spot(m) is not None:
+            if not m.stood and self._withdraw_spot(m) is not None:
                 opts.append(("withdraw",))
             return opts
         if m.p.civilian:
             spot = self._path(m, *self._goal(m, "back"), 6.0, 0.0) if self._goal(m, "back") else None
             return [("stay",)] + ([("flee",)] if spot else [])
         opts = [("hold",), ("pass",)]
+        if m.stood:  # it struck a withdrawing model instead of moving (p.13)
+            return opts + [("shoot", t.id) for t in self._shoot_targets(m)]
         duel_early = self._duel_locked_turn()
         if not no_charge and self._may_engage(m):
             for e in self.on_table(1 - m.side):
@@ -271,6 +273,7 @@ class MovePhase:
             m = self.models[payload[0]]
             m.struck_on_withdraw = True
             a = self.models[action[1]]
+            a.stood = True  # "may choose to not move and make a single attack" (p.13)
             self._note_attack(a)
             self._chance(self._melee_odds(a, m, enhance_attack=False, enhance_defence=False, extra_attack=1), "wound", (a.id, m.id, "melee"))
 

@@ -57,7 +57,7 @@ class TurnSequence:
             s.kiai_now = False
         self._tab = None
         for m in self.models.values():
-            m.moved, m.shots, m.fought, m.rested, m.struck_on_withdraw, m.activated = "", 0, False, False, False, False
+            m.moved, m.shots, m.fought, m.rested, m.struck_on_withdraw, m.activated, m.stood = "", 0, False, False, False, False, False
             if m.alive and not m.on_table and not m.fled and m.arrives <= self.turn and (self.match is None or m.id in self.match):
                 m.on_table = True
                 if self.turn == 1 and self.sco.duellists_only_turns and m.duellist:
