@@ -138,3 +138,52 @@ def test_r12_a_model_that_strikes_a_withdrawing_model_does_not_move(data):
     let_go.steps = []
     let_go._do_free_attack(("red3", ("blue1",)), ("let_go",))
     assert ("charge", "red3") in let_go._options_move("blue1")  # option 3: move back into contact
+
+
+def _mounted_skirmish(tmp_path, mount: str = "horse"):
+    """The Skirmish with the Bushi led by a Bushou on a horse (p.35: "May be mounted on a horse
+    for +10 points")."""
+    import shutil
+
+    from pipeline.systems.ronin.load import load
+
+    from .conftest import DATA
+
+    root = tmp_path / "ronin"
+    shutil.copytree(DATA, root)
+    roster = (root / "rosters" / "bushi_sample_100.yaml").read_text(encoding="utf-8")
+    roster = roster.replace('{model: samurai, label: "Samurai with Kenjutsu", choices: {attributes: [kenjutsu]}, printed_points: 27}',
+                            f'{{model: bushou, choices: {{mount: [{mount}]}}}}')
+    (root / "rosters" / "bushi_sample_100.yaml").write_text(roster, encoding="utf-8")
+    return load(root)
+
+
+def test_r9_a_horse_bought_in_a_roster_is_ridden(tmp_path):
+    """R9, Mounted Models p.27-28: "Mounted models may move up to 12 in the Move Phase"; "a
+    Gallop move up to 18"; "may not enter difficult terrain or buildings"; "Fighting while
+    mounted incurs a -2 penalty to the Attack Roll" (the Bushou: Fight 5, katana, -2 = 3)."""
+    from .test_engine import _game
+
+    data = _mounted_skirmish(tmp_path)
+    st = _game(data, "skirmish").new_state()
+    st.pending, st.steps = None, []
+    for m in st.models.values():
+        m.on_table = True
+    st._tab = None
+    rider = st.models["red5"]
+    assert rider.p.name == "Bushou" and rider.p.mounted
+    assert (st.allowance(rider, "move"), st.allowance(rider, "run")) == (12.0, 18.0)
+    foe = st.models["blue1"]
+    assert st.attack_modifier(rider, foe) == 5 + 0 - 2
+    # the rice paddy (difficult, x 14-20, y 9-14): a foot model wades in at half pace to fight a
+    # model standing in it; a rider may not go in, and stops at its edge
+    _only(st, "red5", "red1", "blue1")
+    foe.x, foe.y = 17, 10.5
+    walker = st.models["red1"]
+    walker.x, walker.y = 17, 7  # 2.5 inches from contact: within half its 6
+    assert st._charge_spot(walker, foe) is not None
+    walker.x = 3
+    rider.x, rider.y = 17, 7
+    assert st._charge_spot(rider, foe) is None
+    end = st._path(rider, 17, 20, 12.0, 0.0)
+    assert end is None or end[1] <= 9 - st.r + 1e-9  # stops at the paddy's edge

@@ -113,7 +113,8 @@ class RoninGame:
                     if miss:
                         problems.append(f"{side.role} ({side.roster}): {fm.model.name} has {', '.join(miss)} unknown")
                         continue
-                    profiles.append(_profile(data, f"{side.side}{i + 1}", fm.model, fm.weapons, fm.armour, int(fm.combat_pool), fm.attributes, fm.banner, fm.hired))
+                    profiles.append(_profile(data, f"{side.side}{i + 1}", fm.model, fm.weapons, fm.armour, int(fm.combat_pool), fm.attributes, fm.banner, fm.hired,
+                                             mounted=fm.mount is not None))
             for mid, n in side.fixed.items():
                 mt = next((m for m in sc.models if m.id == mid), None)
                 if mt is None:
@@ -158,7 +159,10 @@ class RoninGame:
         return f"ronin {self.game.id} ({self.sides[0].name} v {self.sides[1].name})"
 
 
-def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armour: str, cp: int, attributes: list[str], banner: bool, hired: bool, civilian: bool = False) -> Profile:
+def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armour: str, cp: int, attributes: list[str], banner: bool, hired: bool,
+             civilian: bool = False, *, mounted: bool | None = None) -> Profile:
+    """The :class:`Profile` of a fielded model; ``mounted`` when it rides (a horse bought in its
+    roster, p.27-28; default: the model list's own mounted models)."""
     base = [data.base_weapon(w) for w in weapons if w in data.weapons]
     melee_ids = [w for w in base if data.weapons[w].kind == "melee" and w != "shield"]
     if banner:
@@ -178,7 +182,7 @@ def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armou
     if "niten" in attrs:
         cp += 1
     return Profile(key, mt.name, mt.type, int(mt.rank), cp, int(mt.initiative), int(mt.fight), int(mt.shoot), armour if armour in ARMOUR else "none",
-                   melee, missile, frozenset(attrs), banner, mt.mounted, hired, civilian)
+                   melee, missile, frozenset(attrs), banner, mt.mounted if mounted is None else mounted, hired, civilian)
 
 
 def _morale_rating(faction: Faction | None, models: list[Profile], sc: Scenario, role: str) -> tuple[int | None, bool]:

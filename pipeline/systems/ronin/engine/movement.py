@@ -7,7 +7,7 @@ import math
 from fractions import Fraction
 
 from pipeline.systems.ronin.engine.game import TOUCH
-from pipeline.systems.ronin.engine.geometry import _seg_point, _seg_zone
+from pipeline.systems.ronin.engine.geometry import _in_zone, _seg_point, _seg_zone
 from pipeline.systems.ronin.engine.pieces import Model
 
 
@@ -49,7 +49,14 @@ class MovePhase:
         for t in self.terrain:
             if t.movement == "impassable" and not acro and _seg_zone(t.zone, m.x, m.y, x, y, r):
                 return True
+            if m.p.mounted and self._barred_to_riders(t) and not _in_zone(t.zone, m.x, m.y, r) and _seg_zone(t.zone, m.x, m.y, x, y, r):
+                return True  # mounted models may not enter difficult terrain or buildings (p.27)
         return False
+
+    def _barred_to_riders(self, t) -> bool:
+        """Difficult ground and buildings, which mounted models may not enter (p.27)."""
+        kind = self.data.terrain.get(t.kind)
+        return t.movement == "difficult" or (kind is not None and kind.category == "building")
 
     def _difficult(self, m: Model, x: float, y: float) -> bool:
         """The way to ``(x, y)`` starts, ends or passes in difficult ground (Acrobatic: only
