@@ -187,3 +187,31 @@ def test_r9_a_horse_bought_in_a_roster_is_ridden(tmp_path):
     assert st._charge_spot(rider, foe) is None
     end = st._path(rider, 17, 20, 12.0, 0.0)
     assert end is None or end[1] <= 9 - st.r + 1e-9  # stops at the paddy's edge
+
+
+def test_r3_range_bands_at_their_boundaries(data):
+    """R3, Modifiers to Shooting Attack Roll p.14: "Target is less than 6 away +1", so a target
+    exactly 6 inches away gets no +1; "more than 36 away -3" and the teppo's "all shots of more
+    than 24 incur an additional -1" (p.16) put 24 and 36 in the bands below them (erratum
+    range_band_boundaries). An Ashigaru archer (Shoot 1), Action Phase, not moved, first shot,
+    at a Samurai in heavy armour (9): no wound when 2d6 + 1 + band <= 9."""
+    st = _state(data)
+    archer, samurai = st.models["red2"], st.models["blue1"]
+    archer.p = _model(data, "bushi", "ashigaru", ["katana", "yumi"])
+    samurai.p = _model(data, "bushi", "samurai")
+    _only(st, "red2", "blue1")
+    st.phase = "action"
+    no_wound = {6: F(15, 36), 7: F(21, 36), 8: F(26, 36), 9: F(30, 36), 10: F(33, 36), 11: F(35, 36)}  # P(2d6 <= n)
+    for distance, band in ((5.5, 1), (6, 0), (12, 0), (12.5, -1), (24, -1), (24.5, -2), (36, -2), (36.5, -3)):
+        archer.x, archer.y = 22, 44.5
+        samurai.x, samurai.y = 22, archer.y - distance - 2 * st.r
+        st.table = 48
+        assert abs(st.dist(archer, samurai) - distance) < 1e-9
+        assert dict(st.shot_odds(archer, samurai))["none"] == no_wound[8 - band], distance
+    # the teppo at exactly 24 inches: -1, not its -3 of the band beyond 24 (p.16); it ignores the
+    # Samurai's heavy armour but light: 2d6 + 1 - 1 against 7
+    archer.p = _model(data, "bushi", "ashigaru", ["katana", "teppo"])
+    samurai.y = archer.y - 24 - 2 * st.r
+    assert dict(st.shot_odds(archer, samurai))["none"] == no_wound[7]
+    samurai.y = archer.y - 24.5 - 2 * st.r
+    assert dict(st.shot_odds(archer, samurai))["none"] == no_wound[7 + 2]

@@ -118,15 +118,27 @@ class SystemInfo(Strict):
 
 
 class RangeBand(Strict):
-    """A shooting range band: ``from_in`` < range ≤ ``to_in`` (inches), and the modifier to the
-    Shooting Attack Roll (``teppo_modifier`` when it differs for a teppo)."""
+    """A shooting range band: ``from_in`` < range ≤ ``to_in`` (inches; range < ``to_in`` when
+    ``to_exclusive``, the book's "less than 6"), and the modifier to the Shooting Attack Roll
+    (``teppo_modifier`` when it differs for a teppo). Erratum ``range_band_boundaries``.
+
+    >>> b = RangeBand(id="short", from_in=0, to_in=6, to_exclusive=True, modifier=1, source={"doc": "ronin_book", "section": "p.14"})
+    >>> b.reaches(5.9), b.reaches(6.0)
+    (True, False)
+    """
 
     id: Id
     from_in: float = Field(ge=0)
     to_in: float = Field(gt=0)
+    to_exclusive: bool = False
     modifier: int
     teppo_modifier: int | None = None
     source: Source
+
+    def reaches(self, inches: float) -> bool:
+        """Is a target ``inches`` away (base edge to base edge) within this band's upper end?
+        Distances within a millionth of an inch of the end count as on it."""
+        return inches < self.to_in - 1e-6 if self.to_exclusive else inches <= self.to_in + 1e-6
 
 
 class Weapon(Strict):
