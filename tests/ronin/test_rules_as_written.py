@@ -215,3 +215,40 @@ def test_r3_range_bands_at_their_boundaries(data):
     assert dict(st.shot_odds(archer, samurai))["none"] == no_wound[7]
     samurai.y = archer.y - 24.5 - 2 * st.r
     assert dict(st.shot_odds(archer, samurai))["none"] == no_wound[7 + 2]
+
+
+def test_r4_a_temple_attendant_is_fearless_near_a_rank_two_model(data):
+    """R4, Sohei model list p.39: the Temple Attendant is "Fearless when within 3 of any model of
+    Rank 2 or higher" (a friendly one: erratum temple_attendant_fearless); Fearless "ignores the
+    results of any Morale Test" (p.29). A Wavering Buntai's Attendant charges without the d6 +
+    Rank roll (p.12) when an Initiate (Rank 2) stands within 3 inches, and rolls otherwise."""
+    st = _state(data)
+    st.phase = "move"
+    st.sides[1].morale = "wavering"
+    attendant, initiate, foe = st.models["blue1"], st.models["blue3"], st.models["red3"]
+    assert (attendant.p.name, initiate.p.rank) == ("Temple Attendant", 2)
+    _only(st, "blue1", "blue3", "red3")
+    attendant.x, attendant.y = 12, 12
+    foe.x, foe.y = 12, 8
+    initiate.x, initiate.y = 15, 12  # 3 - 2r inches apart, base edge to base edge
+    st._do_move("blue1", ("charge", "red3"))
+    assert st.pending is None and st.engaged(attendant)
+    attendant.x, attendant.y = 12, 12
+    initiate.x = 18  # over 3 inches away: the Attendant rolls d6 + Rank 1, 7 or more
+    st._do_move("blue1", ("charge", "red3"))
+    assert st.pending is not None and st.pending[0] == [("pass", F(1, 6)), ("fail", F(5, 6))]
+    st.pending = None
+    # an enemy of Rank 2 or higher (the Samurai, Rank 3) within 3 inches does not make him brave
+    red_samurai = st.models["red5"]
+    _only(st, "blue1", "blue3", "red3", "red5")
+    red_samurai.x, red_samurai.y = 9.5, 12
+    st._do_move("blue1", ("charge", "red3"))
+    assert st.pending is not None
+    st.pending = None
+    # a Routing Buntai's Attendant near the Initiate acts as it wishes, with no roll (p.12)
+    st.sides[1].morale = "routing"
+    attendant.x, attendant.y, initiate.x = 12, 12, 15
+    st.queue, st.sides[1].done = [[], ["blue1"]], False
+    st.sides[0].done = True
+    st._auto_next_activation(1)
+    assert st.steps[0][:2] == ("move", 1)

@@ -485,6 +485,24 @@ class OptionGroup(Strict):
     source: Source | None = None
 
 
+class AttributeNear(Strict):
+    """An Attribute a model has only while near others: the Temple Attendant is "Fearless when
+    within 3 of any model of Rank 2 or higher" (book p.39; erratum temple_attendant_fearless).
+
+    Attributes:
+        attribute: the Attribute's id (``fearless``).
+        within_in: inches, base edge to base edge.
+        min_rank: the other model's lowest Rank.
+        of: ``friendly`` models of its Buntai, or ``any`` model.
+    """
+
+    attribute: Id
+    within_in: float = Field(gt=0, le=48)
+    min_rank: int = Field(ge=0, le=5)
+    of: Literal["friendly", "any"] = "friendly"
+    source: Source
+
+
 class ModelType(Strict):
     """A model of a faction's model list.
 
@@ -496,6 +514,7 @@ class ModelType(Strict):
         points: its cost with that armour and its listed weapons.
         weapons: weapons always carried (``special`` for a Koryu's chosen weapon).
         attributes: attributes it has for free.
+        attributes_near: attributes it has only near other models (:class:`AttributeNear`).
         options: the option lines.
         mounted: fielded on a horse (e.g. Ming Light Cavalry).
         stat_source: where the statline comes from (the seed lost the numbers).
@@ -515,6 +534,7 @@ class ModelType(Strict):
     points: Annotated[int, Field(ge=0, le=MAX_POINTS)]
     weapons: list[Id] = []
     attributes: list[Id] = []
+    attributes_near: list[AttributeNear] = []
     attribute_note: str | None = None
     options: list[OptionGroup] = []
     mounted: bool = False

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.errors import GunbaiError
 from pipeline.systems.ronin.load import RoninData
-from pipeline.systems.ronin.model import Faction, Game, ModelType, Scenario, Zone
+from pipeline.systems.ronin.model import AttributeNear, Faction, Game, ModelType, Scenario, Zone
 
 if TYPE_CHECKING:
     from pipeline.systems.ronin.engine.state import RoninState
@@ -51,6 +51,7 @@ class Profile:
     mounted: bool = False
     hired: bool = False
     civilian: bool = False
+    attributes_near: tuple[AttributeNear, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armou
     if "niten" in attrs:
         cp += 1
     return Profile(key, mt.name, mt.type, int(mt.rank), cp, int(mt.initiative), int(mt.fight), int(mt.shoot), armour if armour in ARMOUR else "none",
-                   melee, missile, frozenset(attrs), banner, mt.mounted if mounted is None else mounted, hired, civilian)
+                   melee, missile, frozenset(attrs), banner, mt.mounted if mounted is None else mounted, hired, civilian, tuple(mt.attributes_near))
 
 
 def _morale_rating(faction: Faction | None, models: list[Profile], sc: Scenario, role: str) -> tuple[int | None, bool]:

@@ -122,7 +122,21 @@ class TurnSequence:
         return None
 
     def _ignores_morale(self, m: Model) -> bool:
-        return "fearless" in m.p.attributes or self.sides[m.side].plan.no_morale or m.p.civilian
+        """Fearless models ignore the results of Morale Tests (p.29), and so do a Buntai that
+        never tests and civilians."""
+        return self.has_attribute(m, "fearless") or self.sides[m.side].plan.no_morale or m.p.civilian
+
+    def has_attribute(self, m: Model, attribute: str) -> bool:
+        """Has ``m`` the Attribute now: its own, or one it has near other models (the Temple
+        Attendant's Fearless within 3 inches of a friendly model of Rank 2 or higher, p.39)?"""
+        if attribute in m.p.attributes:
+            return True
+        for near in m.p.attributes_near:
+            if near.attribute == attribute:
+                pool = self.on_table(m.side) if near.of == "friendly" else self.on_table()
+                if any(o is not m and not o.p.civilian and o.p.rank >= near.min_rank and self.dist(m, o) <= near.within_in + 1e-6 for o in pool):
+                    return True
+        return False
 
     def _duel_locked(self, m: Model) -> bool:
         """Duel (p.62): in the first turns only the duellists may be activated, in every phase,
