@@ -252,3 +252,28 @@ def test_r4_a_temple_attendant_is_fearless_near_a_rank_two_model(data):
     st.sides[0].done = True
     st._auto_next_activation(1)
     assert st.steps[0][:2] == ("move", 1)
+
+
+def test_r6_a_routing_model_rolls_at_every_activation_in_the_action_phase_too(data):
+    """R6, Routing p.12: "Each time you activate a model, roll a d6 and add that model's Rank.
+    If the result is 7 or more, the model may act as you wish. Otherwise, it must make a Run or
+    Gallop move towards the nearest table edge". The Action Phase activates models too (p.24):
+    a Rank 1 Ashigaru passes on a 6 only; failing, it runs 9 inches for the edge."""
+    st = _state(data)
+    st.phase = "action"
+    st.sides[0].morale = "routing"
+    archer = st.models["red2"]
+    _only(st, "red2", "blue1")
+    archer.x, archer.y = 11.5, 11
+    st.models["blue1"].x, st.models["blue1"].y = 21, 21
+    st.queue, st.sides[0].done, st.sides[1].done = [["red2"], []], False, True
+    st._auto_next_activation(0)
+    assert st.steps[0] == ("rout_check", -1, "red2")
+    st.steps.pop(0)
+    st._auto_rout_check("red2")
+    assert st.pending[0] == [("pass", F(1, 6)), ("fail", F(5, 6))]
+    st.apply_action("fail")
+    assert (archer.x, archer.y, archer.moved) == (11.5, 2, "run")  # 9 inches north, to the nearest edge
+    st.pending, st.steps = None, []
+    st._on_rout_check("red2", "pass")
+    assert st.steps[0] == ("act", 0, "red2")

@@ -287,7 +287,7 @@ class MovePhase:
     def _on_rout_check(self, mid, result) -> None:
         m = self.models[mid]
         if result == "pass":
-            self._push(("move", m.side, mid))
+            self._push(("move" if self.phase == "move" else "act", m.side, mid))
             return
         self._flee_to_edge(m)
 

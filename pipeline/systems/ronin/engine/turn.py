@@ -93,14 +93,10 @@ class TurnSequence:
                 self.sides[s].done = True
                 continue
             m.activated = True
-            if self.phase == "move":
-                st = self.sides[s]
-                if st.morale == "routing" and not self._ignores_morale(m) and not self.engaged(m):
-                    self._push(("rout_check", -1, m.id))
-                else:
-                    self._push(("move", s, m.id))
+            if self.sides[s].morale == "routing" and not self._ignores_morale(m) and not self.engaged(m):
+                self._push(("rout_check", -1, m.id))  # at every activation, in either phase (p.12)
             else:
-                self._push(("act", s, m.id))
+                self._push(("move" if self.phase == "move" else "act", s, m.id))
             self._push_next(s)
             return
 
