@@ -277,3 +277,77 @@ def test_r6_a_routing_model_rolls_at_every_activation_in_the_action_phase_too(da
     st.pending, st.steps = None, []
     st._on_rout_check("red2", "pass")
     assert st.steps[0] == ("act", 0, "red2")
+
+
+def _with_ronin(tmp_path):
+    """The Skirmish with a hired Ronin in the Bushi Buntai (Bushi may hire Ronin, p.34)."""
+    import shutil
+
+    from pipeline.systems.ronin.load import load
+
+    from .conftest import DATA
+    from .test_engine import _game
+
+    root = tmp_path / "ronin"
+    shutil.copytree(DATA, root)
+    path = root / "rosters" / "bushi_sample_100.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  - {model: ronin}\n", encoding="utf-8")
+    st = _game(load(root), "skirmish").new_state()
+    st.pending, st.steps = None, []
+    for m in st.models.values():
+        m.on_table = True
+    st._tab = None
+    return st
+
+
+def test_r5_hired_ronin_are_unreliable(tmp_path):
+    """R5, Swords-for-Hire: Ronin p.52: "If the Morale level of the Buntai is Wavering, roll a
+    d6 for each Ronin. On a roll of 4+, that Ronin model will use its activation to move at
+    maximum speed towards the nearest table edge until it has left the table. If it is in
+    combat, it will Withdraw. If the Morale of the Buntai drops to Routing, Ronin will
+    automatically follow the procedure" (erratum ronin_unreliable_when: the roll is made in
+    each Priority Phase that leaves the Buntai Wavering)."""
+    st = _with_ronin(tmp_path)
+    ronin = st.models["red6"]
+    assert ronin.p.name == "Ronin" and ronin.p.hired
+    st.phase = "priority"
+    st._on_morale(0, "fail")  # Steady -> Wavering
+    assert st.sides[0].morale == "wavering"
+    assert ("unreliable", -1, 0) in st.steps
+    st.steps = []
+    st._auto_unreliable(0)
+    assert st.steps == [("loyalty_roll", -1, "red6")]
+    st.steps = []
+    st._auto_loyalty_roll("red6")
+    assert sorted(st.pending[0]) == [("leaves", F(1, 2)), ("stays", F(1, 2))]
+    st.apply_action("leaves")
+    assert ronin.deserting
+    # its activation: the nearest edge at maximum speed (a Run, 9 inches), no choice for the player
+    _only(st, "red6", "blue1")
+    ronin.x, ronin.y = 11.5, 11
+    st.models["blue1"].x, st.models["blue1"].y = 21, 21
+    st.phase = "move"
+    st.queue, st.sides[0].done, st.sides[1].done = [["red6"], []], False, True
+    st._auto_next_activation(0)
+    assert st.steps[0] == ("desert", -1, "red6")
+    st._run()
+    assert (ronin.x, ronin.y, ronin.moved) == (11.5, 2, "run")
+    st._auto_turn_start(None)
+    st.steps, st.phase = [], "move"
+    st._flee_to_edge(ronin)
+    assert ronin.fled and not ronin.on_table
+    # engaged, it Withdraws (the enemy may strike it)
+    st = _with_ronin(tmp_path / "b")
+    ronin, foe = st.models["red6"], st.models["blue1"]
+    _only(st, "red6", "blue1")
+    ronin.deserting, st.phase = True, "move"
+    ronin.x, ronin.y, foe.x, foe.y = 12, 12, 12, 12 - 2 * st.r
+    st._auto_desert("red6")
+    assert not st.engaged(ronin) and st.steps[0][0] == "free_attack"
+    # a Routing Buntai: every Ronin leaves, without a roll
+    st = _with_ronin(tmp_path / "c")
+    st.sides[0].morale = "wavering"
+    st._on_morale(0, "fail")
+    st.steps = []
+    st._auto_unreliable(0)
+    assert st.sides[0].morale == "routing" and st.models["red6"].deserting and st.steps == []

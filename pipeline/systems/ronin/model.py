@@ -517,6 +517,8 @@ class ModelType(Strict):
         attributes_near: attributes it has only near other models (:class:`AttributeNear`).
         options: the option lines.
         mounted: fielded on a horse (e.g. Ming Light Cavalry).
+        unreliable: hired, it leaves a Wavering or Routing Buntai (Ronin and Senior Ronin,
+            p.52).
         stat_source: where the statline comes from (the seed lost the numbers).
         source: where the model list entry comes from.
         note: free text.
@@ -538,6 +540,7 @@ class ModelType(Strict):
     attribute_note: str | None = None
     options: list[OptionGroup] = []
     mounted: bool = False
+    unreliable: bool = False
     max_per_buntai: int | None = None
     stat_source: Source | None = None
     source: Source

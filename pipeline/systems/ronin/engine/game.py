@@ -52,6 +52,7 @@ class Profile:
     hired: bool = False
     civilian: bool = False
     attributes_near: tuple[AttributeNear, ...] = ()
+    unreliable: bool = False
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armou
     if "niten" in attrs:
         cp += 1
     return Profile(key, mt.name, mt.type, int(mt.rank), cp, int(mt.initiative), int(mt.fight), int(mt.shoot), armour if armour in ARMOUR else "none",
-                   melee, missile, frozenset(attrs), banner, mt.mounted if mounted is None else mounted, hired, civilian, tuple(mt.attributes_near))
+                   melee, missile, frozenset(attrs), banner, mt.mounted if mounted is None else mounted, hired, civilian, tuple(mt.attributes_near), hired and mt.unreliable)
 
 
 def _morale_rating(faction: Faction | None, models: list[Profile], sc: Scenario, role: str) -> tuple[int | None, bool]:

@@ -295,6 +295,16 @@ class MovePhase:
         m = self.models[mid]
         self._test(Fraction(sum(1 for f in range(1, 7) if f + m.p.rank >= 7), 6), "rout_check", mid)
 
+    def _auto_desert(self, mid) -> None:
+        """A Ronin leaving its Buntai (p.52): engaged, it Withdraws; otherwise it makes a Run
+        towards the nearest table edge, until it has left the table."""
+        m = self.models[mid]
+        if self.engaged(m):
+            if self.phase == "move":
+                self._withdraw(m)
+            return
+        self._flee_to_edge(m)
+
     def _flee_to_edge(self, m: Model) -> None:
         """A Routing model that fails its roll runs for the nearest table edge (p.12) and leaves
         the table when it reaches it."""

@@ -31,6 +31,7 @@ class Model:
     rested: bool = False
     rounds: int = 0  # combat phases fought in a row
     struck_on_withdraw: bool = False
+    deserting: bool = False  # an unreliable Ronin leaving the table (p.52)
     stood: bool = False  # struck a withdrawing model: does not move again this Move Phase (p.13)
     dying: bool = False
     leader: bool = False

@@ -93,7 +93,9 @@ class TurnSequence:
                 self.sides[s].done = True
                 continue
             m.activated = True
-            if self.sides[s].morale == "routing" and not self._ignores_morale(m) and not self.engaged(m):
+            if m.deserting:
+                self._push(("desert", -1, m.id))  # it uses its activation to leave (p.52)
+            elif self.sides[s].morale == "routing" and not self._ignores_morale(m) and not self.engaged(m):
                 self._push(("rout_check", -1, m.id))  # at every activation, in either phase (p.12)
             else:
                 self._push(("move" if self.phase == "move" else "act", s, m.id))
