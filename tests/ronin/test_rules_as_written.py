@@ -351,3 +351,45 @@ def test_r5_hired_ronin_are_unreliable(tmp_path):
     st.steps = []
     st._auto_unreliable(0)
     assert st.sides[0].morale == "routing" and st.models["red6"].deserting and st.steps == []
+
+
+def test_r7_reserves_move_onto_the_table_in_the_move_phase(data):
+    """R7, Reserves p.59: "Half of these reserve models (rounding up) may move onto the table
+    during the Move Phase of the second turn. All remaining models may move onto the table
+    during the Move Phase of the third turn." The Defence's Attacker (p.62) has 12 models: 6
+    deployed, 3 in the second turn, 3 in the third; none is on the table before its Move Phase."""
+    from .test_engine import _game
+
+    st = _game(data, "defence").new_state()
+    st.pending, st.steps = None, []
+    att = next(i for i, s in enumerate(st.sides) if s.plan.role == "Attacker")
+    st.turn = 1
+    st._auto_turn_start(None)  # turn 2 begins: the Priority Phase comes next
+    st.steps = []
+    second = [m for m in st.buntai(att) if m.arrives == 2]
+    third = [m for m in st.buntai(att) if m.arrives == 3]
+    assert len(second) == 3 and len(third) == 3
+    assert not any(m.on_table for m in second + third)
+    st.phase = "move"
+    st.queue = [[], []]
+    st.queue[att] = [m.id for m in st.buntai(att)]
+    st.sides[att].done, st.sides[1 - att].done = False, True
+    seen = []
+    while (m := st._next_model(att)) is not None:
+        seen.append(m.id)
+    assert set(m.id for m in second) <= set(seen) and not set(m.id for m in third) & set(seen)
+    r = second[0]
+    assert ("enter",) in st._options_move(r.id) and not any(o[0] in ("charge", "shoot", "run") for o in st._options_move(r.id))
+    st._do_move(r.id, ("enter",))
+    assert r.on_table and r.moved == "move" and r in st.on_table(att)
+    spot = st.g.spots[att][[p.key for p in st.g.sides[att].models].index(r.id)]
+    assert (r.x, r.y) == spot  # its place in the Attacker's edge zone
+    # a side with no model on the table but reserves still to come is not destroyed
+    for m in st.buntai(att):
+        if m.arrives == 1:
+            m.alive = False
+    r.alive = False
+    st._tab = None
+    st.steps = []
+    st._auto_turn_end(None)
+    assert not st.is_terminal()

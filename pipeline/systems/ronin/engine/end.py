@@ -38,7 +38,7 @@ class EndPhase:
         if self.match is not None:
             self._match_turn_end()
             return
-        gone = [not any(m.on_table and m.alive for m in self.buntai(s)) and all(m.arrives <= self.turn or not m.alive for m in self.buntai(s)) for s in (0, 1)]
+        gone = [not any(m.on_table and m.alive or self.in_reserve(m) for m in self.buntai(s)) for s in (0, 1)]
         if any(gone) or (self.length is not None and self.turn >= self.length):
             self._finish()
             return

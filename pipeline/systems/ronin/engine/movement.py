@@ -165,6 +165,8 @@ class MovePhase:
         model failed its roll to charge (it may still do something else, p.12)."""
         no_charge = isinstance(mid, tuple)
         m = self.models[mid[0] if no_charge else mid]
+        if self.in_reserve(m):
+            return [("hold",), ("pass",)] + ([("enter",)] if self._entry_free(m) else [])
         if not (m.alive and m.on_table):
             return []
         if self.engaged(m):
@@ -193,6 +195,10 @@ class MovePhase:
         opts += [("shoot", t.id) for t in self._shoot_targets(m)]
         return opts
 
+    def _entry_free(self, m: Model) -> bool:
+        """Is a reserve's place in its deployment zone clear of other models' bases?"""
+        return all(math.hypot(o.x - m.x, o.y - m.y) >= 2 * self.r - 1e-9 for o in self.on_table())
+
     def _duel_locked_turn(self) -> bool:
         n = self.sco.duellists_only_turns
         return bool(n) and self.turn <= n
@@ -205,6 +211,11 @@ class MovePhase:
             self.sides[m.side].done = True
             return
         if kind in ("hold", "stay"):
+            return
+        if kind == "enter":  # a reserve moves onto the table to its place at the edge (p.59)
+            m.on_table = True
+            m.moved = "move"
+            self._tab = None
             return
         if kind == "charge":
             if self.sides[m.side].morale == "wavering" and not self._ignores_morale(m):
@@ -289,7 +300,8 @@ class MovePhase:
         if result == "pass":
             self._push(("move" if self.phase == "move" else "act", m.side, mid))
             return
-        self._flee_to_edge(m)
+        if not self.in_reserve(m):  # a reserve that fails does not come on
+            self._flee_to_edge(m)
 
     def _auto_rout_check(self, mid) -> None:
         m = self.models[mid]
@@ -299,6 +311,8 @@ class MovePhase:
         """A Ronin leaving its Buntai (p.52): engaged, it Withdraws; otherwise it makes a Run
         towards the nearest table edge, until it has left the table."""
         m = self.models[mid]
+        if not m.on_table:
+            return  # a reserve that leaves never comes on
         if self.engaged(m):
             if self.phase == "move":
                 self._withdraw(m)

@@ -58,7 +58,7 @@ class TurnSequence:
         self._tab = None
         for m in self.models.values():
             m.moved, m.shots, m.fought, m.rested, m.struck_on_withdraw, m.activated, m.stood = "", 0, False, False, False, False, False
-            if m.alive and not m.on_table and not m.fled and m.arrives <= self.turn and (self.match is None or m.id in self.match):
+            if m.alive and not m.on_table and not m.fled and m.arrives == 1 and (self.match is None or m.id in self.match):
                 m.on_table = True
                 if self.turn == 1 and self.sco.duellists_only_turns and m.duellist:
                     self._place_duellist(m)
@@ -109,6 +109,8 @@ class TurnSequence:
     def _next_model(self, side: int) -> Model | None:
         while self.queue[side]:
             m = self.models[self.queue[side].pop(0)]
+            if self.phase == "move" and self.in_reserve(m) and m.arrives <= self.turn:
+                return m  # it may move onto the table now (Reserves, p.59)
             if not (m.alive and m.on_table) or self._duel_locked(m):
                 continue
             if self.phase == "move":
@@ -118,6 +120,11 @@ class TurnSequence:
             if not self.engaged(m) and not m.p.civilian:
                 return m
         return None
+
+    def in_reserve(self, m: Model) -> bool:
+        """Is ``m`` a reserve still off the table (Reserves, p.59: it moves on in the Move Phase
+        of its turn, or later)?"""
+        return m.alive and not m.on_table and not m.fled and not m.deserting and m.arrives > 1 and self.match is None
 
     def _ignores_morale(self, m: Model) -> bool:
         """Fearless models ignore the results of Morale Tests (p.29), and so do a Buntai that
