@@ -393,3 +393,21 @@ def test_r7_reserves_move_onto_the_table_in_the_move_phase(data):
     st.steps = []
     st._auto_turn_end(None)
     assert not st.is_terminal()
+
+
+def test_r8_long_handled_weapons_inside_a_building(data):
+    """R8, Terrain: Buildings p.13: "Models armed with long handled weapons (including yari,
+    nagae-yari, tetsubo, nodachi and naginata) suffer a -1 Initiative penalty and -1 penalty to
+    Attack Rolls when fighting inside buildings" (rules.yaml long_weapon_building). Defend the
+    Village's farmhouse (x 9-13, y 9-11.5): a Samurai with a naginata, Initiative 3 + 1, Fight
+    3 + 1, inside it 3 and 3; a katana is not long-handled."""
+    st = _state(data, "defend_the_village")
+    samurai, foe = st.models["red5"], st.models["blue1"]
+    samurai.p = _model(data, "bushi", "samurai", ["katana", "naginata"])
+    foe.p = _model(data, "bushi", "ashigaru", ["katana"], armour="none")
+    samurai.x, samurai.y = 11, 20  # in the open
+    assert (st.initiative_bonus(samurai), st.attack_modifier(samurai, foe)) == (4, 4)
+    samurai.x, samurai.y = 11, 10  # inside the farmhouse
+    assert (st.initiative_bonus(samurai), st.attack_modifier(samurai, foe)) == (3, 3)
+    samurai.p = _model(data, "bushi", "samurai", ["katana"])
+    assert (st.initiative_bonus(samurai), st.attack_modifier(samurai, foe)) == (3, 3)

@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from pipeline.systems.ronin.engine.game import ARMOUR
+from pipeline.systems.ronin.engine.geometry import _in_zone
 from pipeline.systems.ronin.engine.pieces import Combat, Model
 from pipeline.systems.ronin.odds import (
     RESULTS,
@@ -151,8 +152,24 @@ class CombatPhase:
             w = wp.initiative_later
         pen = {"none": 0, "light": 0 if "tough" in m.p.attributes else 1, "grievous": 2}[m.wound] + (1 if m.stunned else 0)
         bonus = 1 if "fast" in m.p.attributes else 0
-        bonus -= 1 if m.p.banner else 0
+        bonus += self._roll_modifier("banner_bearer") if m.p.banner else 0
+        bonus += self._long_weapon_indoors(m)
         return max(0, m.p.initiative - pen) + w + bonus
+
+    def _roll_modifier(self, rule_id: str) -> int:
+        """A combat roll modifier of ``rules.yaml`` (``defence_modifiers``) by id."""
+        return self.g.roll_modifiers[rule_id]
+
+    def _long_weapon_indoors(self, m: Model) -> int:
+        """A long-handled weapon fought with inside a building: -1 Initiative and -1 to Attack
+        Rolls (p.13; the engine takes every room to be small)."""
+        if not self.data.weapons[m.p.melee].long_handled:
+            return 0
+        for t in self.terrain:
+            kind = self.data.terrain.get(t.kind)
+            if kind is not None and kind.category == "building" and _in_zone(t.zone, m.x, m.y):
+                return self._roll_modifier("long_weapon_building")
+        return 0
 
     def _auto_init_roll(self, mid) -> None:
         if not self.models[mid].alive:
@@ -267,14 +284,15 @@ class CombatPhase:
         wound it has (Light and Grievous -1, Tough ignores a Light wound; the defender's as the
         attacker's, Combat Example p.24), weapon, armour and other modifiers."""
         wp = self.data.weapons[a.p.melee]
-        amod = extra_attack + (1 if "powerful" in a.p.attributes else 0) - (1 if a.p.banner else 0)
+        amod = extra_attack + (1 if "powerful" in a.p.attributes else 0) + (self._roll_modifier("banner_bearer") if a.p.banner else 0)
         if a.p.mounted and "bajutsu" not in a.p.attributes:
-            amod -= 2
+            amod += self._roll_modifier("mounted_attack")
         if t.p.armour == "heavy":
             amod += wp.vs_heavy_attack
-        dmod = -(1 if t.p.banner else 0)
+        amod += self._long_weapon_indoors(a)
+        dmod = self._roll_modifier("banner_bearer") if t.p.banner else 0
         if len(self.contacts(t)) >= 3:
-            dmod -= 1
+            dmod += self._roll_modifier("engaged_by_3")
         a_fight = 0 if (a.p.civilian and not a.civilian_fights) else a.p.fight
         t_fight = 0 if (t.p.civilian and not t.civilian_fights) else t.p.fight
         att = MeleeSide(fight=a_fight, weapon_attack=wp.attack if isinstance(wp.attack, int) else 0, enhanced_attack_bonus=wp.enhanced_attack_bonus,

@@ -93,6 +93,8 @@ class RoninGame:
         self.civilian = civilian
         self.radius = data.system.vassal.base_mm / 25.4 / 2
         self.bands = data.weapons_bands()
+        #: combat roll modifiers of rules.yaml by id (banner_bearer, mounted_attack, long_weapon_building…)
+        self.roll_modifiers = {x.id: int(x.value) for x in data.rules.defence_modifiers if x.value != "unknown"}
 
     @classmethod
     def from_game(cls, data: RoninData, game: Game) -> RoninGame:

@@ -293,7 +293,7 @@ class MovePhase:
             a = self.models[action[1]]
             a.stood = True  # "may choose to not move and make a single attack" (p.13)
             self._note_attack(a)
-            self._chance(self._melee_odds(a, m, enhance_attack=False, enhance_defence=False, extra_attack=1), "wound", (a.id, m.id, "melee"))
+            self._chance(self._melee_odds(a, m, enhance_attack=False, enhance_defence=False, extra_attack=self._roll_modifier("withdraw_attack")), "wound", (a.id, m.id, "melee"))
 
     def _on_rout_check(self, mid, result) -> None:
         m = self.models[mid]
