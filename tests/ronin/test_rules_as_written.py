@@ -411,3 +411,29 @@ def test_r8_long_handled_weapons_inside_a_building(data):
     assert (st.initiative_bonus(samurai), st.attack_modifier(samurai, foe)) == (3, 3)
     samurai.p = _model(data, "bushi", "samurai", ["katana"])
     assert (st.initiative_bonus(samurai), st.attack_modifier(samurai, foe)) == (3, 3)
+
+
+def test_r11_a_critically_injured_duellist_is_replaced(data):
+    """R11, Duel p.62: "If a duellist is critically injured, another model can be nominated to
+    replace it and may use its next movement to enter the duelling area. This model is now
+    considered a duellist": in turn 2 it may be activated, and entering the area or attacking
+    costs no Victory Points."""
+    st = _duel_turn(data, 1)
+    st._kill(3, st.models["red1"])
+    assert st.steps[0] == ("replace_duellist", 0, 0)
+    opts = st._options_replace_duellist(0)
+    assert ("no_duellist",) in opts and ("duellist", "red2") in opts and ("duellist", "red1") not in opts
+    st.apply_action(("duellist", "red2"))
+    new = st.models["red2"]
+    assert new.duellist
+    st.turn, st.phase = 2, "move"
+    st.queue = [["red2", "red3"], []]
+    assert st._next_model(0) is new and st._next_model(0) is None
+    new.x, new.y = 12, 5.3  # just outside the duelling area (radius 6 round the centre)
+    st._move_to(new, 12, 9, kind="move")
+    assert st.sides[0].penalties == 0 and not st.first_intruder
+    # nominating nobody is allowed ("can be nominated")
+    st = _duel_turn(data, 1)
+    st._kill(3, st.models["blue1"])
+    st.apply_action(("no_duellist",))
+    assert not any(m.duellist for m in st.buntai(1) if m.alive)

@@ -70,6 +70,8 @@ class CombatPhase:
             self.combat.defence.pop(m.id, None)  # errata dead_model_counters
         if self.sco.kind == "kill_leader" and m.leader and self.sides[m.side].plan.role == "Defender":
             self._end(1 - m.side)
+        elif m.duellist and self.sco.duellists_only_turns:
+            self._push(("replace_duellist", m.side, m.side))  # Duel (p.62)
 
     # ------------------------------------------------------------------ combat
     def _auto_next_combat(self, side) -> None:

@@ -47,6 +47,15 @@ class TurnSequence:
     def _do_duellist(self, side, action) -> None:
         self.models[action[1]].duellist = True
 
+    def _options_replace_duellist(self, side) -> list[tuple]:
+        """A critically injured duellist's side may nominate another model (p.62): one of its
+        living models on the table, or none."""
+        return [("no_duellist",)] + [("duellist", m.id) for m in self.on_table(side) if not m.duellist and not m.p.civilian]
+
+    def _do_replace_duellist(self, side, action) -> None:
+        if action[0] == "duellist":
+            self.models[action[1]].duellist = True
+
     def _auto_turn_start(self, _payload) -> None:
         self.phase = "priority"
         self.turn += 1
