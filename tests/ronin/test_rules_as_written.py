@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 from fractions import Fraction as F
 
 from pipeline.systems.ronin.odds import wound_of
@@ -437,3 +438,68 @@ def test_r11_a_critically_injured_duellist_is_replaced(data):
     st._kill(3, st.models["blue1"])
     st.apply_action(("no_duellist",))
     assert not any(m.duellist for m in st.buntai(1) if m.alive)
+
+
+def _verify_copy(tmp_path, game: str, change):
+    import shutil
+
+    import yaml
+
+    from pipeline.systems.ronin.load import load
+    from pipeline.systems.ronin.verify import verify_all
+
+    from .conftest import DATA
+
+    copy = tmp_path / "ronin"
+    shutil.copytree(DATA, copy)
+    path = copy / "games" / f"{game}.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(doc)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return verify_all(load(copy))
+
+
+def test_r10_duel_the_others_within_6_inches_of_the_duellist(tmp_path, data):
+    """R10, Duel p.61: each player "places his nominated duellist (see below) at some point on
+    the edge of the duelling area and the rest of his models within 6 of the duellist but not
+    within the duelling area". The duellist stands at the point of the area's edge nearest his
+    side's zone (the centre of the 24-inch table is (12, 12), the area's radius 6: Player A's at
+    (12, 6 + r)). A zone 12 inches wide (x 6-18) along y 0.5-5.5 has a corner base at
+    (6 + r, 0.5 + r), 7.78 inches centre to centre from that place: 6.80 base edge to base edge."""
+    from pipeline.systems.ronin.deployment import duellist_spot
+    from pipeline.systems.ronin.model import Zone
+    from pipeline.systems.ronin.verify import RULES, verify_all
+
+    from .test_engine import _game
+
+    r = 25 / 25.4 / 2
+    spot = duellist_spot(Zone(kind="rect", x=6, y=0.5, w=12, h=5), (12, 12), 6, r)
+    assert abs(spot[0] - 12) < 1e-9 and abs(spot[1] - (6 + r)) < 1e-9
+    found = [f for f in _verify_copy(tmp_path, "duel", lambda d: d["sides"][0]["zone"].update(x=6, y=0.5, w=12, h=5)) if f.rule == "deploy-near"]
+    assert len(found) == 1 and "6.80 inches" in found[0].message and "within 6" in found[0].message and "Duel" in found[0].source
+    assert "deploy-near" in RULES and "p.61" in RULES["deploy-near"].section
+    assert verify_all(data) == []  # the shipped Duel obeys it
+    # play puts the duellist there, and every other model of his side is within 6 of him
+    st = _game(data, "duel").new_state()
+    st.pending, st.steps = None, []
+    for m in st.models.values():
+        m.duellist = m.id in ("red1", "blue4")
+    st.turn = 0
+    st._auto_turn_start(None)
+    for d in (st.models["red1"], st.models["blue4"]):
+        assert abs(math.dist((d.x, d.y), (12, 12)) - (6 - st.r)) < 1e-9
+        assert all(st.dist(d, o) <= 6 + 1e-9 for o in st.buntai(d.side) if o is not d)
+
+
+def test_r13_assassination_the_attackers_zone_keeps_9_inches_from_the_defenders(tmp_path, data):
+    """R13, Assassination p.63: the Attacker deploys "anywhere on the table, but no nearer than 9
+    to any of the defending player's models"; the zone drawn for him obeys the rule as the
+    models in it do (README). A band along the north edge 10 inches deep: its models stand in
+    its middle row (y = 5), 12.02 inches from the Defenders' row (y = 18) base edge to base
+    edge, but the band's edge at y = 10 comes 8 inches from their centres, 7.51 from their
+    bases."""
+    from pipeline.systems.ronin.verify import verify_all
+
+    found = [f for f in _verify_copy(tmp_path, "assassination", lambda d: d["sides"][0]["zone"].update(h=10)) if f.rule == "deploy-apart"]
+    assert len(found) == 1 and "zone comes 7.51 inches" in found[0].message and "at least 9" in found[0].message
+    assert [f for f in verify_all(data) if f.rule == "deploy-apart"] == []

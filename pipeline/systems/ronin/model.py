@@ -804,33 +804,38 @@ class DeploymentRule(Strict):
             ``who`` wholly within ``inches`` of a table edge (Defend the Village: 3); ``clear``:
             every terrain piece but the objective's at least ``inches`` from ``of`` (Defence: 8
             from the objective's piece; Duel: a 12-inch circle, radius 6, round the centre);
-            ``centred``: the game's objective stands in the centre of the table (Capture).
+            ``centred``: the game's objective stands in the centre of the table (Capture);
+            ``near_duellist``: every model of ``who`` within ``inches`` of its duellist, base
+            edge to base edge, who stands on the edge of the duelling area of radius ``area_in``
+            round ``of``, at the point nearest the side's zone (Duel: 6, p.61).
         who: the role the rule binds (None: both sides).
         of: ``centre`` of the table, the game's ``objective`` point, or ``objective_piece`` (the
             terrain piece marked ``objective``).
         apart_from: for ``apart``, the other role.
         inches: the distance.
+        area_in: for ``near_duellist``, the duelling area's radius.
         source: the page the rule comes from.
     """
 
-    kind: Literal["within", "outside", "apart", "edge", "clear", "centred"]
+    kind: Literal["within", "outside", "apart", "edge", "clear", "centred", "near_duellist"]
     who: str | None = None
     of: Literal["centre", "objective", "objective_piece"] | None = None
     apart_from: str | None = None
     inches: float = Field(default=0, ge=0, le=1000)
+    area_in: float | None = Field(default=None, gt=0, le=1000)
     source: Source
 
     @model_validator(mode="after")
     def _complete(self) -> DeploymentRule:
         fields = {"within": {"of", "inches"}, "outside": {"of", "inches"}, "apart": {"who", "apart_from", "inches"},
-                  "edge": {"inches"}, "clear": {"of", "inches"}, "centred": set()}[self.kind]
-        optional = {"within": {"who"}, "outside": {"who"}, "edge": {"who"}}.get(self.kind, set())
-        given = {k for k in ("who", "of", "apart_from") if getattr(self, k) is not None} | ({"inches"} if self.inches else set())
+                  "edge": {"inches"}, "clear": {"of", "inches"}, "centred": set(), "near_duellist": {"of", "inches", "area_in"}}[self.kind]
+        optional = {"within": {"who"}, "outside": {"who"}, "edge": {"who"}, "near_duellist": {"who"}}.get(self.kind, set())
+        given = {k for k in ("who", "of", "apart_from", "area_in") if getattr(self, k) is not None} | ({"inches"} if self.inches else set())
         if missing := sorted(fields - given):
             raise ValueError(f"a {self.kind!r} rule needs {', '.join(missing)}")
         if extra := sorted(given - fields - optional):
             raise ValueError(f"a {self.kind!r} rule takes no {', '.join(extra)}")
-        if self.kind in ("within", "outside") and self.of == "objective_piece":
+        if self.kind in ("within", "outside", "near_duellist") and self.of == "objective_piece":
             raise ValueError(f"a {self.kind!r} rule measures from a point: 'of' is centre or objective")
         if self.kind == "apart" and self.who == self.apart_from:
             raise ValueError("an 'apart' rule keeps one role from another: 'who' and 'apart_from' differ")

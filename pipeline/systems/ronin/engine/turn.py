@@ -4,8 +4,7 @@ Action Phases."""
 
 from __future__ import annotations
 
-import math
-
+from pipeline.systems.ronin.deployment import duellist_spot
 from pipeline.systems.ronin.engine.game import D6
 from pipeline.systems.ronin.engine.pieces import Model
 
@@ -78,10 +77,12 @@ class TurnSequence:
         self._push(*steps)
 
     def _place_duellist(self, m: Model) -> None:
-        """A duellist stands on the edge of the duelling area (p.61), on the side of its Buntai."""
-        cx, cy = self.objective or (self.table / 2, self.table / 2)
-        d = math.hypot(m.x - cx, m.y - cy) or 1.0
-        m.x, m.y = cx + (m.x - cx) / d * (6 - self.r), cy + (m.y - cy) / d * (6 - self.r)
+        """A duellist stands on the edge of the duelling area (p.61), at the point nearest his
+        side's zone (:func:`~pipeline.systems.ronin.deployment.duellist_spot`), where ``gunbai
+        verify`` checks that the rest of his Buntai is within 6 inches of him."""
+        rule = next((x for x in self.sc.deployment_rules if x.kind == "near_duellist"), None)
+        centre = self.objective or (self.table / 2, self.table / 2)
+        m.x, m.y = duellist_spot(self.g.game.sides[m.side].zone, centre, rule.area_in if rule and rule.area_in else 6.0, self.r)
 
     def _auto_phase(self, phase) -> None:
         self.phase = phase
