@@ -503,3 +503,36 @@ def test_r13_assassination_the_attackers_zone_keeps_9_inches_from_the_defenders(
     found = [f for f in _verify_copy(tmp_path, "assassination", lambda d: d["sides"][0]["zone"].update(h=10)) if f.rule == "deploy-apart"]
     assert len(found) == 1 and "zone comes 7.51 inches" in found[0].message and "at least 9" in found[0].message
     assert [f for f in verify_all(data) if f.rule == "deploy-apart"] == []
+
+
+def test_defend_the_village_lasts_until_one_side_is_gone(data):
+    """Issue 25 item 9, Defend the Village, Game Length p.66: "The game lasts until one side
+    withdraws, concedes or is destroyed" (erratum defend_the_village_length, now as written):
+    no turn limit. It goes on after turn 12 (the longest d6+6); it ends when a Buntai has no
+    model left on the table (destroyed, or withdrawn: its Routing models left it), and the
+    Victory Points decide: the Defender's civilians left on the board +3 each (p.66)."""
+    from .test_engine import _game
+
+    g = _game(data, "defend_the_village")
+    st = g.new_state()
+    assert st.length is None and (st.pending is None or st.pending[1] != "length")  # no d6+6 rolled
+    st = _state(data, "defend_the_village")
+    st.turn = 40
+    st._auto_turn_end(None)
+    assert not st.is_terminal() and st.steps == [("turn_start", -1, None)]
+    d = next(i for i, s in enumerate(st.sides) if s.plan.role == "Defender")
+    st.steps = []
+    for m in st.buntai(d):
+        st._kill(1, m)
+    st._auto_turn_end(None)
+    assert st.is_terminal()
+    vp = st.victory_points()
+    assert vp[d] == 4 * 3  # the four civilians are left on the board
+    # the Attacker withdraws: its models routed off the table
+    st = _state(data, "defend_the_village")
+    st.turn = 3
+    for m in st.buntai(1 - d):
+        m.on_table, m.fled = False, True
+    st._tab = None
+    st._auto_turn_end(None)
+    assert st.is_terminal() and st.winner() == d

@@ -745,18 +745,21 @@ class Forces(Strict):
 
 class GameLength(Strict):
     """How many turns a game of the scenario lasts: ``turns`` fixed, or d6 + ``d6_plus`` rolled at
-    the start of the game; a Tournament plays matches of ``match_turns`` turns. Every game also
-    ends when a side has no model left on the table (destroyed, or withdrawn)."""
+    the start of the game; a Tournament plays matches of ``match_turns`` turns; ``open_ended``:
+    no turn limit (Defend the Village: "until one side withdraws, concedes or is destroyed").
+    Every game also ends when a side has no model left on the table or to come (destroyed, or
+    withdrawn)."""
 
     turns: int | None = Field(default=None, ge=1)
     d6_plus: int | None = Field(default=None, ge=0)
     match_turns: int | None = Field(default=None, ge=1)
+    open_ended: bool = False
     source: Source
 
     @model_validator(mode="after")
     def _one_kind(self) -> GameLength:
-        if sum(x is not None for x in (self.turns, self.d6_plus, self.match_turns)) != 1:
-            raise ValueError("give exactly one of turns, d6_plus, match_turns")
+        if sum(x is not None for x in (self.turns, self.d6_plus, self.match_turns)) + self.open_ended != 1:
+            raise ValueError("give exactly one of turns, d6_plus, match_turns, open_ended")
         return self
 
 
