@@ -107,11 +107,15 @@ class CombatPhase:
                 if self.models[mid].p.civilian and self.models[mid].civilian_fights is None:
                     steps.append(("civilian_roll", -1, mid))
                 steps.append(("counters", s, mid))
+        steps.append(("reveal", -1, None))  # "Each player then reveals his Combat Pool" (p.18)
         # every Initiative Enhancement is declared before the dice are rolled (p.19)
         steps += [("enhance_init", s, mid) for s in (0, 1) for mid in c.sides[s]]
         steps += [("init_roll", -1, mid) for s in (0, 1) for mid in c.sides[s]]
         steps += [("init_order", -1, None), ("attack_next", -1, None)]
         self._push(*steps)
+
+    def _auto_reveal(self, _payload) -> None:
+        self.combat.revealed = True
 
     def _auto_civilian_roll(self, mid) -> None:
         self._test(Fraction(1, 2), "civilian", mid)

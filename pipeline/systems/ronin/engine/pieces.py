@@ -76,3 +76,4 @@ class Combat:
     order: list[str] = field(default_factory=list)
     at: int = 0
     passes: int = 0
+    revealed: bool = False  # the counters are drawn in secret until both players reveal them (p.18)

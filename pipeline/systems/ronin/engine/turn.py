@@ -23,6 +23,9 @@ class TurnSequence:
         if self.sco.duellists_only_turns:
             steps += [("duellist", 0, 0), ("duellist", 1, 1)]
         if self.sco.kind == "tournament":
+            # "Each player secretly records the order in which his models will fight" (p.64): the
+            # first player's order is hidden from the second until each match reveals its pair
+            steps += [("order", s, s) for s in (0, 1) for _m in self.buntai(s)]
             steps.append(("next_match", -1, None))
         else:
             steps.append(("turn_start", -1, None))
@@ -45,6 +48,13 @@ class TurnSequence:
 
     def _do_duellist(self, side, action) -> None:
         self.models[action[1]].duellist = True
+
+    def _options_order(self, side) -> list[tuple]:
+        """The Tournament: the side's next model in its secret order (p.64)."""
+        return [("order", m.id) for m in self.buntai(side) if m.id not in self.order[side]]
+
+    def _do_order(self, side, action) -> None:
+        self.order[side].append(action[1])
 
     def _options_replace_duellist(self, side) -> list[tuple]:
         """A critically injured duellist's side may nominate another model (p.62): one of its
