@@ -204,10 +204,12 @@ def test_r3_range_bands_at_their_boundaries(data):
     st.phase = "action"
     no_wound = {6: F(15, 36), 7: F(21, 36), 8: F(26, 36), 9: F(30, 36), 10: F(33, 36), 11: F(35, 36)}  # P(2d6 <= n)
     for distance, band in ((5.5, 1), (6, 0), (12, 0), (12.5, -1), (24, -1), (24.5, -2), (36, -2), (36.5, -3)):
-        archer.x, archer.y = 22, 44.5
+        archer.x, archer.y = 22, 30 if distance <= 24 else 44.5
         samurai.x, samurai.y = 22, archer.y - distance - 2 * st.r
         st.table = 48
         assert abs(st.dist(archer, samurai) - distance) < 1e-9
+        if distance == 6:
+            assert st.dist(archer, samurai) == 6.0  # exactly, to the last bit
         assert dict(st.shot_odds(archer, samurai))["none"] == no_wound[8 - band], distance
     # the teppo at exactly 24 inches: -1, not its -3 of the band beyond 24 (p.16); it ignores the
     # Samurai's heavy armour but light: 2d6 + 1 - 1 against 7
