@@ -443,21 +443,13 @@ def test_r11_a_critically_injured_duellist_is_replaced(data):
 
 
 def _verify_copy(tmp_path, game: str, change):
-    import shutil
-
-    import yaml
-
+    """``verify_all`` findings of the shipped data with one game changed."""
     from pipeline.systems.ronin.load import load
     from pipeline.systems.ronin.verify import verify_all
 
-    from .conftest import DATA
+    from .test_scenarios import _copy
 
-    copy = tmp_path / "ronin"
-    shutil.copytree(DATA, copy)
-    path = copy / "games" / f"{game}.yaml"
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(doc)
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    copy, _path = _copy(tmp_path, game, change)
     return verify_all(load(copy))
 
 
