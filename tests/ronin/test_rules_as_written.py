@@ -530,3 +530,17 @@ def test_defend_the_village_lasts_until_one_side_is_gone(data):
     st._tab = None
     st._auto_turn_end(None)
     assert st.is_terminal() and st.winner() == d
+
+
+def test_explain_all_lists_the_rules_the_engine_now_plays():
+    """``gunbai verify --explain all`` names each rule of issue 27 with its source."""
+    from pipeline.build import explain_rule
+
+    text = explain_rule("ronin:all")
+    for rule, page in (("wounded-defence", "p.24"), ("duel-first-turns", "p.62"), ("withdraw-strike", "p.13"), ("mounted-models", "p.27-28"),
+                       ("range-bands", "p.14"), ("fearless", "p.39"), ("ronin-unreliable", "p.52"), ("routing-activation", "p.12"),
+                       ("reserves-move-on", "p.59"), ("long-weapon-indoors", "p.13"), ("deploy-near", "p.61"), ("duel-replace-duellist", "p.62"),
+                       ("deploy-apart", "p.63"), ("defend-the-village-length", "p.66"), ("tournament-secret-order", "p.64"), ("counters-secret", "p.18")):
+        line = next(x for x in text.splitlines() if x.startswith(f"[ronin] {rule}:"))
+        source = text.splitlines()[text.splitlines().index(line) + 1]
+        assert source.startswith("source: ronin_book") and page in source, rule

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
+from pipeline.systems.ronin.engine.rules import ENGINE_RULES
 from pipeline.systems.ronin.load import Loaded, RoninData
 from pipeline.systems.ronin.model import Game, Roster, Zone
 from pipeline.systems.ronin.roster import RosterFinding, check_roster
@@ -48,6 +49,10 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("objective-centred", "The objective stands in the exact centre of the table, on its piece when the scenario has one.", "ronin_book", "Scenarios: Capture (p.60), Defence (p.62)"),
     LegalityRule("deployment-option", "The sides stand as one of the scenario's deployment options puts them: Edges (each within 2 inches of an edge, opposite edges) or Corners (within 6 inches of opposite corners).", "ronin_book", "Scenarios: Deployment Rules (p.59)"),
 )
+
+# The rules the engine plays (morale, moving, shooting, combat, the scenarios), so that --explain
+# names them too.
+RULES.update(ENGINE_RULES)
 
 
 def explain(rule: str) -> str:

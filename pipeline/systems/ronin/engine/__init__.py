@@ -81,6 +81,7 @@ and the step machinery), :mod:`~pipeline.systems.ronin.engine.turn` (set-up, the
 :mod:`~pipeline.systems.ronin.engine.end` (the End Phase, Victory Points, the Tournament),
 :mod:`~pipeline.systems.ronin.engine.pieces` (models, sides, combats),
 :mod:`~pipeline.systems.ronin.engine.search` (the search hooks),
+:mod:`~pipeline.systems.ronin.engine.rules` (the rules it plays, for ``gunbai verify --explain``),
 :mod:`~pipeline.systems.ronin.engine.geometry` and :mod:`~pipeline.systems.ronin.engine.report`
 (``gunbai verify --play``).
 

@@ -37,7 +37,8 @@ class SearchHooks:
 
     def clone(self):
         """An independent copy (the game, its data and the terrain are shared: play never
-        changes them). About 25 µs for a 100-point Skirmish (README)."""
+        changes them): about 170,000 machine instructions for the 100-point Skirmish in mid-game
+        (callgrind), 16-50 µs of CPU on the development machine (README)."""
         new = object.__new__(type(self))
         d = self.__dict__.copy()
         models = {}
