@@ -87,13 +87,14 @@ def _findings(copy):
 
 
 def test_assassination_keeps_the_ninja_9_inches_from_the_defenders(tmp_path):
-    # the Attacker's band moved to y 12-14: its six in one row at y = 13, x = 14.25 + 1.5k; the
-    # Defenders' seven at y = 18, x = 13.5 + 1.5k: the nearest pair is 0.75 across and 5 down,
-    # sqrt(0.75² + 5²) = 5.056 centre to centre, less 2r = 0.984: 4.07 inches edge to edge (< 9)
+    # the Attacker's band moved to y 12-14: the Defenders' seven at y = 18; the band's edge at
+    # y = 14 is 4 inches from their centres, less r = 0.492: 3.51 inches from their bases (< 9).
+    # The zone says it (its six models in one row at y = 13 are 4.07 inches from them edge to
+    # edge: 0.75 across and 5 down, less 2r), so they are not listed too.
     copy = _copy(tmp_path, "assassination", lambda d: d["sides"][0]["zone"].update(y=12, h=2))
     f = [x for x in _findings(copy) if x.rule == "deploy-apart"]
     assert len(f) == 1
-    assert "4.07 inches from Defender's" in f[0].message and "at least 9 apart" in f[0].message
+    assert "zone comes 3.51 inches from Defender's model" in f[0].message and "at least 9 apart" in f[0].message
     assert "Assassination, Deployment (p.63)" in f[0].message and "assassination.yaml:" in str(f[0])
 
 

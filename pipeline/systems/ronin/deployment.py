@@ -85,6 +85,42 @@ def base_inside(z: Zone, p: Point, r: float) -> bool:
     return z.x + r - EPS <= p[0] <= z.x + z.w - r + EPS and z.y + r - EPS <= p[1] <= z.y + z.h - r + EPS
 
 
+def nearest_point(z: Zone, p: Point) -> Point:
+    """The point of zone ``z`` nearest ``p`` (``p`` itself when inside), inches."""
+    if z.kind == "circle":
+        d = math.hypot(p[0] - z.x, p[1] - z.y)
+        if d <= z.r:
+            return p
+        return (z.x + (p[0] - z.x) * z.r / d, z.y + (p[1] - z.y) * z.r / d)
+    return (min(max(p[0], z.x), z.x + z.w), min(max(p[1], z.y), z.y + z.h))
+
+
+def duellist_spot(z: Zone, centre: Point, area: float, r: float) -> Point:
+    """Where a side's duellist stands (Duel, p.61: "at some point on the edge of the duelling
+    area"): his base inside the area of radius ``area`` round ``centre``, touching its edge, at
+    the point of the edge nearest the side's zone ``z``, inches.
+
+    >>> duellist_spot(Zone(kind="rect", x=7.5, y=0.5, w=9, h=5.5), (12, 12), 6, 0.5)
+    (12.0, 6.5)
+    """
+    q = nearest_point(z, centre)
+    dx, dy = q[0] - centre[0], q[1] - centre[1]
+    d = math.hypot(dx, dy)
+    if d == 0:
+        dx, dy, d = 0.0, -1.0, 1.0
+    return (centre[0] + dx / d * (area - r), centre[1] + dy / d * (area - r))
+
+
+def _farthest_base(z: Zone, c: Point, r: float) -> float:
+    """Distance from ``c`` to the farthest centre a base of radius ``r`` wholly inside zone ``z``
+    may have, inches."""
+    if z.kind == "circle":
+        return math.hypot(z.x - c[0], z.y - c[1]) + max(0.0, z.r - r)
+    xs = (z.x + r, z.x + z.w - r) if z.w > 2 * r else (z.x + z.w / 2,)
+    ys = (z.y + r, z.y + z.h - r) if z.h > 2 * r else (z.y + z.h / 2,)
+    return max(math.hypot(x - c[0], y - c[1]) for x in xs for y in ys)
+
+
 def markers(g: Game) -> list[Point]:
     """Where a game's objective and civilian markers stand (the civilians in a row 2 inches
     below the objective, or the table's centre, 1.5 inches apart), inches."""
@@ -224,6 +260,13 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
         elif rule.kind == "apart":
             others = [i for i, role in enumerate(roles) if role == rule.apart_from]
             for i in sides:
+                # the zone the module draws obeys the rule too: no base in it comes nearer
+                gap, q = min(((zone_gap(g.sides[i].zone, q) - r, q) for j in others for q in positions[j]), default=(math.inf, None))
+                if q is not None and gap < rule.inches - EPS:
+                    out.append(Problem(("sides", i, "zone"), "deploy-apart",
+                                       f"{roles[i]}'s zone comes {max(0.0, gap):.2f} inches from {rule.apart_from}'s model at ({q[0]:g}, {q[1]:g}), base edge to base edge; "
+                                       f"the {sc.name} scenario keeps them at least {rule.inches:g} apart {cite}"))
+                    continue
                 gap, m, p, q = min(((math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * r, m, p, q) for j in others for m, p in enumerate(positions[i]) for q in positions[j]),
                                    default=(math.inf, None, None, None))
                 if p is not None and q is not None and gap < rule.inches - EPS:
@@ -265,6 +308,28 @@ def check(g: Game, sc: Scenario, positions: Sequence[Sequence[Point]], r: float,
                 if gap < rule.inches - EPS:
                     out.append(Problem(("terrain", j, "zone"), "terrain-clear",
                                        f"{tp.name} comes {gap:.2f} inches from {what}; the {sc.name} scenario keeps all other terrain {rule.inches:g} inches away {cite}"))
+        elif rule.kind == "near_duellist":
+            c = _point_of(rule, g)
+            if c is None or rule.area_in is None:
+                out.append(Problem(("objective",), "deploy-near", f"the {sc.name} scenario measures from the objective {cite}; the game places none"))
+                continue
+            for i in sides:
+                z = g.sides[i].zone
+                spot = duellist_spot(z, c, rule.area_in, r)
+                where = f"its duellist's place on the edge of the duelling area ({spot[0]:.2f}, {spot[1]:.2f})"
+                far = _farthest_base(z, spot, r) - 2 * r
+                if far > rule.inches + EPS:
+                    out.append(Problem(("sides", i, "zone"), "deploy-near",
+                                       f"{roles[i]}'s zone reaches {far:.2f} inches, base edge to base edge, from {where}; "
+                                       f"the {sc.name} scenario deploys the rest of the Buntai within {rule.inches:g} of the duellist {cite}"))
+                    continue
+                for m, p in enumerate(positions[i]):
+                    d = math.hypot(p[0] - spot[0], p[1] - spot[1]) - 2 * r
+                    if d > rule.inches + EPS:
+                        out.append(Problem(("sides", i, "zone"), "deploy-near",
+                                           f"{roles[i]}'s model at ({p[0]:g}, {p[1]:g}) is {d:.2f} inches, base edge to base edge, from {where}; "
+                                           f"the {sc.name} scenario deploys the rest of the Buntai within {rule.inches:g} of the duellist {cite}", m))
+                        break
         elif rule.kind == "centred":
             if g.objective is None or math.hypot(g.objective[0] - t / 2, g.objective[1] - t / 2) > EPS:
                 out.append(Problem(("objective",), "objective-centred",

@@ -119,15 +119,27 @@ class SystemInfo(Strict):
 
 
 class RangeBand(Strict):
-    """A shooting range band: ``from_in`` < range ≤ ``to_in`` (inches), and the modifier to the
-    Shooting Attack Roll (``teppo_modifier`` when it differs for a teppo)."""
+    """A shooting range band: ``from_in`` < range ≤ ``to_in`` (inches; range < ``to_in`` when
+    ``to_exclusive``, the book's "less than 6"), and the modifier to the Shooting Attack Roll
+    (``teppo_modifier`` when it differs for a teppo). Erratum ``range_band_boundaries``.
+
+    >>> b = RangeBand(id="short", from_in=0, to_in=6, to_exclusive=True, modifier=1, source={"doc": "ronin_book", "section": "p.14"})
+    >>> b.reaches(5.9), b.reaches(6.0)
+    (True, False)
+    """
 
     id: Id
     from_in: float = Field(ge=0)
     to_in: float = Field(gt=0)
+    to_exclusive: bool = False
     modifier: int
     teppo_modifier: int | None = None
     source: Source
+
+    def reaches(self, inches: float) -> bool:
+        """Is a target ``inches`` away (base edge to base edge) within this band's upper end?
+        Distances within a millionth of an inch of the end count as on it."""
+        return inches < self.to_in - 1e-6 if self.to_exclusive else inches <= self.to_in + 1e-6
 
 
 class Weapon(Strict):
@@ -474,6 +486,24 @@ class OptionGroup(Strict):
     source: Source | None = None
 
 
+class AttributeNear(Strict):
+    """An Attribute a model has only while near others: the Temple Attendant is "Fearless when
+    within 3 of any model of Rank 2 or higher" (book p.39; erratum temple_attendant_fearless).
+
+    Attributes:
+        attribute: the Attribute's id (``fearless``).
+        within_in: inches, base edge to base edge.
+        min_rank: the other model's lowest Rank.
+        of: ``friendly`` models of its Buntai, or ``any`` model.
+    """
+
+    attribute: Id
+    within_in: float = Field(gt=0, le=48)
+    min_rank: int = Field(ge=0, le=5)
+    of: Literal["friendly", "any"] = "friendly"
+    source: Source
+
+
 class ModelType(Strict):
     """A model of a faction's model list.
 
@@ -485,8 +515,11 @@ class ModelType(Strict):
         points: its cost with that armour and its listed weapons.
         weapons: weapons always carried (``special`` for a Koryu's chosen weapon).
         attributes: attributes it has for free.
+        attributes_near: attributes it has only near other models (:class:`AttributeNear`).
         options: the option lines.
         mounted: fielded on a horse (e.g. Ming Light Cavalry).
+        unreliable: hired, it leaves a Wavering or Routing Buntai (Ronin and Senior Ronin,
+            p.52).
         stat_source: where the statline comes from (the seed lost the numbers).
         source: where the model list entry comes from.
         note: free text.
@@ -504,9 +537,11 @@ class ModelType(Strict):
     points: Annotated[int, Field(ge=0, le=MAX_POINTS)]
     weapons: list[Id] = []
     attributes: list[Id] = []
+    attributes_near: list[AttributeNear] = []
     attribute_note: str | None = None
     options: list[OptionGroup] = []
     mounted: bool = False
+    unreliable: bool = False
     max_per_buntai: int | None = None
     stat_source: Source | None = None
     source: Source
@@ -706,18 +741,21 @@ class Forces(Strict):
 
 class GameLength(Strict):
     """How many turns a game of the scenario lasts: ``turns`` fixed, or d6 + ``d6_plus`` rolled at
-    the start of the game; a Tournament plays matches of ``match_turns`` turns. Every game also
-    ends when a side has no model left on the table (destroyed, or withdrawn)."""
+    the start of the game; a Tournament plays matches of ``match_turns`` turns; ``open_ended``:
+    no turn limit (Defend the Village: "until one side withdraws, concedes or is destroyed").
+    Every game also ends when a side has no model left on the table or to come (destroyed, or
+    withdrawn)."""
 
     turns: int | None = Field(default=None, ge=1)
     d6_plus: int | None = Field(default=None, ge=0)
     match_turns: int | None = Field(default=None, ge=1)
+    open_ended: bool = False
     source: Source
 
     @model_validator(mode="after")
     def _one_kind(self) -> GameLength:
-        if sum(x is not None for x in (self.turns, self.d6_plus, self.match_turns)) != 1:
-            raise ValueError("give exactly one of turns, d6_plus, match_turns")
+        if sum(x is not None for x in (self.turns, self.d6_plus, self.match_turns)) + self.open_ended != 1:
+            raise ValueError("give exactly one of turns, d6_plus, match_turns, open_ended")
         return self
 
 
@@ -765,33 +803,38 @@ class DeploymentRule(Strict):
             ``who`` wholly within ``inches`` of a table edge (Defend the Village: 3); ``clear``:
             every terrain piece but the objective's at least ``inches`` from ``of`` (Defence: 8
             from the objective's piece; Duel: a 12-inch circle, radius 6, round the centre);
-            ``centred``: the game's objective stands in the centre of the table (Capture).
+            ``centred``: the game's objective stands in the centre of the table (Capture);
+            ``near_duellist``: every model of ``who`` within ``inches`` of its duellist, base
+            edge to base edge, who stands on the edge of the duelling area of radius ``area_in``
+            round ``of``, at the point nearest the side's zone (Duel: 6, p.61).
         who: the role the rule binds (None: both sides).
         of: ``centre`` of the table, the game's ``objective`` point, or ``objective_piece`` (the
             terrain piece marked ``objective``).
         apart_from: for ``apart``, the other role.
         inches: the distance.
+        area_in: for ``near_duellist``, the duelling area's radius.
         source: the page the rule comes from.
     """
 
-    kind: Literal["within", "outside", "apart", "edge", "clear", "centred"]
+    kind: Literal["within", "outside", "apart", "edge", "clear", "centred", "near_duellist"]
     who: str | None = None
     of: Literal["centre", "objective", "objective_piece"] | None = None
     apart_from: str | None = None
     inches: float = Field(default=0, ge=0, le=1000)
+    area_in: float | None = Field(default=None, gt=0, le=1000)
     source: Source
 
     @model_validator(mode="after")
     def _complete(self) -> DeploymentRule:
         fields = {"within": {"of", "inches"}, "outside": {"of", "inches"}, "apart": {"who", "apart_from", "inches"},
-                  "edge": {"inches"}, "clear": {"of", "inches"}, "centred": set()}[self.kind]
-        optional = {"within": {"who"}, "outside": {"who"}, "edge": {"who"}}.get(self.kind, set())
-        given = {k for k in ("who", "of", "apart_from") if getattr(self, k) is not None} | ({"inches"} if self.inches else set())
+                  "edge": {"inches"}, "clear": {"of", "inches"}, "centred": set(), "near_duellist": {"of", "inches", "area_in"}}[self.kind]
+        optional = {"within": {"who"}, "outside": {"who"}, "edge": {"who"}, "near_duellist": {"who"}}.get(self.kind, set())
+        given = {k for k in ("who", "of", "apart_from", "area_in") if getattr(self, k) is not None} | ({"inches"} if self.inches else set())
         if missing := sorted(fields - given):
             raise FieldError("kind", f"a {self.kind!r} rule with {', '.join(missing)}")
         if extra := sorted(given - fields - optional):
             raise FieldError("kind", f"a {self.kind!r} rule without {', '.join(extra)}")
-        if self.kind in ("within", "outside") and self.of == "objective_piece":
+        if self.kind in ("within", "outside", "near_duellist") and self.of == "objective_piece":
             raise FieldError("of", f"a point a {self.kind!r} rule measures from: centre or objective")
         if self.kind == "apart" and self.who == self.apart_from:
             raise FieldError("apart_from", "a role other than 'who' (an 'apart' rule keeps one role from another)")

@@ -77,6 +77,8 @@ class FieldedModel:
         picked: option group id → picks.
         banner: carries a banner.
         cost: the cost lines; points: their sum.
+        mount: ``horse`` or ``warhorse`` when it rides (bought, or the model is fielded
+            mounted), else None.
     """
 
     entry: int
@@ -90,6 +92,7 @@ class FieldedModel:
     picked: dict[str, list[str]]
     banner: bool
     cost: list[CostLine] = field(default_factory=list)
+    mount: str | None = None
 
     @property
     def points(self) -> int:
@@ -156,7 +159,7 @@ def field_models(data: RoninData, loaded: Loaded) -> tuple[list[FieldedModel], l
         mt, hired = found
         fm = _field_one(data, roster, entry, mt, hired, i, lambda loc, rule, msg, source, i=i: fail(("models", i) + loc, rule, msg, source))
         for c in range(entry.count):
-            out.append(FieldedModel(i, c, fm.model, fm.hired, list(fm.weapons), fm.armour, fm.combat_pool, list(fm.attributes), dict(fm.picked), fm.banner, list(fm.cost)))
+            out.append(FieldedModel(i, c, fm.model, fm.hired, list(fm.weapons), fm.armour, fm.combat_pool, list(fm.attributes), dict(fm.picked), fm.banner, list(fm.cost), fm.mount))
     return out, problems
 
 
@@ -168,6 +171,7 @@ def _field_one(data: RoninData, roster: Roster, entry: RosterEntry, mt: ModelTyp
     attributes = list(mt.attributes)
     cost = [CostLine(f"{mt.name} base", mt.points)]
     banner = False
+    mount: str | None = "horse" if mt.mounted else None
     groups = {g.id: g for g in mt.options}
     for gid in entry.choices:
         if gid not in groups:
@@ -217,6 +221,7 @@ def _field_one(data: RoninData, roster: Roster, entry: RosterEntry, mt: ModelTyp
                 armour = p
                 cost.append(CostLine(f"{p} armour" if p != "none" else "no armour", price))
             elif g.kind == "mount":
+                mount = p
                 cost.append(CostLine(p, price))
             elif g.kind == "banner":
                 banner = True
@@ -236,7 +241,7 @@ def _field_one(data: RoninData, roster: Roster, entry: RosterEntry, mt: ModelTyp
                     fail(("choices",), "attribute-prerequisite", f"{mt.name}: {a.name} needs a Bujutsu first", _src(a.source))
             elif req not in attributes:
                 fail(("choices",), "attribute-prerequisite", f"{mt.name}: {a.name} needs {data.attributes[req].name} first", _src(a.source))
-    return FieldedModel(index, 0, mt, hired, weapons, armour, cp, attributes, {g: list(v) for g, v in entry.choices.items()}, banner, cost)
+    return FieldedModel(index, 0, mt, hired, weapons, armour, cp, attributes, {g: list(v) for g, v in entry.choices.items()}, banner, cost, mount)
 
 
 def _resolve_weapon(data: RoninData, roster: Roster, w: str) -> set[str] | None:

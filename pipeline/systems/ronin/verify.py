@@ -18,6 +18,7 @@ from pathlib import Path
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
 from pipeline.play.judge import PLAY_RULES
+from pipeline.systems.ronin.engine.rules import ENGINE_RULES
 from pipeline.systems.ronin.load import Loaded, RoninData
 from pipeline.systems.ronin.model import Game, Roster, Zone
 from pipeline.systems.ronin.roster import RosterFinding, check_roster
@@ -42,13 +43,18 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("zone-room", "A deployment zone holds its side's models, 1 inch apart at least, clear of terrain and markers.", "gunbai", "Game format"),
     LegalityRule("deploy-within", "Every model of the role lies wholly within the scenario's distance of the centre or objective (Defence: 12 inches of the objective; Assassination: the Defender within 12 of the centre).", "ronin_book", "Scenarios: Defence (p.62), Assassination (p.63)"),
     LegalityRule("deploy-outside", "No model of the role comes within the scenario's distance of the centre (Duel: outside the 12-inch duelling area).", "ronin_book", "Scenarios: Duel (p.61)"),
-    LegalityRule("deploy-apart", "Every model of the role stands at least the scenario's distance from every model of the other (Assassination: 9 inches), base edge to base edge.", "ronin_book", "Scenarios: Assassination (p.63)"),
+    LegalityRule("deploy-apart", "Every model of the role stands at least the scenario's distance from every model of the other (Assassination: 9 inches), base edge to base edge; so does every base its deployment zone can hold.", "ronin_book", "Scenarios: Assassination (p.63)"),
+    LegalityRule("deploy-near", "Every model of the side stands within the scenario's distance of its duellist, base edge to base edge, who is placed on the edge of the duelling area at the point nearest the side's zone (Duel: 6 inches; the 12-inch area); so does every base its deployment zone can hold.", "ronin_book", "Scenarios: Duel, Deployment (p.61)"),
     LegalityRule("deploy-edge", "Every model of the role lies wholly within the scenario's distance of a table edge (Defend the Village: 3 inches; Defence: 2, erratum defence_attacker_edge_depth).", "ronin_book", "Scenarios: Defence (p.62), Defend the Village (p.65-66)"),
     LegalityRule("terrain-clear", "No terrain piece but the objective's comes within the scenario's distance of it (Defence: 8 inches; Duel: the 12-inch circle in the middle).", "ronin_book", "Scenarios: Duel (p.61), Defence (p.62)"),
     LegalityRule("objective-centred", "The objective stands in the exact centre of the table, on its piece when the scenario has one.", "ronin_book", "Scenarios: Capture (p.60), Defence (p.62)"),
     LegalityRule("deployment-option", "The sides stand as one of the scenario's deployment options puts them: Edges (each within 2 inches of an edge, opposite edges) or Corners (within 6 inches of opposite corners).", "ronin_book", "Scenarios: Deployment Rules (p.59)"),
 )
 RULES.update(PLAY_RULES)  # the rules of play every system shares (gunbai verify --play)
+
+# The rules the engine plays (morale, moving, shooting, combat, the scenarios), so that --explain
+# names them too.
+RULES.update(ENGINE_RULES)
 
 
 def explain(rule: str) -> str:

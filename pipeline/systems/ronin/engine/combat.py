@@ -8,11 +8,14 @@ from fractions import Fraction
 from functools import lru_cache
 
 from pipeline.systems.ronin.engine.game import ARMOUR
+from pipeline.systems.ronin.engine.geometry import _in_zone
 from pipeline.systems.ronin.engine.pieces import Combat, Model
 from pipeline.systems.ronin.odds import (
     RESULTS,
     MeleeSide,
-    melee_distribution,
+    attack_roll,
+    defence_roll,
+    outcome_distribution,
 )
 
 
@@ -67,12 +70,14 @@ class CombatPhase:
             self.combat.defence.pop(m.id, None)  # errata dead_model_counters
         if self.sco.kind == "kill_leader" and m.leader and self.sides[m.side].plan.role == "Defender":
             self._end(1 - m.side)
+        elif m.duellist and self.sco.duellists_only_turns:
+            self._push(("replace_duellist", m.side, m.side))  # Duel (p.62)
 
     # ------------------------------------------------------------------ combat
     def _auto_next_combat(self, side) -> None:
         for s in (side, 1 - side):
             for m in self.models.values():
-                if m.side == s and m.alive and m.on_table and not m.fought and self.engaged(m):
+                if m.side == s and m.alive and m.on_table and not m.fought and not self._duel_locked(m) and any(not self._duel_locked(o) for o in self.contacts(m)):
                     self._push(("next_combat", -1, 1 - s))
                     self._start_combat(m)  # its steps go before the next combat's
                     return
@@ -86,10 +91,10 @@ class CombatPhase:
         self.combat = None
 
     def _start_combat(self, m: Model) -> None:
-        foes = [o for o in self.contacts(m) if not o.fought]
+        foes = [o for o in self.contacts(m) if not o.fought and not self._duel_locked(o)]
         if len(foes) == 1:
             single = foes[0]
-            many = [o for o in self.contacts(single) if not o.fought][:4]
+            many = [o for o in self.contacts(single) if not o.fought and not self._duel_locked(o)][:4]
             sides = {single.side: [single.id], 1 - single.side: [o.id for o in many]}
         else:
             sides = {m.side: [m.id], 1 - m.side: [o.id for o in foes[:4]]}
@@ -102,11 +107,15 @@ class CombatPhase:
                 if self.models[mid].p.civilian and self.models[mid].civilian_fights is None:
                     steps.append(("civilian_roll", -1, mid))
                 steps.append(("counters", s, mid))
+        steps.append(("reveal", -1, None))  # "Each player then reveals his Combat Pool" (p.18)
         # every Initiative Enhancement is declared before the dice are rolled (p.19)
         steps += [("enhance_init", s, mid) for s in (0, 1) for mid in c.sides[s]]
         steps += [("init_roll", -1, mid) for s in (0, 1) for mid in c.sides[s]]
         steps += [("init_order", -1, None), ("attack_next", -1, None)]
         self._push(*steps)
+
+    def _auto_reveal(self, _payload) -> None:
+        self.combat.revealed = True
 
     def _auto_civilian_roll(self, mid) -> None:
         self._test(Fraction(1, 2), "civilian", mid)
@@ -149,8 +158,24 @@ class CombatPhase:
             w = wp.initiative_later
         pen = {"none": 0, "light": 0 if "tough" in m.p.attributes else 1, "grievous": 2}[m.wound] + (1 if m.stunned else 0)
         bonus = 1 if "fast" in m.p.attributes else 0
-        bonus -= 1 if m.p.banner else 0
+        bonus += self._roll_modifier("banner_bearer") if m.p.banner else 0
+        bonus += self._long_weapon_indoors(m)
         return max(0, m.p.initiative - pen) + w + bonus
+
+    def _roll_modifier(self, rule_id: str) -> int:
+        """A combat roll modifier of ``rules.yaml`` (``defence_modifiers``) by id."""
+        return self.g.roll_modifiers[rule_id]
+
+    def _long_weapon_indoors(self, m: Model) -> int:
+        """A long-handled weapon fought with inside a building: -1 Initiative and -1 to Attack
+        Rolls (p.13; the engine takes every room to be small)."""
+        if not self.data.weapons[m.p.melee].long_handled:
+            return 0
+        for t in self.terrain:
+            kind = self.data.terrain.get(t.kind)
+            if kind is not None and kind.category == "building" and _in_zone(t.zone, m.x, m.y):
+                return self._roll_modifier("long_weapon_building")
+        return 0
 
     def _auto_init_roll(self, mid) -> None:
         if not self.models[mid].alive:
@@ -260,27 +285,49 @@ class CombatPhase:
     def _on_wound(self, payload, result) -> None:
         self._wound(self.models[payload[0]], self.models[payload[1]], result, payload[2])
 
-    def _melee_odds(self, a: Model, t: Model, *, enhance_attack: bool, enhance_defence: bool, extra_attack: int = 0) -> tuple[tuple[str, Fraction], ...]:
-        """Exact chances of each wound result of one attack of ``a`` on ``t`` (p.19-23)."""
+    def _melee_sides(self, a: Model, t: Model, *, enhance_attack: bool = False, enhance_defence: bool = False, extra_attack: int = 0) -> tuple[MeleeSide, MeleeSide]:
+        """The two rolls of one attack of ``a`` on ``t`` (p.19-23): each side's Fight with the
+        wound it has (Light and Grievous -1, Tough ignores a Light wound; the defender's as the
+        attacker's, Combat Example p.24), weapon, armour and other modifiers."""
         wp = self.data.weapons[a.p.melee]
-        amod = extra_attack + (1 if "powerful" in a.p.attributes else 0) - (1 if a.p.banner else 0)
+        amod = extra_attack + (1 if "powerful" in a.p.attributes else 0) + (self._roll_modifier("banner_bearer") if a.p.banner else 0)
         if a.p.mounted and "bajutsu" not in a.p.attributes:
-            amod -= 2
+            amod += self._roll_modifier("mounted_attack")
         if t.p.armour == "heavy":
             amod += wp.vs_heavy_attack
-        dmod = -(1 if t.p.banner else 0)
+        amod += self._long_weapon_indoors(a)
+        dmod = self._roll_modifier("banner_bearer") if t.p.banner else 0
         if len(self.contacts(t)) >= 3:
-            dmod -= 1
+            dmod += self._roll_modifier("engaged_by_3")
         a_fight = 0 if (a.p.civilian and not a.civilian_fights) else a.p.fight
         t_fight = 0 if (t.p.civilian and not t.civilian_fights) else t.p.fight
         att = MeleeSide(fight=a_fight, weapon_attack=wp.attack if isinstance(wp.attack, int) else 0, enhanced_attack_bonus=wp.enhanced_attack_bonus,
                         enhance=enhance_attack, reroll_at_most=3 if self._bujutsu(a, a.p.melee) else 0, wound=a.wound, tough="tough" in a.p.attributes, modifiers=amod)
         dfn = MeleeSide(fight=t_fight, armour=ARMOUR[t.p.armour], enhance=enhance_defence, reroll_at_most=3 if self._bujutsu(t, t.p.melee) else 0,
                         wound=t.wound, tough="tough" in t.p.attributes, modifiers=dmod)
-        return _melee(att, dfn)
+        return att, dfn
+
+    def attack_modifier(self, a: Model, t: Model, extra_attack: int = 0) -> int:
+        """What ``a`` adds to the dice of a plain Attack Roll on ``t``: Fight after wounds, the
+        weapon's modifier and the others (p.19)."""
+        att, _dfn = self._melee_sides(a, t, extra_attack=extra_attack)
+        return att.effective_fight() + att.weapon_attack + att.modifiers
+
+    def defence_modifier(self, a: Model, t: Model) -> int:
+        """What ``t`` adds to the dice of its Defence Roll against ``a``: Fight after wounds,
+        armour and the other modifiers (p.19; "reducing his Defence Roll to just 7", p.24)."""
+        _att, dfn = self._melee_sides(a, t)
+        return dfn.effective_fight() + dfn.armour + dfn.modifiers
+
+    def _melee_odds(self, a: Model, t: Model, *, enhance_attack: bool, enhance_defence: bool, extra_attack: int = 0) -> tuple[tuple[str, Fraction], ...]:
+        """Exact chances of each wound-table result of one attack of ``a`` on ``t`` (p.19-23),
+        before it is combined with a wound ``t`` has (:meth:`_wound` does that)."""
+        return _melee(*self._melee_sides(a, t, enhance_attack=enhance_attack, enhance_defence=enhance_defence, extra_attack=extra_attack))
 
 
 @lru_cache(maxsize=4096)
 def _melee(att: MeleeSide, dfn: MeleeSide) -> tuple[tuple[str, Fraction], ...]:
-    d = melee_distribution(att, MeleeSide(**{**dfn.__dict__, "wound": "none"}))
+    """The wound-table result of the rolls, not yet combined with the defender's wound (whose
+    -1 Fight is in its Defence Roll)."""
+    d = outcome_distribution(attack_roll(att) - defence_roll(dfn))
     return tuple((r, d[r]) for r in RESULTS)

@@ -38,7 +38,7 @@ class EndPhase:
         if self.match is not None:
             self._match_turn_end()
             return
-        gone = [not any(m.on_table and m.alive for m in self.buntai(s)) and all(m.arrives <= self.turn or not m.alive for m in self.buntai(s)) for s in (0, 1)]
+        gone = [not any(m.on_table and m.alive or self.in_reserve(m) for m in self.buntai(s)) for s in (0, 1)]
         if any(gone) or (self.length is not None and self.turn >= self.length):
             self._finish()
             return
@@ -170,9 +170,11 @@ class EndPhase:
 
     # ------------------------------------------------------------------ tournament
     def _auto_next_match(self, _payload) -> None:
-        """The next match of the Tournament (p.64): the next model of each side in roster order,
-        on opposite edges of the 12" duelling area, six turns or until one is killed."""
-        order = [[m.id for m in self.buntai(s) if m.alive and not m.fled and not m.matched] for s in (0, 1)]
+        """The next match of the Tournament (p.64): the next model of each side in the order its
+        player recorded (roster order when none was), on opposite edges of the 12" duelling area,
+        six turns or until one is killed."""
+        order = [[i for i in (self.order[s] or [m.id for m in self.buntai(s)]) if self.models[i].alive and not self.models[i].fled and not self.models[i].matched]
+                 for s in (0, 1)]
         if order[0] and order[1]:
             a, b = self.models[order[0][0]], self.models[order[1][0]]
         else:

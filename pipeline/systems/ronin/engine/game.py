@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.errors import GunbaiError
 from pipeline.systems.ronin.load import RoninData
-from pipeline.systems.ronin.model import Faction, Game, ModelType, Scenario, Zone
+from pipeline.systems.ronin.model import AttributeNear, Faction, Game, ModelType, Scenario, Zone
 
 if TYPE_CHECKING:
     from pipeline.systems.ronin.engine.state import RoninState
@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 STATS = ("rank", "combat_pool", "initiative", "fight", "shoot")
 ARMOUR = {"none": 0, "light": 1, "medium": 2, "heavy": 3}
 D6 = tuple((f, Fraction(1, 6)) for f in range(1, 7))
+#: Turns after which a game with no turn limit (Defend the Village) is cut off as undecided. 200
+#: random-play games of the shipped Defend the Village lasted 60 turns at the median, 211 at the
+#: 99th percentile, 236 at most: the cap leaves the rare stalled game undecided.
+OPEN_ENDED_CAP = 250
 #: How far apart two models in base contact may be (edge to edge, inches).
 TOUCH = 0.05
 
@@ -51,6 +55,8 @@ class Profile:
     mounted: bool = False
     hired: bool = False
     civilian: bool = False
+    attributes_near: tuple[AttributeNear, ...] = ()
+    unreliable: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,8 @@ class RoninGame:
         self.civilian = civilian
         self.radius = data.system.vassal.base_mm / 25.4 / 2
         self.bands = data.weapons_bands()
+        #: combat roll modifiers of rules.yaml by id (banner_bearer, mounted_attack, long_weapon_building…)
+        self.roll_modifiers = {x.id: int(x.value) for x in data.rules.defence_modifiers if x.value != "unknown"}
 
     @classmethod
     def from_game(cls, data: RoninData, game: Game) -> RoninGame:
@@ -113,7 +121,8 @@ class RoninGame:
                     if miss:
                         problems.append(f"{side.role} ({side.roster}): {fm.model.name} has {', '.join(miss)} unknown")
                         continue
-                    profiles.append(_profile(data, f"{side.side}{i + 1}", fm.model, fm.weapons, fm.armour, int(fm.combat_pool), fm.attributes, fm.banner, fm.hired))
+                    profiles.append(_profile(data, f"{side.side}{i + 1}", fm.model, fm.weapons, fm.armour, int(fm.combat_pool), fm.attributes, fm.banner, fm.hired,
+                                             mounted=fm.mount is not None))
             for mid, n in side.fixed.items():
                 mt = next((m for m in sc.models if m.id == mid), None)
                 if mt is None:
@@ -158,7 +167,10 @@ class RoninGame:
         return f"ronin {self.game.id} ({self.sides[0].name} v {self.sides[1].name})"
 
 
-def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armour: str, cp: int, attributes: list[str], banner: bool, hired: bool, civilian: bool = False) -> Profile:
+def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armour: str, cp: int, attributes: list[str], banner: bool, hired: bool,
+             civilian: bool = False, *, mounted: bool | None = None) -> Profile:
+    """The :class:`Profile` of a fielded model; ``mounted`` when it rides (a horse bought in its
+    roster, p.27-28; default: the model list's own mounted models)."""
     base = [data.base_weapon(w) for w in weapons if w in data.weapons]
     melee_ids = [w for w in base if data.weapons[w].kind == "melee" and w != "shield"]
     if banner:
@@ -178,7 +190,7 @@ def _profile(data: RoninData, key: str, mt: ModelType, weapons: list[str], armou
     if "niten" in attrs:
         cp += 1
     return Profile(key, mt.name, mt.type, int(mt.rank), cp, int(mt.initiative), int(mt.fight), int(mt.shoot), armour if armour in ARMOUR else "none",
-                   melee, missile, frozenset(attrs), banner, mt.mounted, hired, civilian)
+                   melee, missile, frozenset(attrs), banner, mt.mounted if mounted is None else mounted, hired, civilian, tuple(mt.attributes_near), hired and mt.unreliable)
 
 
 def _morale_rating(faction: Faction | None, models: list[Profile], sc: Scenario, role: str) -> tuple[int | None, bool]:
@@ -197,8 +209,11 @@ def _morale_rating(faction: Faction | None, models: list[Profile], sc: Scenario,
 
 def turn_cap(game: RoninGame) -> int:
     """Player turns after which :func:`pipeline.play.play_game` cuts a game off: one more than
-    the longest game (d6+6 → 12 turns; a Tournament: six turns a match and a final match)."""
+    the longest game (d6+6 → 12 turns; a Tournament: six turns a match and a final match), or
+    :data:`OPEN_ENDED_CAP` for a game with no turn limit."""
     ln = game.scenario.length
     if ln.match_turns:
         return ln.match_turns * min(len(game.sides[0].models), len(game.sides[1].models)) + 30
+    if ln.open_ended:
+        return OPEN_ENDED_CAP
     return (ln.turns or 6 + (ln.d6_plus or 0)) + 1

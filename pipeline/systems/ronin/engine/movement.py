@@ -7,7 +7,7 @@ import math
 from fractions import Fraction
 
 from pipeline.systems.ronin.engine.game import TOUCH
-from pipeline.systems.ronin.engine.geometry import _seg_point, _seg_zone
+from pipeline.systems.ronin.engine.geometry import _in_zone, _seg_point, _seg_zone
 from pipeline.systems.ronin.engine.pieces import Model
 
 
@@ -49,7 +49,14 @@ class MovePhase:
         for t in self.terrain:
             if t.movement == "impassable" and not acro and _seg_zone(t.zone, m.x, m.y, x, y, r):
                 return True
+            if m.p.mounted and self._barred_to_riders(t) and not _in_zone(t.zone, m.x, m.y, r) and _seg_zone(t.zone, m.x, m.y, x, y, r):
+                return True  # mounted models may not enter difficult terrain or buildings (p.27)
         return False
+
+    def _barred_to_riders(self, t) -> bool:
+        """Difficult ground and buildings, which mounted models may not enter (p.27)."""
+        kind = self.data.terrain.get(t.kind)
+        return t.movement == "difficult" or (kind is not None and kind.category == "building")
 
     def _difficult(self, m: Model, x: float, y: float) -> bool:
         """The way to ``(x, y)`` starts, ends or passes in difficult ground (Acrobatic: only
@@ -158,17 +165,21 @@ class MovePhase:
         model failed its roll to charge (it may still do something else, p.12)."""
         no_charge = isinstance(mid, tuple)
         m = self.models[mid[0] if no_charge else mid]
+        if self.in_reserve(m):
+            return [("hold",), ("pass",)] + ([("enter",)] if self._entry_free(m) else [])
         if not (m.alive and m.on_table):
             return []
         if self.engaged(m):
             opts: list[tuple] = [("stay",)]
-            if self._withdraw_spot(m) is not None:
+            if not m.stood and self._withdraw_spot(m) is not None:
                 opts.append(("withdraw",))
             return opts
         if m.p.civilian:
             spot = self._path(m, *self._goal(m, "back"), 6.0, 0.0) if self._goal(m, "back") else None
             return [("stay",)] + ([("flee",)] if spot else [])
         opts = [("hold",), ("pass",)]
+        if m.stood:  # it struck a withdrawing model instead of moving (p.13)
+            return opts + [("shoot", t.id) for t in self._shoot_targets(m)]
         duel_early = self._duel_locked_turn()
         if not no_charge and self._may_engage(m):
             for e in self.on_table(1 - m.side):
@@ -181,9 +192,12 @@ class MovePhase:
         for g in ("enemy", "back", "objective", "marker"):
             if self._goal(m, g) is not None:
                 opts += [("advance", g), ("run", g)]
-        if not (duel_early and m.duellist):
-            opts += [("shoot", t.id) for t in self._shoot_targets(m)]
+        opts += [("shoot", t.id) for t in self._shoot_targets(m)]
         return opts
+
+    def _entry_free(self, m: Model) -> bool:
+        """Is a reserve's place in its deployment zone clear of other models' bases?"""
+        return all(math.hypot(o.x - m.x, o.y - m.y) >= 2 * self.r - 1e-9 for o in self.on_table())
 
     def _duel_locked_turn(self) -> bool:
         n = self.sco.duellists_only_turns
@@ -197,6 +211,11 @@ class MovePhase:
             self.sides[m.side].done = True
             return
         if kind in ("hold", "stay"):
+            return
+        if kind == "enter":  # a reserve moves onto the table to its place at the edge (p.59)
+            m.on_table = True
+            m.moved = "move"
+            self._tab = None
             return
         if kind == "charge":
             if self.sides[m.side].morale == "wavering" and not self._ignores_morale(m):
@@ -264,7 +283,7 @@ class MovePhase:
 
     def _options_free_attack(self, payload) -> list[tuple]:
         mid, foes = payload
-        strikers = [f for f in foes if self.models[f].alive and not self.models[f].p.civilian]
+        strikers = [f for f in foes if self.models[f].alive and not self.models[f].p.civilian and not self._duel_locked(self.models[f])]
         return [("let_go",)] + [("strike", f) for f in strikers] if strikers else []
 
     def _do_free_attack(self, payload, action) -> None:
@@ -272,19 +291,33 @@ class MovePhase:
             m = self.models[payload[0]]
             m.struck_on_withdraw = True
             a = self.models[action[1]]
+            a.stood = True  # "may choose to not move and make a single attack" (p.13)
             self._note_attack(a)
-            self._chance(self._melee_odds(a, m, enhance_attack=False, enhance_defence=False, extra_attack=1), "wound", (a.id, m.id, "melee"))
+            self._chance(self._melee_odds(a, m, enhance_attack=False, enhance_defence=False, extra_attack=self._roll_modifier("withdraw_attack")), "wound", (a.id, m.id, "melee"))
 
     def _on_rout_check(self, mid, result) -> None:
         m = self.models[mid]
         if result == "pass":
-            self._push(("move", m.side, mid))
+            self._push(("move" if self.phase == "move" else "act", m.side, mid))
             return
-        self._flee_to_edge(m)
+        if not self.in_reserve(m):  # a reserve that fails does not come on
+            self._flee_to_edge(m)
 
     def _auto_rout_check(self, mid) -> None:
         m = self.models[mid]
         self._test(Fraction(sum(1 for f in range(1, 7) if f + m.p.rank >= 7), 6), "rout_check", mid)
+
+    def _auto_desert(self, mid) -> None:
+        """A Ronin leaving its Buntai (p.52): engaged, it Withdraws; otherwise it makes a Run
+        towards the nearest table edge, until it has left the table."""
+        m = self.models[mid]
+        if not m.on_table:
+            return  # a reserve that leaves never comes on
+        if self.engaged(m):
+            if self.phase == "move":
+                self._withdraw(m)
+            return
+        self._flee_to_edge(m)
 
     def _flee_to_edge(self, m: Model) -> None:
         """A Routing model that fails its roll runs for the nearest table edge (p.12) and leaves

@@ -31,6 +31,8 @@ class Model:
     rested: bool = False
     rounds: int = 0  # combat phases fought in a row
     struck_on_withdraw: bool = False
+    deserting: bool = False  # an unreliable Ronin leaving the table (p.52)
+    stood: bool = False  # struck a withdrawing model: does not move again this Move Phase (p.13)
     dying: bool = False
     leader: bool = False
     duellist: bool = False
@@ -74,3 +76,4 @@ class Combat:
     order: list[str] = field(default_factory=list)
     at: int = 0
     passes: int = 0
+    revealed: bool = False  # the counters are drawn in secret until both players reveal them (p.18)

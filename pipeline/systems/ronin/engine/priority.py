@@ -75,3 +75,23 @@ class PriorityPhase:
                 st.morale = "steady"
         else:
             st.morale = "wavering" if st.morale == "steady" else "routing"
+        if st.morale != "steady" and any(m.p.unreliable for m in self.buntai(side)):
+            self._push(("unreliable", -1, side))
+
+    def _auto_unreliable(self, side) -> None:
+        """Hired Ronin are unreliable (p.52): while the Buntai is Wavering each rolls a d6 after
+        the Morale Test and leaves on 4+; when it Routs, all leave (erratum ronin_unreliable_when)."""
+        routing = self.sides[side].morale == "routing"
+        for m in self.buntai(side):
+            if m.p.unreliable and m.alive and not m.fled and not m.deserting:
+                if routing:
+                    m.deserting = True
+                else:
+                    self._push(("loyalty_roll", -1, m.id))
+
+    def _auto_loyalty_roll(self, mid) -> None:
+        self._chance([("leaves", Fraction(1, 2)), ("stays", Fraction(1, 2))], "loyalty", mid)
+
+    def _on_loyalty(self, mid, result) -> None:
+        if result == "leaves":
+            self.models[mid].deserting = True

@@ -24,6 +24,8 @@ class ShootingAndActions:
         w = m.p.missile
         if w is None or m.stunned or self.engaged(m) or m.p.civilian:
             return []
+        if self._duel_locked_turn():
+            return []  # Duel (p.62): no missile weapons in the first turns
         wp = self.data.weapons[w]
         if wp.reload and not m.loaded:
             return []
@@ -70,7 +72,7 @@ class ShootingAndActions:
         w = m.p.missile
         wp = self.data.weapons[w]
         d = max(0.0, self.dist(m, e))
-        band = next((b for b in self.g.bands if b.from_in <= d <= b.to_in), self.g.bands[-1])
+        band = next((b for b in self.g.bands if b.reaches(d)), self.g.bands[-1])  # nearest first
         teppo = wp.reload
         band_mod = band.teppo_modifier if (teppo and band.teppo_modifier is not None) else band.modifier
         mod = 0

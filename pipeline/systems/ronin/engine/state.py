@@ -3,7 +3,8 @@
 rules of each phase are the mixins of :mod:`~pipeline.systems.ronin.engine.turn`,
 :mod:`~pipeline.systems.ronin.engine.priority`, :mod:`~pipeline.systems.ronin.engine.movement`,
 :mod:`~pipeline.systems.ronin.engine.shooting`, :mod:`~pipeline.systems.ronin.engine.combat` and
-:mod:`~pipeline.systems.ronin.engine.end`."""
+:mod:`~pipeline.systems.ronin.engine.end`, and the search hooks of
+:mod:`~pipeline.systems.ronin.engine.search`."""
 
 from __future__ import annotations
 
@@ -17,12 +18,13 @@ from pipeline.systems.ronin.engine.game import TOUCH, RoninGame
 from pipeline.systems.ronin.engine.movement import MovePhase
 from pipeline.systems.ronin.engine.pieces import Combat, Model, SideState
 from pipeline.systems.ronin.engine.priority import PriorityPhase
+from pipeline.systems.ronin.engine.search import SearchHooks
 from pipeline.systems.ronin.engine.shooting import ShootingAndActions
 from pipeline.systems.ronin.engine.turn import TurnSequence
 from pipeline.systems.ronin.model import GameTerrain
 
 
-class RoninState(TurnSequence, PriorityPhase, MovePhase, ShootingAndActions, CombatPhase, EndPhase):
+class RoninState(TurnSequence, PriorityPhase, MovePhase, ShootingAndActions, CombatPhase, EndPhase, SearchHooks):
     """A game in progress; :mod:`pipeline.systems.ronin.engine` describes the turn, the decisions
     and the chance nodes."""
 
@@ -74,7 +76,7 @@ class RoninState(TurnSequence, PriorityPhase, MovePhase, ShootingAndActions, Com
         self.match: tuple[str, str] | None = None
         self.match_turn = 0
         self.final = False
-        self.history: list = []
+        self.order: list[list[str]] = [[], []]  # the Tournament's secret orders (p.64)
         self._tab: tuple[list[Model], list[Model], list[Model]] | None = None
         self.steps = [("setup", -1, None)]
         self._run()
