@@ -11,19 +11,29 @@ Decision nodes (``current_player()`` 0 or 1 = the scenario's sides in order) and
 
 * movement of a unit out of contact: ``("hold",)``, ``("advance", target)`` toward the nearest
   enemy (``"enemy"``) or an objective id (turn on the centre at the start, move straight, stop
-  before contact), ``("charge", enemy_id)`` (turn at most 45 degrees at the start, straight into
-  contact with the face it is on, one attacker per face), ``("face", enemy_id)`` (pivot to face);
-* movement of a unit in contact: ``("stay",)``, ``("turn_to_face",)`` (only when not engaged
-  frontally), ``("retire",)`` (a full move directly away, engaging no one);
+  before contact), ``("charge", enemy_id)`` (turn at most 45 degrees at the start, straight on
+  until any point of it touches the enemy, then conform to the face it is on; one attacker per
+  face), ``("face", enemy_id)`` (pivot to face);
+* movement of a unit in contact: ``("stay",)``, ``("turn_to_face", enemy_id)`` (only when not
+  engaged frontally: pivot on the centre to face that enemy in its flank or rear, the enemies in
+  contact conforming), ``("retire",)`` (a full move directly away, engaging no one);
 * shooting: ``("shoot", enemy_id)``; hand-to-hand: ``("fight", enemy_id)``;
 * after a roll the General may re-roll (while his unit stands): ``("accept",)`` or
   ``("reroll",)``.
 
 Chance nodes are single D6 rolls, outcomes 1-6. Geometry comes from
 :mod:`pipeline.measured`. Abstractions of the engine (not rules): a move is one straight line
-(with the allowed pivots); a charging unit conforms flush and centred to the face it contacts;
-roads give their bonus only to a move that starts and ends on the road; woods block shooting on
-the line between centres.
+(with the allowed pivots); a charging unit conforms flush and centred to the face it reaches;
+woods block shooting on the line between centres.
+
+Impassable ground (issue 27, "Woods. Impassible", "Marshland and lakes. These are impassable to
+all units", "Rivers - These may only be crossed via bridges and fords"): no move, pivot, charge,
+retirement or conforming unit crosses or ends on woods, marshland or a lake, or on a river except
+where a ford or bridge covers the base (erratum ``river_crossing_width``). A unit turning to face
+pivots on its centre and keeps its tate or palisade (erratum ``turn_to_face_pivot``); a move gets
+the road bonus only when the centre's whole path is on the road (erratum ``road_move``); a charge
+reaches its target when any point of the charger can touch it (erratum ``charge_reach``). The
+rules the engine plays, with their sources: :data:`pipeline.systems.ohw.rules.ENGINE_RULES`.
 
 Rules as written (issue 13): units in contact shoot and are shot at like any other (the seed's
 shooting rules have no exclusion; erratum ``shooting_in_contact``); a hill halves hand-to-hand
@@ -45,10 +55,11 @@ from pipeline.measured.geometry import (
     angle_between,
     bearing,
     contact_position,
+    covered_length,
     polygons_overlap,
     swept_overlaps,
 )
-from pipeline.measured.movement import furthest
+from pipeline.measured.movement import Ground, furthest, pivot_clear, reach_courses
 from pipeline.systems.ohw.load import OhwData
 from pipeline.systems.ohw.model import Scenario, UnitType
 
@@ -90,8 +101,9 @@ class OhwState:
         self.order = [first, 1 - first]
         self.table = data.system.table.rect()
         self.terrain = [(data.terrain[t.terrain], t.area.rect()) for t in scenario.terrain]
-        self.blocked = [r for t, r in self.terrain if not t.passable]
-        self.open = [r for t, r in self.terrain if t.crossing]
+        self.ground = Ground(impassable=tuple(r for t, r in self.terrain if not t.passable and not t.crossed_at_crossings),
+                             fordable=tuple(r for t, r in self.terrain if not t.passable and t.crossed_at_crossings),
+                             crossings=tuple(r for t, r in self.terrain if t.crossing))
         self.roads = [r for t, r in self.terrain if t.road]
         self.objectives = {o.id: o for o in scenario.objectives}
         deps = {d.id: d for d in scenario.deployments}
@@ -355,11 +367,20 @@ class OhwState:
 
         return ok
 
-    def _straight(self, u: Unit, facing: float, distance: float, *, keep_off: bool = True) -> Base:
+    def _straight(self, u: Unit, facing: float, distance: float) -> Base:
+        """``u`` pivoted on its centre to ``facing`` and moved straight ahead up to ``distance``
+        inches: stopping before impassable ground, another unit it may not pass through, the
+        table edge, and 0.25" short of any enemy."""
         start = u.base.turned(facing)
         others = [o.base for o in self._others(u)]
-        enemies = [o.base for o in self._enemies(u)] if keep_off else []
-        return furthest(start, facing, distance, table=self.table, blocked=self.blocked, open_=self.open, others=others, passable=self._passable(u), keep_off=enemies)
+        enemies = [o.base for o in self._enemies(u)]
+        return furthest(start, facing, distance, table=self.table, ground=self.ground, others=others, passable=self._passable(u), keep_off=enemies)
+
+    def _may_pivot(self, u: Unit, facing: float, ignore: tuple[Unit, ...] = ()) -> bool:
+        """``u`` may pivot on its centre to ``facing``: its corners cross no impassable ground
+        and no unit it may not pass through, and it ends on no unit (:func:`pivot_clear`)."""
+        others = [o.base for o in self._others(u) if o not in ignore]
+        return pivot_clear(u.base, facing, table=self.table, ground=self.ground, others=others, passable=self._passable(u))
 
     def _move_options(self, u: Unit) -> list[tuple]:
         contacts = self._contacts(u)
@@ -367,48 +388,90 @@ class OhwState:
             opts: list[tuple] = [("stay",), ("retire",)]
             faces = {u.base.face_towards(e.base.centre) for e in contacts}
             if "front" not in faces and self.rules.hand_to_hand.turn_to_face_if_not_frontally_engaged:
-                opts.append(("turn_to_face",))
+                opts += [("turn_to_face", e.id) for e in contacts if self._turn_to_face(u, e) is not None]
             return opts
         opts = [("hold",)]
-        if self._enemies(u):
+        near = self._nearest_enemy(u)
+        if near is not None and self._may_pivot(u, bearing(u.base.centre, near.base.centre)):
             opts.append(("advance", "enemy"))
         for ob in self.sc.objectives:
-            if ob.area is not None and not ob.area.rect().overlaps(u.base):
+            if ob.area is not None and not ob.area.rect().overlaps(u.base) and self._may_pivot(u, bearing(u.base.centre, ob.area.rect().centre())):
                 opts.append(("advance", ob.id))
         for e in self._enemies(u):
             if self._charge_to(u, e) is not None:
                 opts.append(("charge", e.id))
-        near = self._nearest_enemy(u)
-        if near is not None and angle_between(u.base.facing, bearing(u.base.centre, near.base.centre)) > 45:
-            opts.append(("face", near.id))
+        if near is not None:
+            facing = bearing(u.base.centre, near.base.centre)
+            if angle_between(u.base.facing, facing) > 45 and self._may_pivot(u, facing):
+                opts.append(("face", near.id))
         return opts
 
     def _charge_to(self, u: Unit, e: Unit) -> Base | None:
-        if not self.distances.within(u.base, e.base, self.allowance + u.base.radius):
-            return None  # its centre moves at most the allowance and ends within its radius of the target
+        """Where ``u`` ends a charge on ``e``, or None when it cannot reach it.
+
+        Reach is measured as the rules do ("moving the attacking unit into contact with its
+        target", erratum ``charge_reach``): a pivot on the centre of at most 45 degrees, then
+        straight ahead, within the orders allowance, until any point of ``u`` touches any point
+        of ``e`` (:func:`~pipeline.measured.movement.reach_courses`), on a path clear of
+        impassable ground and of units ``u`` may not pass through. The face charged is the face of
+        ``e`` that ``u`` is on (by ``e``'s diagonals), one attacker a face; ``u`` then conforms:
+        it stands flush against that face, centred on it and facing it, on the table and on no
+        unit or impassable ground."""
+        limit = self.rules.charge.max_turn_degrees
+        slack = 2 * u.base.radius * math.sin(math.radians(limit) / 2)  # how far a corner moves in the pivot
+        if not self.distances.within(u.base, e.base, self.allowance + slack):
+            return None
         face = e.base.face_towards(u.base.centre)
         if self.rules.charge.one_attacker_per_face and any(o.side == u.side and e.base.face_towards(o.base.centre) == face for o in self._contacts(e)):
             return None
+        others = [o for o in self._others(u) if o is not e]
         end = contact_position(u.base, e.base, face)
-        dist = math.dist(u.base.centre, end.centre)
-        if dist > self.allowance + 1e-9 or dist < 1e-6:
-            return None
-        course = bearing(u.base.centre, end.centre)
-        if angle_between(u.base.facing, course) > self.rules.charge.max_turn_degrees + 1e-9:
-            return None
-        if not self.table.contains(end):
-            return None
-        start = u.base.turned(course)
-        last = end.turned(course)
-        if not self.open and any(swept_overlaps(start, last, r.as_base) for r in self.blocked):
+        if not self.table.contains(end) or not self.ground.base_clear(end) or any(end.overlaps(o.base) for o in others):
             return None
         passable = self._passable(u)
-        for o in self._others(u):
-            if o is e:
+        for dist, course in reach_courses(u.base, e.base, limit, self.allowance):
+            if dist < 1e-6:
                 continue
-            if end.overlaps(o.base) or (swept_overlaps(start, last, o.base) and not passable(o.base)):
+            start = u.base.turned(course)
+            touch = start.moved(dist, course)
+            if not self._may_pivot(u, course, ignore=(e,)) or not self.ground.path_clear(start, touch):
+                continue
+            if any(swept_overlaps(start, touch, o.base) and not passable(o.base) for o in others):
+                continue
+            return end
+        return None
+
+    def _turn_to_face(self, u: Unit, attacker: Unit) -> dict[str, Base] | None:
+        """``u`` turning to face ``attacker`` in its flank or rear ("Units turn by pivoting on
+        their central point", erratum ``turn_to_face_pivot``): the new bases of ``u`` (pivoted on
+        its centre until the attacked face is its front; its centre does not move, so it keeps
+        its tate and palisade) and of every enemy in contact with it, each conformed flush and
+        centred on the face of ``u`` it now touches (the attacker on its front). None when the
+        pivot or a conformed unit would cross or end on impassable ground or another unit, or
+        leave the table."""
+        out = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
+        face = u.base.face_towards(attacker.base.centre)
+        if face == "front":
+            return None
+        turn = out[face]
+        contacts = self._contacts(u)
+        if not self._may_pivot(u, u.base.facing + turn, ignore=tuple(contacts)):
+            return None
+        new = u.base.turned(u.base.facing + turn)
+        placed = {u.id: new}
+        by_face = {v: k for k, v in out.items()}
+        for e in contacts:
+            old = out[u.base.face_towards(e.base.centre)]
+            placed[e.id] = contact_position(e.base, new, by_face[(old - turn) % 360.0])
+        moved = set(placed)
+        for uid, b in placed.items():
+            if uid != u.id and (not self.table.contains(b) or not self.ground.base_clear(b)):
                 return None
-        return end
+            if any(b.overlaps(placed[v]) for v in placed if v != uid):
+                return None
+            if any(b.overlaps(o.base) for o in self.units.values() if o.alive and o.on_table and o.id not in moved):
+                return None
+        return placed
 
     def _do_move(self, u: Unit, action: tuple) -> None:
         before = u.base
@@ -419,8 +482,7 @@ class OhwState:
             else:
                 goal = self.objectives[action[1]].area.rect().centre()
             course = bearing(u.base.centre, goal)
-            dist = min(self.allowance + self._road_bonus(u, course), math.dist(u.base.centre, goal))
-            u.base = self._straight(u, course, dist)
+            u.base = self._straight(u, course, self._move_length(u, course, math.dist(u.base.centre, goal)))
         elif kind == "charge":
             end = self._charge_to(u, self.units[action[1]])
             if end is not None:
@@ -430,24 +492,35 @@ class OhwState:
         elif kind == "retire":
             enemy = self._contacts(u)[0]
             away = bearing(enemy.base.centre, u.base.centre)
-            moved = furthest(u.base, away, u.type.move.inches, table=self.table, blocked=self.blocked, open_=self.open,
-                             others=[o.base for o in self._others(u) if o is not enemy], passable=self._passable(u),
-                             keep_off=[o.base for o in self._enemies(u)], gap=0.1)
-            u.base = moved
+            u.base = furthest(u.base, away, u.type.move.inches, table=self.table, ground=self.ground,
+                              others=[o.base for o in self._others(u) if o is not enemy], passable=self._passable(u),
+                              keep_off=[o.base for o in self._enemies(u)], gap=0.1)
         elif kind == "turn_to_face":
-            attacker = self._contacts(u)[0]
-            placed = contact_position(u.base, attacker.base, "front")
-            if self.table.contains(placed) and not any(placed.overlaps(o.base) for o in self._others(u)):
-                u.base = placed
+            placed = self._turn_to_face(u, self.units[action[1]])
+            for uid, b in (placed or {}).items():
+                o = self.units[uid]
+                moved = b.centre != o.base.centre
+                o.base = b
+                if moved and o is not u:
+                    self._lose_defences(o)
         if u.base.centre != before.centre:
-            u.defences -= {d for d in u.defences if self.data.defences[d].removed_if_unit_moves}
+            self._lose_defences(u)
 
-    def _road_bonus(self, u: Unit, course: float) -> float:
+    def _lose_defences(self, u: Unit) -> None:
+        """Tate and palisades are removed "if the unit moves" (its centre moved)."""
+        u.defences -= {d for d in u.defences if self.data.defences[d].removed_if_unit_moves}
+
+    def _move_length(self, u: Unit, course: float, to_goal: float) -> float:
+        """How far ``u`` moves along ``course`` (inches): its allowance, or up to the road bonus
+        more when its entire move is spent on the road ("if their entire move is spent on the
+        road", erratum ``road_move``: the centre's whole path on road features), never past
+        ``to_goal``."""
+        plain = min(self.allowance, to_goal)
         if not self.roads:
-            return 0.0
-        end = u.base.moved(self.allowance + self.rules.road.bonus_inches, course)
-        on = any(r.contains_point(u.base.centre) for r in self.roads) and any(r.contains_point(end.centre) for r in self.roads)
-        return self.rules.road.bonus_inches if on else 0.0
+            return plain
+        longest = min(self.allowance + self.rules.road.bonus_inches, to_goal)
+        on_road = covered_length(u.base.centre, course, longest, self.roads)
+        return max(plain, min(longest, on_road))
 
 
 def new_game(data: OhwData, scenario: Scenario) -> OhwState:
