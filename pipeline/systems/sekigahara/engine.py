@@ -24,14 +24,18 @@ Rules as written (issue 13, seed "Charge into Melee", "Flank Attacks", "Movement
 Decisions (player 0 = East, 1 = West): a unit's move ``("hold",)``, ``("advance",)`` (toward the
 nearest enemy, up to 6", stopping short of contact), ``("face",)``; a leader's move
 ``("stay",)``, ``("detach",)``, ``("join", unit_id)``; shooting ``("shoot", id)``; charges
-``("no_charge",)`` or ``("charge", id)`` (up to 6", into contact with the face it is on, only at
-an enemy in its front 90 degrees); the enemy unit a unit in several engagements fights
+``("no_charge",)`` or ``("charge", id)`` (only at an enemy in its front 90 degrees that the
+shortest straight move of at most 6" brings any point of it into contact with, then conformed
+flush and centred on the face it is on: erratum ``charge_reach``); the enemy unit a unit in several engagements fights
 ``("fight", id)``; personal combat ``("duel",)`` / ``("decline",)``. Chance nodes: the treachery
 D6 (outcomes ``east``/``west``/``undecided`` with their chances), the hits of a shot or of a
 unit's melee roll (a count, its binomial chance), a leader's loss roll and a duel
 (``win``/``lose``). Abstractions (not rules): a move is one straight line; leaders move freely
 (small figures are not blocked by units); the undecided contingent is inert (erratum
-``undecided_contingent``).
+``undecided_contingent``). Units never move, pivot or charge through other units (erratum
+``no_interpenetration``); the rules text has no terrain rules, so the features of the field are
+scenery. The rules the engine plays, with their sources:
+:data:`pipeline.systems.sekigahara.rules.ENGINE_RULES`.
 """
 
 from __future__ import annotations
@@ -43,8 +47,15 @@ from functools import lru_cache
 
 import icepool
 
-from pipeline.measured.geometry import Base, DistanceCache, bearing, contact_position
-from pipeline.measured.movement import furthest
+from pipeline.measured.geometry import (
+    Base,
+    DistanceCache,
+    bearing,
+    closest_points,
+    contact_position,
+    swept_overlaps,
+)
+from pipeline.measured.movement import furthest, pivot_clear
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitType
 from pipeline.systems.sekigahara.odds import treachery_roll
@@ -167,7 +178,10 @@ class SekiState:
         kind, _player, payload = self.steps[0]
         if kind == "move":
             u = self.units[payload]
-            return [("hold",), ("advance",)] + ([("face",)] if self._nearest(u) is not None else [])
+            near = self._nearest(u)
+            if near is None or not self._may_pivot(u, bearing(u.base.centre, near.base.centre)):
+                return [("hold",)]
+            return [("hold",), ("advance",), ("face",)]
         if kind == "leader":
             return self._leader_options(self.leaders[payload])
         if kind == "shoot":
@@ -198,8 +212,8 @@ class SekiState:
         elif kind == "charge":
             if action[0] == "charge":
                 u, e = self.units[payload], self.units[action[1]]
-                face = e.base.face_towards(u.base.centre)
                 u.base = self._charge_to(u, e)
+                face = e.base.face_towards(u.base.centre)  # the face it conformed to
                 self._carry_leader(u)
                 self.engagements.append(Engagement(u.id, e.id, face != "front"))
         elif kind == "target":
@@ -313,18 +327,30 @@ class SekiState:
         return [e for e in self._enemies(u) if not self._in_melee(e.id) and self.distances.within(u.base, e.base, rng)]
 
     def _charge_to(self, u: Unit, e: Unit) -> Base | None:
-        """Where ``u`` ends a charge on ``e`` (into contact with the face of ``e`` it is on, up to
-        6"), or None: ``e`` must be in ``u``'s front 90 degrees and the spot free. ``e`` may
-        already be in melee (rules as written: "Charge into Melee", "Flank Attacks")."""
+        """Where ``u`` ends a charge on ``e``, or None: ``e`` must be in ``u``'s front 90 degrees
+        and within reach ("Units may charge up to 6\" but only if they can reach an enemy
+        unit", erratum ``charge_reach``: the shortest straight move that brings any point of
+        ``u`` into contact with any point of ``e`` is at most 6"), on a path that crosses no other
+        unit (erratum ``no_interpenetration``); ``u`` then conforms flush and centred on the face
+        of ``e`` it is on (by ``e``'s diagonals), on the table and on no other unit. ``e`` may already be in melee
+        (rules as written: "Charge into Melee", "Flank Attacks")."""
         if not self.distances.within(u.base, e.base, self.r.charge.max_inches) or not u.base.sees(e.base, 45):
-            return None  # a base moved d inches comes at most d inches nearer
-        face = e.base.face_towards(u.base.centre)
-        end = contact_position(u.base, e.base, face)
-        if math.dist(u.base.centre, end.centre) > self.r.charge.max_inches or not self.table.contains(end):
             return None
-        if any(o.alive and o is not u and o is not e and end.overlaps(o.base) for o in self.units.values()):
+        others = [o.base for o in self.units.values() if o.alive and o is not u and o is not e]
+        end = contact_position(u.base, e.base, e.base.face_towards(u.base.centre))
+        if not self.table.contains(end) or any(end.overlaps(o) for o in others):
+            return None
+        p, q = closest_points(u.base, e.base)
+        touch = u.base.placed(u.base.x + q[0] - p[0], u.base.y + q[1] - p[1])
+        if any(swept_overlaps(u.base, touch, o) for o in others):
             return None
         return end
+
+    def _may_pivot(self, u: Unit, facing: float) -> bool:
+        """``u`` may pivot on its centre to ``facing`` without its corners crossing another unit
+        or ending off the table (erratum ``no_interpenetration``)."""
+        others = [o.base for o in self.units.values() if o.alive and o is not u]
+        return pivot_clear(u.base, facing, table=self.table, others=others)
 
     def _move(self, u: Unit, action: tuple) -> None:
         near = self._nearest(u)

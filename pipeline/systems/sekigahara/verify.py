@@ -7,6 +7,7 @@ from typing import Any
 from pipeline.measured.data import Loaded
 from pipeline.measured.legality import Finding, LegalityRule, rules
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+from pipeline.systems.sekigahara.rules import ENGINE_RULES
 
 RULES: dict[str, LegalityRule] = rules(
     LegalityRule("seki-known-side", "Every unit and deployment area belongs to one of the two armies or to the undecided contingent.", "gunbai", "Scenario format"),
@@ -21,6 +22,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("seki-undecided", "Kobayakawa's contingent starts undecided: the undecided units are the contingent, one of them led by its leader, and no other unit is undecided.", "reluctant_samurai", "Treachery Die Roll"),
     LegalityRule("seki-turn-limit", "The scenario lasts the system's turn limit.", "gunbai", "Turn limit"),
 )
+RULES.update(ENGINE_RULES)
 
 
 def explain(rule_id: str) -> str:
