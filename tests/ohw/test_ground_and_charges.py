@@ -76,14 +76,14 @@ def test_a_move_crosses_a_river_only_on_the_ford(data):
     st.allowance = 6
     _place(st, "red_6", 18, 4, 180)
     u = _place(st, "blue_3", 18, 30, 0)
-    st._do_move(u, ("advance", "enemy"))
+    st._do_move(u, ("advance", "enemy", "red_6"))
     assert u.base.x == pytest.approx(18) and 27 - 1e-9 <= u.base.y <= 27.5
     assert not Rect(0, 24, 36, 2).overlaps(u.base)
     st = _state(data, terrain, keep=("blue_3", "red_6"))
     st.allowance = 6
     _place(st, "red_6", 22, 4, 180)
     u = _place(st, "blue_3", 22, 30, 0)
-    st._do_move(u, ("advance", "enemy"))
+    st._do_move(u, ("advance", "enemy", "red_6"))
     assert u.base.centre == pytest.approx((22, 24))
 
 
@@ -113,13 +113,13 @@ def test_no_pivot_sweeps_a_corner_through_woods(data):
     u = _place(st, "blue_1", 10, 10, 0)
     _place(st, "red_6", 30, 10, 270)
     opts = st._move_options(u)
-    assert ("face", "red_6") not in opts and ("advance", "enemy") not in opts and ("hold",) in opts
+    assert ("face", "red_6") not in opts and ("advance", "enemy", "red_6") not in opts and ("hold",) in opts
     # 0.3" further from the wood the corner clears it (2.24" < 2.5")
     st = _state(data, [("woods", 6, 3, 8, 4.5)], keep=("blue_1", "red_6"))
     st.allowance = 9
     u = _place(st, "blue_1", 10, 10, 0)
     _place(st, "red_6", 30, 10, 270)
-    assert {("face", "red_6"), ("advance", "enemy")} <= set(st._move_options(u))
+    assert {("face", "red_6"), ("advance", "enemy", "red_6")} <= set(st._move_options(u))
 
 
 def test_legality_keeps_bases_off_the_water_beside_a_ford(data):
@@ -193,13 +193,13 @@ def test_the_road_bonus_needs_the_whole_move_on_the_road(data):
     s20, c20 = math.sin(math.radians(20)), math.cos(math.radians(20))
     _place(st, "red_6", 18 - 20 * s20, 27 - 20 * c20, 180)
     u = _place(st, "blue_3", 18, 27, 340)
-    st._do_move(u, ("advance", "enemy"))
+    st._do_move(u, ("advance", "enemy", "red_6"))
     assert u.base.centre == pytest.approx((18 - 6 * s20, 27 - 6 * c20))
     st = _state(data, [("road", 17, 0, 2, 36), ("road", 0, 17, 36, 2)], keep=("blue_3", "red_6"), scenario=1)
     st.allowance = 6
     _place(st, "red_6", 18, 4, 180)
     u = _place(st, "blue_3", 18, 27, 0)
-    st._do_move(u, ("advance", "enemy"))
+    st._do_move(u, ("advance", "enemy", "red_6"))
     assert u.base.centre == pytest.approx((18, 18))
 
 

@@ -9,9 +9,9 @@ roll of his side, or only his own unit's).
 
 Decision nodes (``current_player()`` 0 or 1 = the scenario's sides in order) and their actions:
 
-* movement of a unit out of contact: ``("hold",)``, ``("advance", target)`` toward the nearest
-  enemy (``"enemy"``) or an objective id (turn on the centre at the start, move straight, stop
-  before contact), ``("charge", enemy_id)`` (turn at most 45 degrees at the start, straight on
+* movement of a unit out of contact: ``("hold",)``, ``("advance", "enemy", enemy_id)`` toward
+  an enemy unit (any of them) or ``("advance", objective_id)`` toward an objective's area (turn
+  on the centre at the start, move straight, stop before contact), ``("charge", enemy_id)`` (turn at most 45 degrees at the start, straight on
   until any point of it touches the enemy, then conform to the face it is on; one attacker per
   face), ``("face", enemy_id)`` (pivot to face);
 * movement of a unit in contact: ``("stay",)``, ``("turn_to_face", enemy_id)`` (only when not
@@ -78,6 +78,10 @@ class Unit:
     hits: int = 0
     alive: bool = True
     on_table: bool = False
+
+    def copy(self) -> Unit:
+        """An independent copy (its own set of defences; the base and type are values)."""
+        return Unit(self.id, self.side, self.type, self.base, self.arrives, self.general, set(self.defences), self.hits, self.alive, self.on_table)
 
 
 @dataclass
@@ -167,6 +171,45 @@ class OhwState:
         if self.phase == "shooting":
             return [("shoot", t.id) for t in self._shoot_targets(u)]
         return [("fight", t.id) for t in self._contacts(u)]
+
+    # ------------------------------------------------------------------ search hooks
+    def clone(self) -> OhwState:
+        """An independent copy (:class:`pipeline.play.SearchState`): the units, the queue, the
+        pending roll and the history are copied; the rules, the terrain and the distance cache
+        are shared (the cache holds distances between base positions, which are values, so it is
+        right for every copy); the per-decision memo starts empty."""
+        c = object.__new__(OhwState)
+        c.__dict__.update(self.__dict__)
+        c.units = {k: u.copy() for k, u in self.units.items()}
+        c.queue = list(self.queue)
+        c.roll = None if self.roll is None else _Roll(self.roll.kind, self.roll.unit, self.roll.target, self.roll.value, self.roll.rerolled)
+        c.history = list(self.history)
+        c._memo = {}
+        return c
+
+    def determinize(self, player: int, rng) -> OhwState:
+        """A clone: OHW hides nothing from either player. Every unit, its hits and defences are on
+        the table for both to see; what neither knows is only the dice still to be rolled, and
+        those are chance nodes of the state, not part of it. ``rng`` is not drawn from."""
+        return self.clone()
+
+    def information_key(self, player: int) -> tuple:
+        """What ``player`` sees, which is the whole state (perfect information): the turn, phase,
+        queue, pending roll and allowance, and every unit's side, base, hits, defences and
+        whether it is alive and on the table."""
+        r = self.roll
+        return (self.turn, self.player_turn, self.turns_begun, self.phase, tuple(self.queue),
+                None if r is None else (r.kind, r.unit, r.target, r.value, r.rerolled), self.allowance, self.done, self._winner,
+                tuple((u.id, u.side, u.base.x, u.base.y, u.base.facing, u.hits, u.alive, u.on_table, tuple(sorted(u.defences)))
+                      for u in self.units.values()))
+
+    def pending_hits(self) -> tuple[str, int] | None:
+        """The hits a rolled but not yet applied shot or hand-to-hand roll will give (while the
+        General decides whether to re-roll it): ``(target id, hits)``, else None."""
+        r = self.roll
+        if r is None or r.value is None or r.kind == "orders":
+            return None
+        return r.target, self.hits_of(r.kind, self.units[r.unit], self.units[r.target], r.value)
 
     def apply_action(self, action) -> None:
         self.history.append(action)
@@ -262,20 +305,28 @@ class OhwState:
             self.allowance = u.type.move.inches - (0 if r.value >= need else o.reduced_by_inches)
             return  # the unit's movement decision follows
         target = self.units[r.target]
-        if r.kind == "shoot":
-            hits = max(0, r.value + u.type.shooting.modifier)
+        target.hits += self.hits_of(r.kind, u, target, r.value)
+        self._next()
+
+    def hits_of(self, kind: str, u: Unit, target: Unit, value: int) -> int:
+        """Hits ``u`` gives ``target`` with a die showing ``value``: ``kind`` ``"shoot"``
+        (Shooting: Assess Casualties; cover and tate halve, rounding for the shooter) or
+        ``"melee"`` (Hand-to-Hand Combat: Assess Casualties; a halving reason halves once,
+        rounding for the attacker, then a flank or rear attack doubles: errata
+        halvings_do_not_compound, halve_then_double)."""
+        if kind == "shoot":
+            hits = max(0, value + u.type.shooting.modifier)
             if self._in_cover(target):
                 hits = -(-hits // self.rules.shooting.cover_divisor)
-        else:
-            hits = max(0, r.value + u.type.melee.modifier)
-            face = target.base.face_towards(u.base.centre)
-            halved = (target.type.melee.halved_if_attacked_frontally and face == "front") or self._defends_terrain(target, u) or "bamboo_palisade" in target.defences
-            if halved:
-                hits = -(-hits // self.rules.hand_to_hand.halving_divisor)
-            if face != "front":
-                hits *= self.rules.hand_to_hand.flank_rear_multiplier
-        target.hits += hits
-        self._next()
+            return hits
+        hits = max(0, value + u.type.melee.modifier)
+        face = target.base.face_towards(u.base.centre)
+        halved = (target.type.melee.halved_if_attacked_frontally and face == "front") or self._defends_terrain(target, u) or "bamboo_palisade" in target.defences
+        if halved:
+            hits = -(-hits // self.rules.hand_to_hand.halving_divisor)
+        if face != "front":
+            hits *= self.rules.hand_to_hand.flank_rear_multiplier
+        return hits
 
     def _eliminate(self) -> None:
         for u in self.units.values():
@@ -392,8 +443,9 @@ class OhwState:
             return opts
         opts = [("hold",)]
         near = self._nearest_enemy(u)
-        if near is not None and self._may_pivot(u, bearing(u.base.centre, near.base.centre)):
-            opts.append(("advance", "enemy"))
+        for e in self._enemies(u):
+            if self._may_pivot(u, bearing(u.base.centre, e.base.centre)):
+                opts.append(("advance", "enemy", e.id))
         for ob in self.sc.objectives:
             if ob.area is not None and not ob.area.rect().overlaps(u.base) and self._may_pivot(u, bearing(u.base.centre, ob.area.rect().centre())):
                 opts.append(("advance", ob.id))
@@ -478,7 +530,7 @@ class OhwState:
         kind = action[0]
         if kind == "advance":
             if action[1] == "enemy":
-                goal = self._nearest_enemy(u).base.centre
+                goal = self.units[action[2]].base.centre
             else:
                 goal = self.objectives[action[1]].area.rect().centre()
             course = bearing(u.base.centre, goal)

@@ -21,8 +21,9 @@ Rules as written (issue 13, seed "Charge into Melee", "Flank Attacks", "Movement
   commander is eliminated loses at once; otherwise the side that removed more enemy stands wins
   (:data:`VICTORY_NOTE`, printed with every playability verdict).
 
-Decisions (player 0 = East, 1 = West): a unit's move ``("hold",)``, ``("advance",)`` (toward the
-nearest enemy, up to 6", stopping short of contact), ``("face",)``; a leader's move
+Decisions (player 0 = East, 1 = West): a unit's move ``("hold",)``, ``("advance", enemy_id)``
+(toward that enemy unit, any of them, up to 6", stopping short of contact), ``("face",)``
+(toward the nearest enemy); a leader's move
 ``("stay",)``, ``("detach",)``, ``("join", unit_id)``; shooting ``("shoot", id)``; charges
 ``("no_charge",)`` or ``("charge", id)`` (only at an enemy in its front 90 degrees that the
 shortest straight move of at most 6" brings any point of it into contact with, then conformed
@@ -148,6 +149,37 @@ class SekiState:
         self.distances = DistanceCache()
         self._start_turn()
 
+    # ---------------------------------------------------------------- search hooks
+    def clone(self) -> SekiState:
+        """An independent copy (:class:`pipeline.play.SearchState`): units, leaders,
+        engagements, the pending steps and the melee's choices and losses are copied; the rules,
+        the treachery rows and the distance cache are shared (distances between base positions,
+        which are values, are right for every copy)."""
+        c = object.__new__(SekiState)
+        c.__dict__.update(self.__dict__)
+        c.units = {k: Unit(u.id, u.side, u.type, u.base, u.stands, u.start, u.alive) for k, u in self.units.items()}
+        c.leaders = {k: Leader(ld.id, ld.name, ld.side, ld.commander, ld.unit, ld.x, ld.y, ld.alive) for k, ld in self.leaders.items()}
+        c.engagements = [Engagement(m.a, m.b, m.flank, m.round) for m in self.engagements]
+        c.steps = list(self.steps)
+        c.targets = dict(self.targets)
+        c._losses = dict(self._losses)
+        c._dueled = set(self._dueled)
+        return c
+
+    def determinize(self, player: int, rng) -> SekiState:
+        """A clone: nothing is hidden in The Reluctant Samurai. Both players see every unit, its
+        stands and its leader; Kobayakawa's choice is a die roll still to come (a chance node,
+        not part of the state), undecided for both alike. ``rng`` is not drawn from."""
+        return self.clone()
+
+    def information_key(self, player: int) -> tuple:
+        """What ``player`` sees, which is the whole state (perfect information)."""
+        return (self.turn, self.turns_begun, self.decided, self.done, self._winner, tuple(self.steps),
+                None if self.pending is None else (self.pending[0], self.pending[2]), tuple(sorted(self.targets.items())), tuple(sorted(self._losses.items())),
+                tuple((u.id, u.side, u.base.x, u.base.y, u.base.facing, u.stands, u.alive) for u in self.units.values()),
+                tuple((ld.id, ld.side, ld.unit, ld.x, ld.y, ld.alive) for ld in self.leaders.values()),
+                tuple((m.a, m.b, m.flank, m.round) for m in self.engagements))
+
     # ---------------------------------------------------------------- protocol
     def current_player(self) -> int:
         if self.done or self.pending is not None:
@@ -178,10 +210,14 @@ class SekiState:
         kind, _player, payload = self.steps[0]
         if kind == "move":
             u = self.units[payload]
+            opts: list[tuple] = [("hold",)]
             near = self._nearest(u)
-            if near is None or not self._may_pivot(u, bearing(u.base.centre, near.base.centre)):
-                return [("hold",)]
-            return [("hold",), ("advance",), ("face",)]
+            for e in self._enemies(u):
+                if self._may_pivot(u, bearing(u.base.centre, e.base.centre)):
+                    opts.append(("advance", e.id))
+                    if e is near:
+                        opts.append(("face",))
+            return opts
         if kind == "leader":
             return self._leader_options(self.leaders[payload])
         if kind == "shoot":
@@ -353,15 +389,18 @@ class SekiState:
         return pivot_clear(u.base, facing, table=self.table, others=others)
 
     def _move(self, u: Unit, action: tuple) -> None:
-        near = self._nearest(u)
-        if near is None or action[0] == "hold":
+        """``("face",)``: pivot toward the nearest enemy; ``("advance", enemy_id)``: pivot toward
+        that enemy and move straight at it up to 6" ("Cavalry and Infantry may move up to 6\""),
+        stopping 0.5" short of any unit."""
+        if action[0] == "hold":
             return
-        course = bearing(u.base.centre, near.base.centre)
+        goal = self._nearest(u) if action[0] == "face" else self.units[action[1]]
+        course = bearing(u.base.centre, goal.base.centre)
         if action[0] == "face":
             u.base = u.base.turned(course)
         else:
             others = [o.base for o in self.units.values() if o.alive and o is not u]
-            dist = min(self.r.movement.inches, max(0.0, math.dist(u.base.centre, near.base.centre) - 2))
+            dist = min(self.r.movement.inches, max(0.0, math.dist(u.base.centre, goal.base.centre) - 2))
             u.base = furthest(u.base.turned(course), course, dist, table=self.table, others=others, keep_off=others, gap=0.5)
         self._carry_leader(u)
 
