@@ -48,26 +48,29 @@ def _nearest_only(state, acts: list) -> list:
     return [a for a in acts if not (a[0] == "advance" and a[1] == "enemy") or (near is not None and a[2] == near.id)]
 
 
+class _NearestView:
+    """A state seen through :func:`_nearest_only`: what :class:`OnePly` asks of it (the legal
+    actions, the player, a clone to try an action on)."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def legal_actions(self) -> list:
+        return _nearest_only(self._state, list(self._state.legal_actions()))
+
+    def current_player(self) -> int:
+        return self._state.current_player()
+
+    def clone(self):
+        return self._state.clone()
+
+
 @dataclass(frozen=True)
 class NearestOnly(OnePly):
-    """:class:`OnePly` choosing only among :func:`_nearest_only` actions."""
+    """:class:`OnePly` choosing only among the :func:`_nearest_only` actions."""
 
     def __call__(self, state, rng):
-        acts = _nearest_only(state, list(state.legal_actions()))
-        if len(acts) == 1:
-            return acts[0]
-        me = state.current_player()
-        best, best_v = [], -float("inf")
-        sub = random.Random(rng.random())
-        for a in acts:
-            c = state.clone()
-            c.apply_action(a)
-            v = self._value(c, me, self.chance_depth, sub)
-            if v > best_v + 1e-12:
-                best, best_v = [a], v
-            elif abs(v - best_v) <= 1e-12:
-                best.append(a)
-        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+        return super().__call__(_NearestView(state), rng)
 
 
 def random_nearest(state, rng):

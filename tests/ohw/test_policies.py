@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.play import SearchState, play_game, random_policy, sample_chance
+from pipeline.play import SearchState, play_game, random_policy
 from pipeline.systems.ohw.engine import OhwState, _Roll
 from pipeline.systems.ohw.load import load
 from pipeline.systems.ohw.policies import evaluate, greedy
+from tests.playing import advance
 
 DATA = Path(__file__).resolve().parents[2] / "source_data" / "ohw"
 
@@ -21,37 +22,25 @@ def data():
     return load(DATA)
 
 
-def _advance(st, steps, rng):
-    for _ in range(steps):
-        if st.is_terminal():
-            break
-        if st.is_chance_node():
-            st.apply_action(sample_chance(st.chance_outcomes(), rng))
-        else:
-            acts = st.legal_actions()
-            st.apply_action(acts[rng.randrange(len(acts))])
-    return st
-
-
 @pytest.mark.parametrize("scenario", [0, 1, 2])
 def test_clone_is_independent_and_plays_the_same(data, scenario):
-    st = _advance(OhwState(data, data.scenarios[scenario].model), 120, random.Random(scenario))
+    st = advance(OhwState(data, data.scenarios[scenario].model), 120, random.Random(scenario))
     assert isinstance(st, SearchState)
     key = st.information_key(0)
     c = st.clone()
     assert c.information_key(0) == key == c.information_key(1)
-    _advance(c, 200, random.Random(9))
+    advance(c, 200, random.Random(9))
     assert st.information_key(0) == key  # the original did not move
     a, b = st.clone(), st.clone()
-    _advance(a, 150, random.Random(4))
-    _advance(b, 150, random.Random(4))
+    advance(a, 150, random.Random(4))
+    advance(b, 150, random.Random(4))
     assert a.information_key(1) == b.information_key(1)
 
 
 def test_determinize_is_a_clone_and_draws_nothing(data):
     """Perfect information: every unit is in plain view and the only unknowns are future dice,
     chance nodes of the state. A determinization is a clone and leaves the generator alone."""
-    st = _advance(OhwState(data, data.scenarios[0].model), 60, random.Random(2))
+    st = advance(OhwState(data, data.scenarios[0].model), 60, random.Random(2))
     rng = random.Random(5)
     before = rng.getstate()
     d = st.determinize(1, rng)
@@ -65,7 +54,7 @@ def test_evaluate_is_bounded_antisymmetric_and_exact_at_the_end(data):
         while not st.is_terminal():
             v = evaluate(st, 0)
             assert -0.99 <= v <= 0.99 and v == pytest.approx(-evaluate(st, 1))
-            _advance(st, 1, rng)
+            advance(st, 1, rng)
         w = st.winner()
         assert evaluate(st, 0) == (0.0 if w is None else (1.0 if w == 0 else -1.0))
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.play import SearchState, sample_chance
+from pipeline.play import SearchState
 from pipeline.systems.sekigahara.engine import EAST, WEST, Engagement, SekiState
 from pipeline.systems.sekigahara.load import load
 from pipeline.systems.sekigahara.policies import evaluate, greedy
+from tests.playing import advance
 
 DATA = Path(__file__).resolve().parents[2] / "source_data" / "sekigahara"
 
@@ -21,36 +22,24 @@ def data():
     return load(DATA)
 
 
-def _advance(st, steps, rng):
-    for _ in range(steps):
-        if st.is_terminal():
-            break
-        if st.is_chance_node():
-            st.apply_action(sample_chance(st.chance_outcomes(), rng))
-        else:
-            acts = st.legal_actions()
-            st.apply_action(acts[rng.randrange(len(acts))])
-    return st
-
-
 def test_clone_is_independent_and_plays_the_same(data):
-    st = _advance(SekiState(data, data.scenarios[0].model), 150, random.Random(1))
+    st = advance(SekiState(data, data.scenarios[0].model), 150, random.Random(1))
     assert isinstance(st, SearchState)
     key = st.information_key(0)
     c = st.clone()
     assert c.information_key(1) == key
-    _advance(c, 300, random.Random(7))
+    advance(c, 300, random.Random(7))
     assert st.information_key(0) == key
     a, b = st.clone(), st.clone()
-    _advance(a, 200, random.Random(3))
-    _advance(b, 200, random.Random(3))
+    advance(a, 200, random.Random(3))
+    advance(b, 200, random.Random(3))
     assert a.information_key(0) == b.information_key(0)
 
 
 def test_determinize_is_a_clone_and_draws_nothing(data):
     """Nothing is hidden: Kobayakawa's choice is a die roll to come (a chance node), undecided
     for both players alike."""
-    st = _advance(SekiState(data, data.scenarios[0].model), 40, random.Random(2))
+    st = advance(SekiState(data, data.scenarios[0].model), 40, random.Random(2))
     rng = random.Random(5)
     before = rng.getstate()
     assert st.determinize(0, rng).information_key(0) == st.information_key(0) and rng.getstate() == before
@@ -62,7 +51,7 @@ def test_evaluate_is_bounded_antisymmetric_and_exact_at_the_end(data):
     while not st.is_terminal():
         v = evaluate(st, EAST)
         assert -0.99 <= v <= 0.99 and v == pytest.approx(-evaluate(st, WEST))
-        _advance(st, 1, rng)
+        advance(st, 1, rng)
     w = st.winner()
     assert evaluate(st, EAST) == (0.0 if w is None else (1.0 if w == EAST else -1.0))
 
