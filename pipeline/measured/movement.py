@@ -96,6 +96,10 @@ def furthest(base: Base, facing: float, distance: float, *, table: Rect, ground:
 
     if distance <= 0:
         return base
+    # only bases the move can reach matter: within the distance and both radii of the start
+    x, y, reach = base.x, base.y, distance + base.radius
+    others = [o for o in others if math.hypot(o.x - x, o.y - y) < reach + o.radius]
+    keep_off = [o for o in keep_off if math.hypot(o.x - x, o.y - y) < reach + o.radius + gap]
     full = ok(distance)
     if full is not None:
         return full
@@ -130,14 +134,19 @@ def pivot_clear(base: Base, facing: float, *, table: Rect, ground: Ground = OPEN
     turn = angle_between(base.facing, facing)
     if turn < 1e-9:
         return True
+    # only what the pivoting base can reach: within its radius of its centre
+    x, y, r = base.x, base.y, base.radius
+    near = [o for o in others if math.hypot(o.x - x, o.y - y) < r + o.radius]
+    rects = [g for g in (*ground.impassable, *ground.fordable) if g.x - r < x < g.x + g.w + r and g.y - r < y < g.y + g.h + r]
+    near_ground = Ground(tuple(g for g in ground.impassable if g in rects), tuple(g for g in ground.fordable if g in rects), ground.crossings) if rects else OPEN_GROUND
     sign = 1.0 if (facing - base.facing) % 360.0 <= 180.0 else -1.0
     n = max(1, math.ceil(turn / step_degrees))
     for i in range(1, n + 1):
         b = base.turned(base.facing + sign * turn * i / n)
-        if not ground.base_clear(b):
+        if rects and not near_ground.base_clear(b):
             return False
         last = i == n
-        for o in others:
+        for o in near:
             if b.overlaps(o) and (last or passable is None or not passable(o)):
                 return False
         if last and not table.contains(b):

@@ -56,6 +56,7 @@ from pipeline.measured.geometry import (
     bearing,
     contact_position,
     covered_length,
+    first_contact,
     polygons_overlap,
     swept_overlaps,
 )
@@ -481,16 +482,26 @@ class OhwState:
         if not self.table.contains(end) or not self.ground.base_clear(end) or any(end.overlaps(o.base) for o in others):
             return None
         passable = self._passable(u)
-        for dist, course in reach_courses(u.base, e.base, limit, self.allowance):
-            if dist < 1e-6:
-                continue
+
+        def clear(dist: float, course: float) -> bool:
             start = u.base.turned(course)
             touch = start.moved(dist, course)
             if not self._may_pivot(u, course, ignore=(e,)) or not self.ground.path_clear(start, touch):
-                continue
-            if any(swept_overlaps(start, touch, o.base) and not passable(o.base) for o in others):
-                continue
-            return end
+                return False
+            return not any(swept_overlaps(start, touch, o.base) and not passable(o.base) for o in others)
+
+        # the usual charges first: straight ahead, or turned toward where it will stand
+        quick = [u.base.facing]
+        toward = bearing(u.base.centre, end.centre)
+        if angle_between(u.base.facing, toward) <= limit + 1e-9:
+            quick.append(toward)
+        for course in quick:
+            dist = first_contact(u.base.turned(course), course, e.base)
+            if 1e-6 <= dist <= self.allowance + 1e-9 and clear(dist, course):
+                return end
+        for dist, course in reach_courses(u.base, e.base, limit, self.allowance):
+            if dist >= 1e-6 and clear(dist, course):
+                return end
         return None
 
     def _turn_to_face(self, u: Unit, attacker: Unit) -> dict[str, Base] | None:

@@ -212,8 +212,11 @@ class SekiState:
             u = self.units[payload]
             opts: list[tuple] = [("hold",)]
             near = self._nearest(u)
+            x, y, r = u.base.x, u.base.y, u.base.radius
+            # a pivot may cross no other unit (erratum no_interpenetration): those within reach of its corners
+            around = [o.base for o in self.units.values() if o.alive and o is not u and math.hypot(o.base.x - x, o.base.y - y) < r + o.base.radius]
             for e in self._enemies(u):
-                if self._may_pivot(u, bearing(u.base.centre, e.base.centre)):
+                if pivot_clear(u.base, bearing(u.base.centre, e.base.centre), table=self.table, others=around):
                     opts.append(("advance", e.id))
                     if e is near:
                         opts.append(("face",))
@@ -381,12 +384,6 @@ class SekiState:
         if any(swept_overlaps(u.base, touch, o) for o in others):
             return None
         return end
-
-    def _may_pivot(self, u: Unit, facing: float) -> bool:
-        """``u`` may pivot on its centre to ``facing`` without its corners crossing another unit
-        or ending off the table (erratum ``no_interpenetration``)."""
-        others = [o.base for o in self.units.values() if o.alive and o is not u]
-        return pivot_clear(u.base, facing, table=self.table, others=others)
 
     def _move(self, u: Unit, action: tuple) -> None:
         """``("face",)``: pivot toward the nearest enemy; ``("advance", enemy_id)``: pivot toward
