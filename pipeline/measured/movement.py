@@ -138,6 +138,8 @@ def pivot_clear(base: Base, facing: float, *, table: Rect, ground: Ground = OPEN
     x, y, r = base.x, base.y, base.radius
     near = [o for o in others if math.hypot(o.x - x, o.y - y) < r + o.radius]
     rects = [g for g in (*ground.impassable, *ground.fordable) if g.x - r < x < g.x + g.w + r and g.y - r < y < g.y + g.h + r]
+    if not near and not rects:
+        return table.contains(base.turned(facing))  # nothing within reach of its corners
     near_ground = Ground(tuple(g for g in ground.impassable if g in rects), tuple(g for g in ground.fordable if g in rects), ground.crossings) if rects else OPEN_GROUND
     sign = 1.0 if (facing - base.facing) % 360.0 <= 180.0 else -1.0
     n = max(1, math.ceil(turn / step_degrees))
