@@ -470,3 +470,170 @@ def polygon_distance(p: list[Point], q: list[Point]) -> float:
             for i, a in enumerate(other):
                 best = min(best, _point_segment(pt, a, other[(i + 1) % len(other)]))
     return best
+
+
+# --------------------------------------------------------------------------- reach and cover
+
+
+def first_contact(mover: Base, course: float, target: Base) -> float:
+    """How far (inches) ``mover`` travels along ``course``, keeping its facing, before it first
+    touches ``target``: ``0.0`` when they touch or overlap already, ``math.inf`` when that line of
+    travel never brings them together.
+
+    Two convex polygons moving apart from each other first meet where a corner of one reaches an
+    edge of the other, so the answer is the least hit of a ray from each corner of ``mover``
+    along the course against the edges of ``target``, and of a ray from each corner of
+    ``target`` against the course against the edges of ``mover``.
+
+    >>> first_contact(Base(0, 10, 0, 4, 2), 0.0, Base(3, 0, 180, 4, 2))  # front corner to corner
+    8.0
+    >>> first_contact(Base(0, 10, 0, 4, 2), 0.0, Base(5, 0, 180, 4, 2))  # passes 1" clear of it
+    inf
+    """
+    if not mover._separated(target, -EPS):
+        return 0.0  # no axis shows a gap of EPS: they touch or overlap
+    vx, vy = heading(course)
+    best = math.inf
+    for corners, edges, dx, dy in ((mover._corners, target._corners, vx, vy), (target._corners, mover._corners, -vx, -vy)):
+        for i in range(4):
+            ax, ay = edges[i]
+            bx, by = edges[(i + 1) % 4]
+            ex, ey = bx - ax, by - ay
+            den = dx * ey - dy * ex
+            if -1e-12 < den < 1e-12:
+                continue  # the edge runs along the course: its ends are met by the other rays
+            for px, py in corners:
+                wx, wy = ax - px, ay - py
+                t = (wx * ey - wy * ex) / den
+                if -1e-9 <= t < best:
+                    sv = (wx * dy - wy * dx) / den
+                    if -1e-9 <= sv <= 1 + 1e-9:
+                        best = t if t > 0.0 else 0.0
+    return best
+
+
+def closest_points(a: Base, b: Base) -> tuple[Point, Point]:
+    """The closest pair of points ``(on a, on b)`` of two bases that do not overlap (for two that
+    do, both points are ``a``'s centre). Translating ``a`` by the vector between them brings it
+    into contact with ``b`` without overlap: the shortest straight move into contact.
+
+    >>> closest_points(Base(0, 10, 0, 4, 2), Base(5, 5, 0, 2, 2))
+    ((2.0, 9.0), (4.0, 6.0))
+    """
+    if not a._separated(b, 0.0):
+        return a.centre, a.centre
+    best, pair = math.inf, (a.centre, a.centre)
+    for corners, edges, flip in ((a._corners, b._corners, False), (b._corners, a._corners, True)):
+        for p in corners:
+            for i in range(4):
+                q = _closest_on_segment(p, edges[i], edges[(i + 1) % 4])
+                d = math.dist(p, q)
+                if d < best - 1e-12:
+                    best, pair = d, ((q, p) if flip else (p, q))
+    return pair
+
+
+def _closest_on_segment(p: Point, a: Point, b: Point) -> Point:
+    ax, ay = b[0] - a[0], b[1] - a[1]
+    n2 = ax * ax + ay * ay
+    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * ax + (p[1] - a[1]) * ay) / n2))
+    return (a[0] + ax * t, a[1] + ay * t)
+
+
+def _clip(poly: list[Point], axis: int, value: float, keep_below: bool) -> list[Point]:
+    """``poly`` clipped to the half-plane ``coordinate[axis] <= value`` (``keep_below``) or
+    ``>= value`` (Sutherland-Hodgman against one line)."""
+    def inside(p: Point) -> bool:
+        return p[axis] <= value if keep_below else p[axis] >= value
+
+    out: list[Point] = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        pin, qin = inside(p), inside(q)
+        if pin:
+            out.append(p)
+        if pin != qin:
+            t = (value - p[axis]) / (q[axis] - p[axis])
+            out.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+    return out
+
+
+def clip_to_rect(poly: list[Point], rect: Rect) -> list[Point]:
+    """The part of a convex polygon inside an axis-aligned rectangle (a convex polygon, empty when
+    they do not meet).
+
+    >>> sorted(clip_to_rect([(0, 0), (4, 0), (4, 4), (0, 4)], Rect(2, 1, 5, 2)))
+    [(2.0, 1.0), (2.0, 3.0), (4.0, 1.0), (4.0, 3.0)]
+    """
+    for axis, value, below in ((0, rect.x, False), (0, rect.x + rect.w, True), (1, rect.y, False), (1, rect.y + rect.h, True)):
+        poly = _clip(poly, axis, value, below)
+        if len(poly) < 3:
+            return []
+    return poly
+
+
+def polygon_area(poly: list[Point]) -> float:
+    """Area of a simple polygon (square inches; shoelace formula)."""
+    n = len(poly)
+    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))) / 2 if n >= 3 else 0.0
+
+
+def _minus_rect(poly: list[Point], r: Rect) -> list[list[Point]]:
+    """A convex polygon less an axis-aligned rectangle, as up to four convex pieces."""
+    pieces = []
+    rest = poly
+    for axis, value, below in ((0, r.x, True), (0, r.x + r.w, False), (1, r.y, True), (1, r.y + r.h, False)):
+        outside = _clip(rest, axis, value, below)
+        if len(outside) >= 3:
+            pieces.append(outside)
+        rest = _clip(rest, axis, value, not below)
+        if len(rest) < 3:
+            break
+    return pieces
+
+
+def covered(poly: list[Point], rects: list[Rect] | tuple[Rect, ...], area_eps: float = 1e-6) -> bool:
+    """Every part of a convex polygon lies inside the union of ``rects`` (parts thinner than
+    ``area_eps`` square inches left uncovered do not count).
+
+    >>> square = [(0, 0), (4, 0), (4, 4), (0, 4)]
+    >>> covered(square, [Rect(0, 0, 2, 4), Rect(2, 0, 2, 4)]), covered(square, [Rect(0, 0, 2, 4), Rect(2, 0, 2, 3.9)])
+    (True, False)
+    """
+    pieces = [poly] if len(poly) >= 3 else []
+    for r in rects:
+        pieces = [q for p in pieces for q in _minus_rect(p, r) if polygon_area(q) > area_eps]
+        if not pieces:
+            return True
+    return not pieces
+
+
+def covered_length(start: Point, course: float, length: float, rects: list[Rect] | tuple[Rect, ...]) -> float:
+    """How far (inches, at most ``length``) the straight line from ``start`` along ``course``
+    runs without leaving the union of ``rects`` (0 when ``start`` is outside them all).
+
+    >>> covered_length((1, 10), 90.0, 20, [Rect(0, 9, 6, 2), Rect(6, 9, 4, 2)])  # two road pieces, then open ground
+    9.0
+    """
+    hx, hy = heading(course)
+    spans = []
+    for r in rects:
+        lo, hi = 0.0, length
+        for p, h, a, b in ((start[0], hx, r.x, r.x + r.w), (start[1], hy, r.y, r.y + r.h)):
+            if abs(h) < 1e-12:
+                if not a - EPS <= p <= b + EPS:
+                    lo, hi = 1.0, 0.0
+                continue
+            t0, t1 = (a - p) / h, (b - p) / h
+            if t0 > t1:
+                t0, t1 = t1, t0
+            lo, hi = max(lo, t0), min(hi, t1)
+        if lo <= hi + EPS:
+            spans.append((lo, hi))
+    reach = 0.0
+    for lo, hi in sorted(spans):
+        if lo > reach + EPS:
+            break
+        reach = max(reach, hi)
+    return min(max(reach, 0.0), length) if any(lo <= EPS for lo, _ in spans) else 0.0

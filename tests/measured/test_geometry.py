@@ -7,7 +7,7 @@ import math
 import pytest
 
 from pipeline.measured.geometry import Base, Rect, bearing, contact_position
-from pipeline.measured.movement import furthest
+from pipeline.measured.movement import Ground, furthest
 
 
 def test_corners_turn_with_facing():
@@ -52,7 +52,7 @@ def test_furthest_stops_before_blocking_and_other_bases():
     b = Base(18, 30, 0, 4, 2)
     assert furthest(b, 0, 6, table=table).y == pytest.approx(24)
     wood = Rect(10, 20, 16, 2)
-    moved = furthest(b, 0, 9, table=table, blocked=[wood])
+    moved = furthest(b, 0, 9, table=table, ground=Ground(impassable=(wood,)))
     assert moved.y - 1 >= 22 - 1e-9 and moved.y < 30
     enemy = Base(18, 25, 180, 4, 2)
     stop = furthest(b, 0, 9, table=table, others=[enemy], keep_off=[enemy], gap=0.25)
@@ -102,3 +102,60 @@ def test_swept_area_test_agrees_with_the_hull():
     # a base moving straight past another, 1" clear of it, does not touch it; 1" closer it does
     assert not swept_overlaps(Base(0, 0, 0, 2, 2), Base(10, 0, 0, 2, 2), Base(5, 3, 0, 2, 2))
     assert swept_overlaps(Base(0, 0, 0, 2, 2), Base(10, 0, 0, 2, 2), Base(5, 2, 0, 2, 2.5))
+
+
+def test_first_contact_agrees_with_stepping_the_move():
+    """:func:`first_contact` (corner rays against edges) agrees with moving the base in 0.01"
+    steps until it touches, on random bases and courses."""
+    import random
+
+    from pipeline.measured.geometry import first_contact
+
+    rng = random.Random(27)
+    checked = 0
+    for _ in range(400):
+        mover = Base(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360), rng.uniform(1, 6), rng.uniform(0.5, 3))
+        target = Base(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360), rng.uniform(1, 6), rng.uniform(0.5, 3))
+        course = rng.uniform(0, 360)
+        got = first_contact(mover, course, target)
+        step, d, hit = 0.01, 0.0, math.inf
+        while d <= 30:
+            if mover.moved(d, course).distance_to(target) <= 1e-9:
+                hit = d
+                break
+            d += step
+        if hit < math.inf:  # the stepped move overlaps the target: the first touch is within the last step
+            checked += 1
+            assert hit - step - 1e-9 < got <= hit + 1e-9
+        if got < math.inf:  # a touch (a grazing one may fall between two steps)
+            assert mover.moved(got, course).distance_to(target) == pytest.approx(0, abs=1e-6)
+            assert got == 0 or mover.moved(got - 0.005, course).distance_to(target) > 0
+    assert checked > 50
+
+
+def test_cover_of_a_polygon_by_rectangles():
+    from pipeline.measured.geometry import (
+        clip_to_rect,
+        covered,
+        covered_length,
+        polygon_area,
+        swept,
+    )
+
+    start, end = Base(10, 20, 0, 4, 2), Base(10, 10, 0, 4, 2)  # sweeps x 8-12, y 9-21
+    river = Rect(0, 14, 36, 2)
+    wet = clip_to_rect(swept(start, end), river)
+    assert polygon_area(wet) == pytest.approx(8)  # 4" x 2"
+    assert covered(wet, [Rect(7, 13, 6, 4)])  # a ford wider than the base
+    assert covered(wet, [Rect(7, 13, 3, 4), Rect(10, 13, 3, 4)])  # two fords side by side
+    assert not covered(wet, [Rect(9, 13, 6, 4)])  # 1" of the base beside the ford
+    assert not covered(wet, [])
+    # a diagonal move: the part over the river is a parallelogram
+    diag = clip_to_rect(swept(Base(10, 20, 45, 4, 2), Base(10, 20, 45, 4, 2).moved(10, 45)), river)
+    assert covered(diag, [Rect(0, 14, 36, 2)]) and not covered(diag, [Rect(0, 14, 12, 2)])
+    # road lengths: on the road from x 1, east: 9" of road pieces, then open ground
+    assert covered_length((1, 10), 90, 20, [Rect(0, 9, 6, 2), Rect(6, 9, 4, 2)]) == pytest.approx(9)
+    assert covered_length((1, 10), 90, 5, [Rect(0, 9, 6, 2)]) == pytest.approx(5)  # capped at the length
+    assert covered_length((1, 12), 90, 5, [Rect(0, 9, 6, 2)]) == 0  # starts off the road
+    assert covered_length((1, 10), 90, 20, [Rect(0, 9, 6, 2), Rect(6.5, 9, 4, 2)]) == pytest.approx(5)  # a gap
+    assert covered_length((18, 27), 0, 9, [Rect(17, 0, 2, 36)]) == pytest.approx(9)

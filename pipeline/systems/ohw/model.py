@@ -184,8 +184,10 @@ class TerrainType(Strict):
     """A kind of terrain feature. ``melee_halved``: a defender in it suffers half the
     hand-to-hand hits; ``melee_halved_only_against_attackers_off_it``: only when the attacker
     is not in the same feature (a hill defended against an attack from below, erratum
-    ``hill_defence``). ``draw`` is how the table draws it (display only; default: its ``id``,
-    which must then be a scenery kind)."""
+    ``hill_defence``). ``passable: false`` with ``crossed_at_crossings``: impassable except where
+    a ``crossing`` feature (ford, bridge) covers it (a river); without it, impassable to every
+    move whatever crossing lies on it (woods, marshland, lakes). ``draw`` is how the table draws
+    it (display only; default: its ``id``, which must then be a scenery kind)."""
 
     id: Id
     name: Text
@@ -195,6 +197,7 @@ class TerrainType(Strict):
     shooting_cover: bool
     melee_halved: bool
     melee_halved_only_against_attackers_off_it: bool = False
+    crossed_at_crossings: bool = False
     crossing: bool = False
     road: bool = False
     colour: str

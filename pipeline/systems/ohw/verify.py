@@ -13,7 +13,9 @@ from pipeline.measured.data import Loaded
 from pipeline.measured.geometry import Base
 from pipeline.measured.legality import Finding, LegalityRule, rules
 from pipeline.play.judge import PLAY_RULES
+from pipeline.measured.movement import Ground
 from pipeline.systems.ohw.load import OhwData
+from pipeline.systems.ohw.rules import ENGINE_RULES
 
 RULES: dict[str, LegalityRule] = rules(
     LegalityRule("known-side", "Every unit and deployment area belongs to one of the scenario's two sides, and the side that moves first is one of them.", "gunbai", "Scenario format"),
@@ -24,7 +26,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("inside-deployment", "A unit's base stands wholly inside its deployment area.", "rules_facts", "§5.3 Scenarios (deployment areas of the One-Hour Wargames patterns)"),
     LegalityRule("on-table", "Every base, terrain feature, deployment area and objective lies on the table.", "rules_facts", "§5.1 General (3'x3' table)"),
     LegalityRule("no-overlap", "No two units' bases overlap.", "ohw_samurai", "Movement: Interpenetration (units may not share space)"),
-    LegalityRule("not-impassable", "No unit starts on impassable terrain (woods, marshland, lakes, rivers away from a ford or bridge).", "ohw_samurai", "Movement: Terrain"),
+    LegalityRule("not-impassable", "No unit starts on impassable terrain: woods, marshland, lakes, or a river where no ford or bridge covers its base (erratum river_crossing_width).", "ohw_samurai", "Movement: Terrain"),
     LegalityRule("general-on-foot-samurai", "A General (Daimyo) is attached to a Foot Samurai unit.", "ohw_samurai", "Unit Types: General (Daimyo); General (Daimyo)"),
     LegalityRule("one-general", "Each side has exactly one General.", "ohw_samurai", "General (Daimyo) (a general is assigned to a samurai foot unit at the start of the game)"),
     LegalityRule("max-units", "Each side has at most 6 units.", "rules_facts", "§5.1 General (at most 6 units a side)"),
@@ -32,6 +34,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("objective-valid", "A hold objective has an area; a survive objective names a side of the scenario.", "gunbai", "Scenario format"),
 )
 RULES.update(PLAY_RULES)  # the rules of play every system shares (gunbai verify --play)
+RULES.update(ENGINE_RULES)
 
 
 def explain(rule_id: str) -> str:
@@ -88,7 +91,7 @@ def verify_scenario(data: OhwData, loaded: Loaded) -> list[Finding]:
             find(("objectives", i, "area"), None, "on-table", f"objective {ob.id!r} is off the table")
 
     impassable = [(tp, tp.area.rect()) for tp in sc.terrain if tp.terrain in data.terrain and not data.terrain[tp.terrain].passable]
-    crossings = [tp.area.rect() for tp in sc.terrain if tp.terrain in data.terrain and data.terrain[tp.terrain].crossing]
+    crossings = tuple(tp.area.rect() for tp in sc.terrain if tp.terrain in data.terrain and data.terrain[tp.terrain].crossing)
     placed: list[tuple[int, Any, Base]] = []
     seen: set[str] = set()
     generals: dict[str, int] = {s: 0 for s in side_ids}
@@ -124,8 +127,10 @@ def verify_scenario(data: OhwData, loaded: Loaded) -> list[Finding]:
         elif not dp.area.rect().contains(base):
             find(loc + ("x",), up.id, "inside-deployment", f"{utype.name} at ({up.x:g}, {up.y:g}) facing {up.facing:g} is not wholly inside its deployment area {dp.id!r} {_fmt(dp.area)}")
         for tp, rect in impassable:
-            if rect.overlaps(base) and not any(c.overlaps(base) for c in crossings):
-                find(loc + ("x",), up.id, "not-impassable", f"{utype.name} stands on {data.terrain[tp.terrain].name} {_fmt(tp.area)}")
+            tt = data.terrain[tp.terrain]
+            ground = Ground(fordable=(rect,), crossings=crossings) if tt.crossed_at_crossings else Ground(impassable=(rect,))
+            if not ground.base_clear(base):
+                find(loc + ("x",), up.id, "not-impassable", f"{utype.name} stands on {tt.name} {_fmt(tp.area)}")
         for j, other_up, other in placed:
             if base.overlaps(other):
                 find(loc + ("x",), up.id, "no-overlap", f"base overlaps unit {other_up.id!r} (units[{j}])")

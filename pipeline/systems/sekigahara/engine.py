@@ -21,17 +21,22 @@ Rules as written (issue 13, seed "Charge into Melee", "Flank Attacks", "Movement
   commander is eliminated loses at once; otherwise the side that removed more enemy stands wins
   (:data:`VICTORY_NOTE`, printed with every playability verdict).
 
-Decisions (player 0 = East, 1 = West): a unit's move ``("hold",)``, ``("advance",)`` (toward the
-nearest enemy, up to 6", stopping short of contact), ``("face",)``; a leader's move
+Decisions (player 0 = East, 1 = West): a unit's move ``("hold",)``, ``("advance", enemy_id)``
+(toward that enemy unit, any of them, up to 6", stopping short of contact), ``("face",)``
+(toward the nearest enemy); a leader's move
 ``("stay",)``, ``("detach",)``, ``("join", unit_id)``; shooting ``("shoot", id)``; charges
-``("no_charge",)`` or ``("charge", id)`` (up to 6", into contact with the face it is on, only at
-an enemy in its front 90 degrees); the enemy unit a unit in several engagements fights
+``("no_charge",)`` or ``("charge", id)`` (only at an enemy in its front 90 degrees that the
+shortest straight move of at most 6" brings any point of it into contact with, then conformed
+flush and centred on the face it is on: erratum ``charge_reach``); the enemy unit a unit in several engagements fights
 ``("fight", id)``; personal combat ``("duel",)`` / ``("decline",)``. Chance nodes: the treachery
 D6 (outcomes ``east``/``west``/``undecided`` with their chances), the hits of a shot or of a
 unit's melee roll (a count, its binomial chance), a leader's loss roll and a duel
 (``win``/``lose``). Abstractions (not rules): a move is one straight line; leaders move freely
 (small figures are not blocked by units); the undecided contingent is inert (erratum
-``undecided_contingent``).
+``undecided_contingent``). Units never move, pivot or charge through other units (erratum
+``no_interpenetration``); the rules text has no terrain rules, so the features of the field are
+scenery. The rules the engine plays, with their sources:
+:data:`pipeline.systems.sekigahara.rules.ENGINE_RULES`.
 """
 
 from __future__ import annotations
@@ -43,8 +48,15 @@ from functools import lru_cache
 
 import icepool
 
-from pipeline.measured.geometry import Base, DistanceCache, bearing, contact_position
-from pipeline.measured.movement import furthest
+from pipeline.measured.geometry import (
+    Base,
+    DistanceCache,
+    bearing,
+    closest_points,
+    contact_position,
+    swept_overlaps,
+)
+from pipeline.measured.movement import furthest, pivot_clear
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitType
 from pipeline.systems.sekigahara.odds import treachery_roll
@@ -137,6 +149,37 @@ class SekiState:
         self.distances = DistanceCache()
         self._start_turn()
 
+    # ---------------------------------------------------------------- search hooks
+    def clone(self) -> SekiState:
+        """An independent copy (:class:`pipeline.play.SearchState`): units, leaders,
+        engagements, the pending steps and the melee's choices and losses are copied; the rules,
+        the treachery rows and the distance cache are shared (distances between base positions,
+        which are values, are right for every copy)."""
+        c = object.__new__(SekiState)
+        c.__dict__.update(self.__dict__)
+        c.units = {k: Unit(u.id, u.side, u.type, u.base, u.stands, u.start, u.alive) for k, u in self.units.items()}
+        c.leaders = {k: Leader(ld.id, ld.name, ld.side, ld.commander, ld.unit, ld.x, ld.y, ld.alive) for k, ld in self.leaders.items()}
+        c.engagements = [Engagement(m.a, m.b, m.flank, m.round) for m in self.engagements]
+        c.steps = list(self.steps)
+        c.targets = dict(self.targets)
+        c._losses = dict(self._losses)
+        c._dueled = set(self._dueled)
+        return c
+
+    def determinize(self, player: int, rng) -> SekiState:
+        """A clone: nothing is hidden in The Reluctant Samurai. Both players see every unit, its
+        stands and its leader; Kobayakawa's choice is a die roll still to come (a chance node,
+        not part of the state), undecided for both alike. ``rng`` is not drawn from."""
+        return self.clone()
+
+    def information_key(self, player: int) -> tuple:
+        """What ``player`` sees, which is the whole state (perfect information)."""
+        return (self.turn, self.turns_begun, self.decided, self.done, self._winner, tuple(self.steps),
+                None if self.pending is None else (self.pending[0], self.pending[2]), tuple(sorted(self.targets.items())), tuple(sorted(self._losses.items())),
+                tuple((u.id, u.side, u.base.x, u.base.y, u.base.facing, u.stands, u.alive) for u in self.units.values()),
+                tuple((ld.id, ld.side, ld.unit, ld.x, ld.y, ld.alive) for ld in self.leaders.values()),
+                tuple((m.a, m.b, m.flank, m.round) for m in self.engagements))
+
     # ---------------------------------------------------------------- protocol
     def current_player(self) -> int:
         if self.done or self.pending is not None:
@@ -167,7 +210,17 @@ class SekiState:
         kind, _player, payload = self.steps[0]
         if kind == "move":
             u = self.units[payload]
-            return [("hold",), ("advance",)] + ([("face",)] if self._nearest(u) is not None else [])
+            opts: list[tuple] = [("hold",)]
+            near = self._nearest(u)
+            x, y, r = u.base.x, u.base.y, u.base.radius
+            # a pivot may cross no other unit (erratum no_interpenetration): those within reach of its corners
+            around = [o.base for o in self.units.values() if o.alive and o is not u and math.hypot(o.base.x - x, o.base.y - y) < r + o.base.radius]
+            for e in self._enemies(u):
+                if pivot_clear(u.base, bearing(u.base.centre, e.base.centre), table=self.table, others=around):
+                    opts.append(("advance", e.id))
+                    if e is near:
+                        opts.append(("face",))
+            return opts
         if kind == "leader":
             return self._leader_options(self.leaders[payload])
         if kind == "shoot":
@@ -198,8 +251,8 @@ class SekiState:
         elif kind == "charge":
             if action[0] == "charge":
                 u, e = self.units[payload], self.units[action[1]]
-                face = e.base.face_towards(u.base.centre)
                 u.base = self._charge_to(u, e)
+                face = e.base.face_towards(u.base.centre)  # the face it conformed to
                 self._carry_leader(u)
                 self.engagements.append(Engagement(u.id, e.id, face != "front"))
         elif kind == "target":
@@ -313,29 +366,38 @@ class SekiState:
         return [e for e in self._enemies(u) if not self._in_melee(e.id) and self.distances.within(u.base, e.base, rng)]
 
     def _charge_to(self, u: Unit, e: Unit) -> Base | None:
-        """Where ``u`` ends a charge on ``e`` (into contact with the face of ``e`` it is on, up to
-        6"), or None: ``e`` must be in ``u``'s front 90 degrees and the spot free. ``e`` may
-        already be in melee (rules as written: "Charge into Melee", "Flank Attacks")."""
+        """Where ``u`` ends a charge on ``e``, or None: ``e`` must be in ``u``'s front 90 degrees
+        and within reach ("Units may charge up to 6\" but only if they can reach an enemy
+        unit", erratum ``charge_reach``: the shortest straight move that brings any point of
+        ``u`` into contact with any point of ``e`` is at most 6"), on a path that crosses no other
+        unit (erratum ``no_interpenetration``); ``u`` then conforms flush and centred on the face
+        of ``e`` it is on (by ``e``'s diagonals), on the table and on no other unit. ``e`` may already be in melee
+        (rules as written: "Charge into Melee", "Flank Attacks")."""
         if not self.distances.within(u.base, e.base, self.r.charge.max_inches) or not u.base.sees(e.base, 45):
-            return None  # a base moved d inches comes at most d inches nearer
-        face = e.base.face_towards(u.base.centre)
-        end = contact_position(u.base, e.base, face)
-        if math.dist(u.base.centre, end.centre) > self.r.charge.max_inches or not self.table.contains(end):
             return None
-        if any(o.alive and o is not u and o is not e and end.overlaps(o.base) for o in self.units.values()):
+        others = [o.base for o in self.units.values() if o.alive and o is not u and o is not e]
+        end = contact_position(u.base, e.base, e.base.face_towards(u.base.centre))
+        if not self.table.contains(end) or any(end.overlaps(o) for o in others):
+            return None
+        p, q = closest_points(u.base, e.base)
+        touch = u.base.placed(u.base.x + q[0] - p[0], u.base.y + q[1] - p[1])
+        if any(swept_overlaps(u.base, touch, o) for o in others):
             return None
         return end
 
     def _move(self, u: Unit, action: tuple) -> None:
-        near = self._nearest(u)
-        if near is None or action[0] == "hold":
+        """``("face",)``: pivot toward the nearest enemy; ``("advance", enemy_id)``: pivot toward
+        that enemy and move straight at it up to 6" ("Cavalry and Infantry may move up to 6\""),
+        stopping 0.5" short of any unit."""
+        if action[0] == "hold":
             return
-        course = bearing(u.base.centre, near.base.centre)
+        goal = self._nearest(u) if action[0] == "face" else self.units[action[1]]
+        course = bearing(u.base.centre, goal.base.centre)
         if action[0] == "face":
             u.base = u.base.turned(course)
         else:
             others = [o.base for o in self.units.values() if o.alive and o is not u]
-            dist = min(self.r.movement.inches, max(0.0, math.dist(u.base.centre, near.base.centre) - 2))
+            dist = min(self.r.movement.inches, max(0.0, math.dist(u.base.centre, goal.base.centre) - 2))
             u.base = furthest(u.base.turned(course), course, dist, table=self.table, others=others, keep_off=others, gap=0.5)
         self._carry_leader(u)
 

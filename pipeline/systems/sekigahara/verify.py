@@ -8,6 +8,7 @@ from pipeline.measured.data import Loaded
 from pipeline.measured.legality import Finding, LegalityRule, rules
 from pipeline.play.judge import PLAY_RULES
 from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+from pipeline.systems.sekigahara.rules import ENGINE_RULES
 
 RULES: dict[str, LegalityRule] = rules(
     LegalityRule("seki-known-side", "Every unit and deployment area belongs to one of the two armies or to the undecided contingent.", "gunbai", "Scenario format"),
@@ -23,6 +24,7 @@ RULES: dict[str, LegalityRule] = rules(
     LegalityRule("seki-turn-limit", "The scenario lasts the system's turn limit.", "gunbai", "Turn limit"),
 )
 RULES.update(PLAY_RULES)  # the rules of play every system shares (gunbai verify --play)
+RULES.update(ENGINE_RULES)
 
 
 def explain(rule_id: str) -> str:
