@@ -741,3 +741,11 @@ def rollout_policy(state: GenpeiState, rng: random.Random):
 #: Policies by name, as ``gunbai verify --play`` reports them (the last is the strongest, whose
 #: games give a scenario's balance verdict).
 POLICIES = {"random": random_policy, "greedy": greedy_policy, "rollout": rollout_policy}
+
+
+def evaluation(state: GenpeiState, side: int) -> float:
+    """:func:`evaluate` scaled to [-1, 1] for search (:class:`pipeline.play.ismcts.ISMCTS`):
+    divided by :data:`WIN_VALUE` and clamped, so that a won game is +1, a lost one -1, and a lead
+    of one banner 0.1 (a figure 0.01, an H&F token 0.002)."""
+    v = evaluate(state, side) / WIN_VALUE
+    return 1.0 if v > 1.0 else -1.0 if v < -1.0 else v
