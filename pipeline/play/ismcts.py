@@ -15,8 +15,16 @@ player ``me`` runs ``iterations`` times:
    determinizations is not starved), and ``q`` its mean reward for the player who takes the
    action, scaled from [-1, 1] to [0, 1] as in the paper. Children are keyed by ``(player,
    action)``: the opponent's decisions are nodes of the same tree, taken in ``d`` (single
-   observer), and scored for the opponent.
-3. **Expand** one action legal in ``d`` without a child (drawn by ``rng``).
+   observer), and scored for the opponent. With a ``prior_bias`` ``b > 0`` and a playout
+   policy, the action that policy picks at a node (asked once per node and player, on the
+   determinization that first reaches it) gets ``b / (n + 1)`` more, a bonus that fades as the
+   action is tried (progressive bias: Chaslot, Winands, van den Herik, Uiterwijk and Bouzy,
+   "Progressive Strategies for Monte-Carlo Tree Search", New Mathematics and Natural Computation
+   4(3), 2008): where the search cannot tell actions apart within its budget, it plays as the
+   playout policy would, and it departs from it where it finds better. ``b = 0`` is the
+   paper's ISMCTS.
+3. **Expand** one action legal in ``d`` without a child: the playout policy's pick first when
+   ``b > 0``, else one drawn by ``rng``.
 4. **Play out** from there with the playout policy (uniform random, or a given cheap policy such
    as a system's greedy one) until the game ends or the cut-off: the simulation stops when
    ``playout_depth`` player turns after the root's have begun (``turn_count()`` of the root plus
@@ -125,6 +133,8 @@ class ISMCTS:
         exploration: the UCB constant ``c`` on rewards scaled to [0, 1], at least 0.
         playout: the playout policy ``playout(state, rng) -> action``, or ``None`` for uniform
             random play.
+        prior_bias: the progressive bias ``b`` of the playout policy's pick, on rewards scaled
+            to [0, 1], at least 0 (0: none; no effect without a playout policy).
 
     Raises:
         ValueError: a parameter out of its range.

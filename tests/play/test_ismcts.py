@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.play.ismcts import ISMCTS
 
-from .games import Nim
+from .games import Nim, perfect_nim
 
 
 def zero(state, player) -> float:
@@ -178,3 +178,20 @@ def test_deterministic_and_picklable():
 def test_parameters_out_of_range_are_refused(kw):
     with pytest.raises(ValueError, match="ISMCTS"):
         ISMCTS(zero, **kw)
+
+
+def take_one(state, rng) -> int:
+    return 1
+
+
+def test_prior_bias_plays_the_playout_policy_where_the_search_sees_no_difference():
+    # a cut-off after 1 turn with a flat evaluation: every move scores 0, the prior decides
+    for pile, take in ((8, 2), (7, 1), (5, 2)):
+        policy = ISMCTS(zero, iterations=40, playout_depth=1, playout=perfect_nim, prior_bias=1.0)
+        assert policy(Nim(pile), random.Random(pile)) == take
+
+
+def test_prior_bias_gives_way_to_what_the_search_finds():
+    # the prior always takes 1, wrong from 5 (take 2); the search sees the game to its end
+    policy = ISMCTS(zero, iterations=300, playout_depth=20, playout=take_one, prior_bias=1.0)
+    assert [policy(Nim(5), random.Random(k)) for k in range(3)] == [2, 2, 2]
