@@ -194,22 +194,30 @@ def _side(i: int, name: str, mixed: PlayabilityReport, base: PlayabilityReport) 
     return LadderSide(i, name, n, w, w / n, bn, bw, bw / bn, d, (lo, hi), d >= MARGIN - 1e-12 and lo > 0)
 
 
+def _counts(games: int | Sequence[int], pairs: int, what: str) -> list[int]:
+    counts = [games] * pairs if isinstance(games, int) else list(games)
+    if len(counts) != pairs or any(g < 1 for g in counts):
+        raise ValueError(f"a ladder of {pairs + 1} policies needs {pairs} positive {what}, not {games!r}")
+    return counts
+
+
 def ladder_jobs(state_factory: Callable[[], GameState], ladder: Sequence[tuple[str, Policy]], games: int | Sequence[int], *,
-                seed: int, turn_cap: int, side_names: Sequence[str] = ("side 0", "side 1"), label: str = "") -> list[Job]:
+                seed: int, turn_cap: int, side_names: Sequence[str] = ("side 0", "side 1"), label: str = "",
+                baseline_games: int | Sequence[int] | None = None) -> list[Job]:
     """The runs of a ladder (module docstring) as :class:`~pipeline.play.runner.Job` s, three per
     adjacent pair in order (W v W, S v W, W v S); ``games`` is one count for every pair or one
-    per pair. Raises ``ValueError`` for fewer than 2 policies, a repeated name, or a count that
-    is not positive."""
+    per pair, ``baseline_games`` the same for the W v W runs (default: ``games``; more where W
+    is cheap narrows the interval at little cost). Raises ``ValueError`` for fewer than 2
+    policies, a repeated name, or a count that is not positive."""
     names = [n for n, _ in ladder]
     if len(names) < 2 or len(set(names)) != len(names):
         raise ValueError(f"a ladder needs at least 2 policies with distinct names, not {names}")
-    counts = [games] * (len(names) - 1) if isinstance(games, int) else list(games)
-    if len(counts) != len(names) - 1 or any(g < 1 for g in counts):
-        raise ValueError(f"a ladder of {len(names)} policies needs {len(names) - 1} positive game counts, not {games!r}")
+    counts = _counts(games, len(names) - 1, "game counts")
+    bases = counts if baseline_games is None else _counts(baseline_games, len(names) - 1, "baseline game counts")
     jobs = []
-    for (wn, w), (sn, s), g in zip(ladder, ladder[1:], counts, strict=False):
-        for a, pa, b, pb in ((wn, w, wn, w), (sn, s, wn, w), (wn, w, sn, s)):
-            jobs.append(Job(state_factory, [pa, pb], g, run_seed(seed, a, b), turn_cap, side_names,
+    for (wn, w), (sn, s), g, bg in zip(ladder, ladder[1:], counts, bases, strict=False):
+        for a, pa, b, pb, n in ((wn, w, wn, w, bg), (sn, s, wn, w, g), (wn, w, sn, s, g)):
+            jobs.append(Job(state_factory, [pa, pb], n, run_seed(seed, a, b), turn_cap, side_names,
                             f"{label} / {a} v {b}" if label else f"{a} v {b}"))
     return jobs
 
@@ -227,15 +235,17 @@ def ladder_from_reports(ladder: Sequence[str], reports: Sequence[PlayabilityRepo
 
 def run_ladder(state_factory: Callable[[], GameState], ladder: Sequence[tuple[str, Policy]], games: int | Sequence[int], *,
                seed: int, turn_cap: int, side_names: Sequence[str] = ("side 0", "side 1"), label: str = "",
-               workers: int = 1, chunk: int = 50) -> Ladder:
+               workers: int = 1, chunk: int = 50, baseline_games: int | Sequence[int] | None = None) -> Ladder:
     """Play the ladder ``[(name, policy), …]`` (weakest first) on one scenario (module
-    docstring): ``games`` games per run (one count, or one per adjacent pair), every run's
+    docstring): ``games`` games per run (one count, or one per adjacent pair; ``baseline_games``
+    for the weaker policy's games against itself, as :func:`ladder_jobs` takes them), every run's
     games in one pool of ``workers`` processes (the factory and policies must then pickle), sent
     ``chunk`` games at a time (a few for dear policies such as ISMCTS, so that no worker idles).
 
     Raises:
         ValueError: fewer than 2 policies, a repeated name, a game count below 1.
     """
-    jobs = ladder_jobs(state_factory, ladder, games, seed=seed, turn_cap=turn_cap, side_names=side_names, label=label)
+    jobs = ladder_jobs(state_factory, ladder, games, seed=seed, turn_cap=turn_cap, side_names=side_names, label=label,
+                       baseline_games=baseline_games)
     reports = run_many(jobs, workers=workers, chunk=chunk)
     return ladder_from_reports([n for n, _ in ladder], reports, seed=seed, turn_cap=turn_cap, side_names=side_names, label=label)

@@ -21,13 +21,13 @@ FACTORY = functools.partial(Nim, 10)
 
 def test_perfect_play_is_proven_stronger_than_random():
     lad = run_ladder(FACTORY, [("random", random_policy), ("perfect", perfect_nim)], 200, seed=1, turn_cap=50,
-                     side_names=("first", "second"), label="nim 10")
+                     side_names=("first", "second"), label="nim 10", baseline_games=300)
     (pair,) = lad.pairs
     first, second = pair.sides
     assert (first.games, first.wins, first.win_rate) == (200, 200, 1.0)
     assert abs(first.baseline_rate - 253 / 512) < 0.1 and abs(second.baseline_rate - 259 / 512) < 0.1
     assert abs(second.win_rate - 15 / 16) < 0.06
-    assert first.baseline_wins + second.baseline_wins == 200  # Nim has no draw
+    assert first.baseline_games == 300 and first.baseline_wins + second.baseline_wins == 300  # Nim has no draw
     for s in pair.sides:
         assert s.difference == pytest.approx(s.win_rate - s.baseline_rate)
         assert s.interval == newcombe(s.wins, s.games, s.baseline_wins, s.baseline_games)
@@ -35,7 +35,7 @@ def test_perfect_play_is_proven_stronger_than_random():
     assert pair.proven and lad.strongest == "perfect"
     text = "\n".join(lad.lines())
     assert "perfect over random: stronger" in text and "first (side 0): perfect won 200/200 = 100.0%" in text
-    assert len(lad.markdown()) == 2 and lad.markdown()[0].startswith("| nim 10 | perfect > random | first | 200 / 200 | 100% |")
+    assert len(lad.markdown()) == 2 and lad.markdown()[0].startswith("| nim 10 | perfect > random | first | 200 / 300 | 100% |")
 
 
 def test_a_policy_is_not_proven_stronger_than_itself():
@@ -60,6 +60,12 @@ def test_same_seed_same_ladder_on_two_workers():
 def test_bad_ladders_are_refused(ladder, games):
     with pytest.raises(ValueError, match="ladder"):
         run_ladder(FACTORY, ladder, games, seed=1, turn_cap=50)
+
+
+@pytest.mark.parametrize("baseline", [0, [5, 5]])
+def test_bad_baseline_counts_are_refused(baseline):
+    with pytest.raises(ValueError, match="baseline"):
+        run_ladder(FACTORY, [("a", random_policy), ("b", perfect_nim)], 5, seed=1, turn_cap=50, baseline_games=baseline)
 
 
 def test_newcombe_bad_counts():

@@ -39,29 +39,33 @@ def hidden_command_cards(state: GenpeiState, player: int) -> list[str]:
 
 def _pool(deck: dict[str, int], hidden: list[str]) -> list[str]:
     """The unseen cards: ``deck``'s contents and ``hidden``, one entry per copy, sorted."""
-    counts = dict(deck)
-    for c in hidden:
-        counts[c] = counts.get(c, 0) + 1
-    return [c for c in sorted(counts) for _ in range(counts[c])]
+    pool = sorted(hidden)
+    for c, n in deck.items():
+        if n:
+            pool += [c] * n
+    pool.sort()
+    return pool
 
 
 def _redraw(deck: dict[str, int], hidden: list[str], rng: random.Random) -> tuple[dict[str, int], list[str]]:
     """``(deck, cards)``: ``len(hidden)`` cards drawn with ``rng.sample`` from the sorted pool of
     ``deck`` and ``hidden`` (:func:`_pool`), in the order drawn, and the deck of the cards left
-    (every card id of either, by id, counts of 0 kept). No draw when ``hidden`` is empty.
+    (the card ids of ``deck``, counts of 0 kept, and any other of ``hidden``). No draw when
+    ``hidden`` is empty.
 
     >>> import random
     >>> deck, cards = _redraw({"a": 2, "b": 0, "c": 1}, ["b", "a"], random.Random(3))
     >>> sorted(cards + [c for c, n in deck.items() for _ in range(n)])  # the pool, whatever was drawn
     ['a', 'a', 'a', 'b', 'c']
-    >>> list(deck), len(cards)
+    >>> sorted(deck), len(cards)
     (['a', 'b', 'c'], 2)
     """
-    pool = _pool(deck, hidden)
-    drawn = rng.sample(pool, len(hidden)) if hidden else []
-    left = dict.fromkeys(sorted(set(deck) | set(hidden)), 0)
-    for c in pool:
-        left[c] += 1
+    if not hidden:
+        return dict(deck), []
+    drawn = rng.sample(_pool(deck, hidden), len(hidden))
+    left = dict(deck)
+    for c in hidden:
+        left[c] = left.get(c, 0) + 1
     for c in drawn:
         left[c] -= 1
     return left, drawn
