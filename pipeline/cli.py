@@ -39,8 +39,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+# Every message is printed literally: no markup, no emoji shortcodes (``file.yaml:100:`` must not
+# become an emoji, issue 29 item 3), no highlighting, in a terminal and in a pipe.
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
 
 DataOpt = Annotated[Path, typer.Option("--data", help="The canonical data folder (one sub-folder per game system).")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Where outputs go (one sub-folder per game system).")]

@@ -223,3 +223,61 @@ def test_ronin_model_name_too_long_for_its_counter(tmp_path):
     path = d / "factions" / "bushi.yaml"
     line = _edit(path, r'name: "Samurai"$', 'name: "Samurai-retainer-of-the-Shogunate-household"')
     _assert_line(_refused("ronin", d), path, line, "models[", "].name", "model counter", "ronin/model_counter.yaml.j2")
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages printed literally (issue 29, item 3)
+
+
+def _line_100_problem(tmp_path: Path) -> tuple[Path, Path]:
+    """A Genpei data copy whose only problem (a negative figure count) is on line 100 of
+    ``units.yaml`` (comment lines put in front of it)."""
+    d = _copy(tmp_path, "genpei")
+    units = d / "units.yaml"
+    lines = units.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if re.search(r"figures: 4", line))
+    lines[at] = lines[at].replace("figures: 4", "figures: -3")
+    lines[at:at] = ["# padding\n"] * (99 - at)
+    units.write_text("".join(lines), encoding="utf-8")
+    assert "figures: -3" in units.read_text(encoding="utf-8").splitlines()[99]
+    return tmp_path, units
+
+
+def _run_verify(data: Path, *, tty: bool) -> str:
+    """``gunbai verify --data DATA`` in a pipe, or on a pseudo-terminal; its combined output."""
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "pipeline", "verify", "--data", str(data), "--system", "genpei"]
+    env = {**os.environ, "COLUMNS": "400"}
+    if not tty:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+        assert p.returncode != 0
+        return p.stdout + p.stderr
+    import pty
+
+    out = bytearray()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command on the terminal
+        os.chdir(ROOT)
+        os.execve(sys.executable, cmd, env)
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) != 0
+    return out.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("tty", [False, True], ids=["pipe", "terminal"])
+def test_a_line_number_is_printed_literally(tmp_path, tty):
+    data, units = _line_100_problem(tmp_path)
+    text = _run_verify(data, tty=tty)
+    assert f"{units}:100: " in text.replace("\r", ""), text
+    assert "\U0001f4af" not in text  # 💯, rich's :100: shortcode

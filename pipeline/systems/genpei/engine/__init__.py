@@ -3,7 +3,10 @@
 Modules:
 
 * :mod:`.state` — :class:`~.state.GenpeiState`, the game as an OpenSpiel-style state machine
-  (implements :class:`pipeline.play.GameState`);
+  (implements :class:`pipeline.play.GameState`), made of one part per phase: :mod:`.turn` (decks,
+  turn, phase decisions, cards and orders), :mod:`.movement`, :mod:`.leaders` (lone leaders),
+  :mod:`.battle`; with :mod:`.pieces` (units, leaders, players) and :mod:`.dice` (the chance
+  distributions of the rolls other than battle rolls);
 * :mod:`.combat` — what a battle roll is (dice, caps, resistance, ignores, H&F), shared with the
   odds command; :mod:`pipeline.systems.genpei.odds` gives its exact distribution (icepool);
 * :mod:`.board` — hex geometry, tiles, sections, line of sight, wind/tide;
