@@ -13,6 +13,9 @@ Modules:
 * :mod:`.stats` — unit stats with every ``unknown`` replaced (logged);
 * :mod:`.deck` — the Command deck abstraction and the naval card exceptions;
 * :mod:`.victory` — the scenarios' temporary banners;
-* :mod:`.policies` — uniform random and greedy one-ply policies;
+* :mod:`.search` — what a player cannot see (``GenpeiState.determinize`` and
+  ``information_key``), for information-set search;
+* :mod:`.policies` — uniform random, greedy one-ply, rollout and ISMCTS policies, the
+  evaluation and the strength ladder;
 * :mod:`.playability` — ``gunbai verify --play``.
 """
