@@ -80,6 +80,7 @@ bench: setup
 	$(PY) benchmarks/bench_games.py
 	$(PY) benchmarks/bench_geometry.py
 	$(PY) benchmarks/bench_lint.py
+	$(PY) benchmarks/bench_ismcts.py speed --iterations 50 100 --depth 1
 	-$(PY) benchmarks/bench_reference.py
 
 # Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored
