@@ -40,7 +40,7 @@ from pipeline.play import Job, run_many, sample_chance, wilson  # noqa: E402
 from pipeline.play.ismcts import ISMCTS  # noqa: E402
 from pipeline.play.ladder import ladder_from_reports, ladder_jobs  # noqa: E402
 from pipeline.systems.genpei.engine.playability import _state_factory, thresholds_for  # noqa: E402
-from pipeline.systems.genpei.engine.policies import evaluation, greedy_policy  # noqa: E402
+from pipeline.systems.genpei.engine.policies import evaluation, greedy_policy, threat_evaluation  # noqa: E402
 from pipeline.systems.genpei.engine.state import GenpeiState  # noqa: E402
 from pipeline.systems.genpei.load import load  # noqa: E402
 from pipeline.systems.genpei.verify import complete_scenarios  # noqa: E402
@@ -53,18 +53,24 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _policy(it: int, depth: int, c: float, bias: float, playout: str) -> ISMCTS:
-    return ISMCTS(evaluation, iterations=it, playout_depth=depth, exploration=c, prior_bias=bias,
+#: The evaluations ``--evaluation`` chooses from.
+EVALUATIONS = {"material": evaluation, "threat": threat_evaluation}
+
+
+def _policy(it: int, depth: int, c: float, bias: float, playout: str, ev: str) -> ISMCTS:
+    return ISMCTS(EVALUATIONS[ev], iterations=it, playout_depth=depth, exploration=c, prior_bias=bias,
                   playout=greedy_policy if playout == "greedy" else None)
 
 
 def _name(p: ISMCTS) -> str:
     pl = "random" if p.playout is None else "greedy"
-    return f"ISMCTS(n={p.iterations}, depth={p.playout_depth}, c={p.exploration:g}, bias={p.prior_bias:g}, {pl} playouts)"
+    ev = next(k for k, f in EVALUATIONS.items() if f is p.evaluate)
+    return (f"ISMCTS(n={p.iterations}, depth={p.playout_depth}, c={p.exploration:g}, bias={p.prior_bias:g}, {pl} playouts, "
+            f"{ev} evaluation)")
 
 
 def _combos(args) -> list[ISMCTS]:
-    return [_policy(*x, args.playout) for x in itertools.product(args.iterations, args.depth, args.exploration, args.bias)]
+    return [_policy(*x, args.playout, args.evaluation) for x in itertools.product(args.iterations, args.depth, args.exploration, args.bias)]
 
 
 def _scenarios(data, codes):
@@ -146,8 +152,8 @@ def curve(args, data) -> None:
         factory = _state_factory(data, index)
         for n in args.iterations:
             t0 = _cpu()
-            p = _policy(n, d, c, b, args.playout)
-            opps = [greedy_policy] + ([_policy(n // 2, d, c, b, args.playout)] if n >= 2 else [])
+            p = _policy(n, d, c, b, args.playout, args.evaluation)
+            opps = [greedy_policy] + ([_policy(n // 2, d, c, b, args.playout, args.evaluation)] if n >= 2 else [])
             jobs = []
             for k, o in enumerate(opps):
                 for side in (0, 1):
@@ -173,6 +179,8 @@ def main() -> None:
     ap.add_argument("--exploration", type=float, nargs="+", default=[0.1])
     ap.add_argument("--bias", type=float, nargs="+", default=[1.0])
     ap.add_argument("--playout", choices=("greedy", "random"), default="greedy")
+    ap.add_argument("--evaluation", choices=sorted(EVALUATIONS), default="material",
+                    help="material: banners, figures, H&F; threat: also the attacks the side to move has open")
     ap.add_argument("--states", type=int, default=60, help="speed: decision states per scenario")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
