@@ -40,7 +40,7 @@ from pipeline.play import Job, run_many, sample_chance, wilson  # noqa: E402
 from pipeline.play.ismcts import ISMCTS  # noqa: E402
 from pipeline.play.ladder import ladder_from_reports, ladder_jobs  # noqa: E402
 from pipeline.systems.genpei.engine.playability import _state_factory, thresholds_for  # noqa: E402
-from pipeline.systems.genpei.engine.policies import evaluation, greedy_policy, threat_evaluation  # noqa: E402
+from pipeline.systems.genpei.engine.policies import evaluation, greedy_policy  # noqa: E402
 from pipeline.systems.genpei.engine.state import GenpeiState  # noqa: E402
 from pipeline.systems.genpei.load import load  # noqa: E402
 from pipeline.systems.genpei.verify import complete_scenarios  # noqa: E402
@@ -54,7 +54,7 @@ def _cpu() -> float:
 
 
 #: The evaluations ``--evaluation`` chooses from.
-EVALUATIONS = {"material": evaluation, "threat": threat_evaluation}
+EVALUATIONS = {"material": evaluation}
 
 
 def _policy(it: int, depth: int, c: float, bias: float, playout: str, ev: str) -> ISMCTS:
@@ -180,7 +180,7 @@ def main() -> None:
     ap.add_argument("--bias", type=float, nargs="+", default=[1.0])
     ap.add_argument("--playout", choices=("greedy", "random"), default="greedy")
     ap.add_argument("--evaluation", choices=sorted(EVALUATIONS), default="material",
-                    help="material: banners, figures, H&F; threat: also the attacks the side to move has open")
+                    help="material: banners, figures, H&F (policies.evaluation)")
     ap.add_argument("--states", type=int, default=60, help="speed: decision states per scenario")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)

@@ -760,29 +760,3 @@ ISMCTS_POLICY = ISMCTS(evaluation, iterations=100, playout_depth=1, exploration=
 #: The strength ladder of the Genpei policies, weakest first (:mod:`pipeline.play.ladder`).
 LADDER = (("random", random_policy), ("greedy", greedy_policy), ("rollout", rollout_policy), ("ismcts", ISMCTS_POLICY))
 
-
-#: Weight, next to a banner, of the attacks the side to move has open (:func:`threat_evaluation`).
-THREAT_WEIGHT = 0.5
-#: The attacks counted: about as many units as a Command card orders.
-THREAT_UNITS = 3
-
-
-def threat(state: GenpeiState, side: int) -> float:
-    """The :data:`THREAT_UNITS` best attack values (greedy's: kill probability plus
-    :data:`HIT_WEIGHT` per expected hit) the units of ``side`` have from where they stand,
-    summed: about the banners ``side`` can take when it moves next, without moving."""
-    cache: dict = {}
-    vals = sorted((_best_from(state, u, u.hex, cache) for u in state.units.values() if u.side == side), reverse=True)
-    return sum(vals[:THREAT_UNITS])
-
-
-def threat_evaluation(state: GenpeiState, side: int) -> float:
-    """:func:`evaluation` with the side to move credited :data:`THREAT_WEIGHT` × its
-    :func:`threat` (debited to the other side): what is open to attack counts before the dice."""
-    w = state.winner()
-    if w is not None:
-        return 1.0 if w == side else -1.0
-    p = state.player
-    t = THREAT_WEIGHT * threat(state, p)
-    v = (evaluate(state, side) + (t if p == side else -t)) / WIN_VALUE
-    return 1.0 if v > 1.0 else -1.0 if v < -1.0 else v
