@@ -66,9 +66,9 @@ winning move is to take 1 (leaving a multiple of 3):
 ...     def is_terminal(self): return self.n == 0
 ...     def winner(self): return 1 - self.p if self.n == 0 else None
 ...     def turn_count(self): return self.turns
->>> ISMCTS(lambda s, p: 0.0, iterations=200, playout_depth=10)(Nim(4), random.Random(1))
+>>> ISMCTS(lambda s, p: 0.0, iterations=200, playout_depth=10, exploration=0.7)(Nim(4), random.Random(1))
 1
->>> ISMCTS(lambda s, p: 0.0, iterations=200, playout_depth=10)(Nim(5), random.Random(1))
+>>> ISMCTS(lambda s, p: 0.0, iterations=200, playout_depth=10, exploration=0.7)(Nim(5), random.Random(1))
 2
 """
 
@@ -81,14 +81,20 @@ from dataclasses import dataclass
 
 from pipeline.play.protocol import Evaluation, Policy, SearchState, sample_chance
 
-#: Default iterations per decision (chosen by ``benchmarks/bench_ismcts.py``: see its figures in
-#: benchmarks/README.md).
-ITERATIONS = 100
-#: Default playout depth, in player turns after the root's.
-PLAYOUT_DEPTH = 2
-#: Default exploration constant ``c`` of the UCB score, on rewards scaled to [0, 1] (the paper's
-#: units; it uses 0.7).
-EXPLORATION = 0.7
+#: Default iterations per decision. The defaults are those measured best on Genpei by
+#: ``benchmarks/bench_ismcts.py`` (figures in benchmarks/README.md, "ISMCTS"): strength against
+#: greedy play flat from 25 to 200 iterations, a cut-off after 2 player turns no stronger than
+#: after 1 at three times the cost, the prior bias the one parameter that clearly mattered.
+ITERATIONS = 50
+#: Default playout depth, in player turns after the root's (1: the end of the current turn).
+PLAYOUT_DEPTH = 1
+#: Default exploration constant ``c`` of the UCB score, on rewards scaled to [0, 1]. The paper
+#: uses 0.7 for win/loss rewards; an evaluation whose values differ by a few hundredths between
+#: moves (Genpei's: a banner 0.05 on that scale) needs a smaller one, or the search only
+#: explores.
+EXPLORATION = 0.1
+#: Default progressive bias of the playout policy's pick (no effect without a playout policy).
+PRIOR_BIAS = 1.0
 #: Steps (actions and chance outcomes) one simulation may take: a guard against an engine that
 #: loops within a turn (the simulation is then scored where it stands).
 MAX_STEPS = 100_000
@@ -145,7 +151,7 @@ class ISMCTS:
     playout_depth: int = PLAYOUT_DEPTH
     exploration: float = EXPLORATION
     playout: Policy | None = None
-    prior_bias: float = 0.0
+    prior_bias: float = PRIOR_BIAS
 
     def __post_init__(self) -> None:
         if self.iterations < 1:

@@ -130,7 +130,7 @@ class OnlyWhatThePlayerSees:
 
 @pytest.mark.parametrize(("pile", "take"), [(4, 1), (5, 2), (7, 1), (8, 2)])
 def test_nim_winning_move(pile, take):
-    policy = ISMCTS(zero, iterations=200, playout_depth=20)
+    policy = ISMCTS(zero, iterations=200, playout_depth=20, exploration=0.7)  # win/loss rewards: the paper's c
     assert policy(Nim(pile), random.Random(pile)) == take
 
 

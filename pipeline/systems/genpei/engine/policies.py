@@ -755,7 +755,7 @@ def evaluation(state: GenpeiState, side: int) -> float:
 #: ISMCTS for Genpei (:class:`pipeline.play.ismcts.ISMCTS`): :func:`evaluation` at the cut-off,
 #: greedy playouts and greedy's pick as the prior. The parameters are those the measurements of
 #: ``benchmarks/bench_ismcts.py`` chose (benchmarks/README.md, "ISMCTS").
-ISMCTS_POLICY = ISMCTS(evaluation, iterations=100, playout_depth=1, exploration=0.1, playout=greedy_policy, prior_bias=1.0)
+ISMCTS_POLICY = ISMCTS(evaluation, iterations=50, playout_depth=1, exploration=0.1, playout=greedy_policy, prior_bias=1.0)
 
 #: The strength ladder of the Genpei policies, weakest first (:mod:`pipeline.play.ladder`).
 LADDER = (("random", random_policy), ("greedy", greedy_policy), ("rollout", rollout_policy), ("ismcts", ISMCTS_POLICY))
