@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.play.ismcts import ISMCTS
 from pipeline.play.protocol import sample_chance
-from pipeline.systems.genpei.engine.policies import evaluation, greedy_policy
+from pipeline.systems.genpei.engine.policies import ISMCTS_POLICY, evaluation, greedy_policy
 from pipeline.systems.genpei.engine.state import GenpeiState
 
 
@@ -137,11 +137,14 @@ def test_ismcts_decision_unchanged_when_the_unseen_cards_are_permuted(data, code
     s = _midgame(data, code, seed, turns, kind)
     me = s.current_player()
     v = _swap_hidden(s, me)
-    # depth 2: the opponent's turn is played out, with the cards he holds in the determinization
-    policy = ISMCTS(evaluation, iterations=16, playout_depth=2, exploration=0.2, playout=greedy_policy)
+    # depth 2: the opponent's turn is played out, with the cards he holds in the determinization;
+    # no prior, which would make most decisions greedy's and hide what the search reads
+    policy = ISMCTS(evaluation, iterations=16, playout_depth=2, exploration=0.2, playout=greedy_policy, prior_bias=0.0)
     assert [policy(v, random.Random(k)) for k in range(3)] == [policy(s, random.Random(k)) for k in range(3)]
     # the control: a search that reads the real hands decides differently on the two states
     assert [policy(_SeesAll(v), random.Random(k)) for k in range(3)] != [policy(_SeesAll(s), random.Random(k)) for k in range(3)]
+    # the shipped policy (its prior, greedy's pick, asked on the determinizations too)
+    assert [ISMCTS_POLICY(v, random.Random(k)) for k in range(2)] == [ISMCTS_POLICY(s, random.Random(k)) for k in range(2)]
 
 
 class _OnlyWhatThePlayerSees:
