@@ -82,6 +82,7 @@ bench: setup
 	$(PY) benchmarks/bench_verdicts.py
 	$(PY) benchmarks/bench_geometry.py
 	$(PY) benchmarks/bench_lint.py
+	$(PY) benchmarks/bench_ismcts.py speed --iterations 50 100 --depth 1
 	-$(PY) benchmarks/bench_reference.py
 
 # The Genpei extension built for the base modules of tests/fixtures/vassal/bases/ (each with its

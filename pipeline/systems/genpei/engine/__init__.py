@@ -13,7 +13,9 @@ Modules:
 * :mod:`.stats` — unit stats with every ``unknown`` replaced (logged);
 * :mod:`.deck` — the Command deck abstraction and the naval card exceptions;
 * :mod:`.victory` — the scenarios' temporary banners;
-* :mod:`.policies` — uniform random, greedy one-ply and rollout policies (the system's ladder,
-  :class:`pipeline.systems.genpei.system.GenpeiSystem`; ``gunbai verify --play`` is
-  :mod:`pipeline.verdicts`).
+* :mod:`.search` — what a player cannot see (``GenpeiState.determinize`` and
+  ``information_key``), for information-set search;
+* :mod:`.policies` — uniform random, greedy one-ply, rollout and ISMCTS policies and the
+  evaluation (the system's ladder, :class:`pipeline.systems.genpei.system.GenpeiSystem`;
+  ``gunbai verify --play`` is :mod:`pipeline.verdicts`).
 """

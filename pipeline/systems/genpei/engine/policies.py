@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from operator import itemgetter
 
+from pipeline.play.ismcts import ISMCTS
 from pipeline.play.protocol import random_policy, sample_chance
 from pipeline.systems.genpei import odds
 from pipeline.systems.genpei.engine.combat import Fighter, close_setup, max_range, ranged_setup
@@ -47,7 +48,7 @@ HORIZON = 2
 #: Value of a won (lost) game in :func:`evaluate`.
 WIN_VALUE = 10.0
 
-__all__ = ["POLICIES", "evaluate", "greedy_policy", "random_policy", "rollout_policy"]
+__all__ = ["ISMCTS_POLICY", "LADDER", "POLICIES", "evaluate", "evaluation", "greedy_policy", "random_policy", "rollout_policy"]
 
 #: The cache keys of the tables of side 0 and side 1 (made once, not per lookup).
 _NEAR_KEY = (("near", 0), ("near", 1))
@@ -747,3 +748,21 @@ def rollout_policy(state: GenpeiState, rng: random.Random):
 #: Policies by name, as ``gunbai verify --play`` reports them (the last is the strongest, whose
 #: games give a scenario's balance verdict).
 POLICIES = {"random": random_policy, "greedy": greedy_policy, "rollout": rollout_policy}
+
+
+def evaluation(state: GenpeiState, side: int) -> float:
+    """:func:`evaluate` scaled to [-1, 1] for search (:class:`pipeline.play.ismcts.ISMCTS`):
+    divided by :data:`WIN_VALUE` and clamped, so that a won game is +1, a lost one -1, and a lead
+    of one banner 0.1 (a figure 0.01, an H&F token 0.002)."""
+    v = evaluate(state, side) / WIN_VALUE
+    return 1.0 if v > 1.0 else -1.0 if v < -1.0 else v
+
+
+#: ISMCTS for Genpei (:class:`pipeline.play.ismcts.ISMCTS`): :func:`evaluation` at the cut-off,
+#: greedy playouts and greedy's pick as the prior. The parameters are those the measurements of
+#: ``benchmarks/bench_ismcts.py`` chose (benchmarks/README.md, "ISMCTS").
+ISMCTS_POLICY = ISMCTS(evaluation, iterations=50, playout_depth=1, exploration=0.1, playout=greedy_policy, prior_bias=1.0)
+
+#: The strength ladder of the Genpei policies, weakest first (:mod:`pipeline.play.ladder`).
+LADDER = (("random", random_policy), ("greedy", greedy_policy), ("rollout", rollout_policy), ("ismcts", ISMCTS_POLICY))
+

@@ -69,7 +69,7 @@ from __future__ import annotations
 from collections import deque
 
 from pipeline.systems.genpei import odds
-from pipeline.systems.genpei.engine import victory
+from pipeline.systems.genpei.engine import search, victory
 from pipeline.systems.genpei.engine.battle import Battles
 from pipeline.systems.genpei.engine.board import Board, Hex
 from pipeline.systems.genpei.engine.combat import Fighter, Setup
@@ -273,6 +273,14 @@ class GenpeiState(TurnPhases, Movement, LoneLeaders, Battles):
         c = GenpeiState.__new__(GenpeiState)
         self._copy_into(c)
         return c
+
+    def determinize(self, player: int, rng) -> GenpeiState:
+        """A copy with what ``player`` cannot see redrawn with ``rng``: :func:`.search.determinize`."""
+        return search.determinize(self, player, rng)
+
+    def information_key(self, player: int):
+        """What ``player`` sees, hashable: :func:`.search.information_key`."""
+        return search.information_key(self, player)
 
     def _copy_into(self, c: GenpeiState) -> None:
         """Make ``c`` an independent copy of this state."""
