@@ -1,7 +1,7 @@
-"""ISMCTS on Genpei: strength against iterations, the parameter sweep behind the defaults, and
-the cost per decision.
+"""ISMCTS on any system (default Genpei): strength against iterations, the parameter sweep behind
+the defaults, and the cost per decision.
 
-    .venv/bin/python benchmarks/bench_ismcts.py speed [--iterations 25 50 100 …] [--depth 1 2] …
+    .venv/bin/python benchmarks/bench_ismcts.py speed [--system ohw] [--iterations 25 50 100 …] [--depth 1 2] …
     .venv/bin/python benchmarks/bench_ismcts.py sweep --games 20 [--depth 1 2] [--exploration …] [--bias …]
     .venv/bin/python benchmarks/bench_ismcts.py curve --games 20 --iterations 25 50 100 200 400
 
@@ -39,11 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pipeline.play import Job, run_many, sample_chance, wilson  # noqa: E402
 from pipeline.play.ismcts import ISMCTS  # noqa: E402
 from pipeline.play.ladder import ladder_from_reports, ladder_jobs  # noqa: E402
-from pipeline.systems.genpei.engine.playability import _state_factory, thresholds_for  # noqa: E402
-from pipeline.systems.genpei.engine.policies import evaluation, greedy_policy  # noqa: E402
-from pipeline.systems.genpei.engine.state import GenpeiState  # noqa: E402
-from pipeline.systems.genpei.load import load  # noqa: E402
-from pipeline.systems.genpei.verify import complete_scenarios  # noqa: E402
+from pipeline.systems.base import Playable, get_system  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,46 +49,51 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-#: The evaluations ``--evaluation`` chooses from.
-EVALUATIONS = {"material": evaluation}
+#: The evaluations ``--evaluation`` chooses from: the one of the system's shipped ISMCTS.
+EVALUATIONS = {"material": None}
+#: The system's greedy policy and evaluation (set by main from ``--system``).
+SYSTEM: dict = {}
 
 
 def _policy(it: int, depth: int, c: float, bias: float, playout: str, ev: str) -> ISMCTS:
-    return ISMCTS(EVALUATIONS[ev], iterations=it, playout_depth=depth, exploration=c, prior_bias=bias,
-                  playout=greedy_policy if playout == "greedy" else None)
+    return ISMCTS(SYSTEM["evaluate"], iterations=it, playout_depth=depth, exploration=c, prior_bias=bias,
+                  playout=SYSTEM["greedy"] if playout == "greedy" else None)
 
 
 def _name(p: ISMCTS) -> str:
     pl = "random" if p.playout is None else "greedy"
-    ev = next(k for k, f in EVALUATIONS.items() if f is p.evaluate)
     return (f"ISMCTS(n={p.iterations}, depth={p.playout_depth}, c={p.exploration:g}, bias={p.prior_bias:g}, {pl} playouts, "
-            f"{ev} evaluation)")
+            f"{SYSTEM['name']} evaluation)")
 
 
 def _combos(args) -> list[ISMCTS]:
     return [_policy(*x, args.playout, args.evaluation) for x in itertools.product(args.iterations, args.depth, args.exploration, args.bias)]
 
 
-def _scenarios(data, codes):
-    out = [s for s in complete_scenarios(data) if not codes or s.scenario.code in codes]
+def _scenarios(data, codes) -> list[Playable]:
+    """The playable scenarios of the system (``codes``: ids, or words of their labels)."""
+    out = [p for p in data if isinstance(p, Playable) and (not codes or p.id in codes or any(c in p.label.split() for c in codes))]
     if not out:
         raise SystemExit(f"no playable scenario among {codes}")
     return out
 
 
-def _decision_states(data, loaded, limit: int) -> list[GenpeiState]:
-    sc = loaded.scenario
-    states: list[GenpeiState] = []
+def _cap(p: Playable) -> int:
+    return p.cap_for("greedy", list(get_system(SYSTEM["name"]).LADDER))
+
+
+def _decision_states(data, p: Playable, limit: int) -> list:
+    states: list = []
     for g in range(2):
-        s = GenpeiState(data, sc)
+        s = p.new_state()
         rng = random.Random(f"bench_ismcts:{g}")
-        while not s.is_terminal() and s.turn_count() < 100:
+        while not s.is_terminal() and s.turn_count() < _cap(p):
             if s.is_chance_node():
                 s.apply_action(sample_chance(s.chance_outcomes(), rng))
                 continue
             if len(s.legal_actions()) > 1:
                 states.append(s.clone())
-            s.apply_action(greedy_policy(s, rng))
+            s.apply_action(SYSTEM["greedy"](s, rng))
     step = max(1, len(states) // limit)
     return states[::step][:limit]
 
@@ -107,7 +108,7 @@ def speed(args, data) -> None:
             for k, s in enumerate(states):
                 p(s, random.Random(k))
             dt = time.process_time() - t
-            print(f"| {loaded.scenario.code} | {_name(p)} | {len(states)} | {dt:.1f} | {len(states) / dt:.1f} | {1000 * dt / len(states):.0f} |",
+            print(f"| {loaded.label} | {_name(p)} | {len(states)} | {dt:.1f} | {len(states) / dt:.1f} | {1000 * dt / len(states):.0f} |",
                   flush=True)
 
 
@@ -117,13 +118,18 @@ def _score(reports) -> tuple[int, int]:
     return a.sides[0].wins + b.sides[1].wins, a.games + b.games
 
 
+class _Code:
+    """A scenario's label where the tables print its code."""
+
+    def __init__(self, label: str) -> None:
+        self.code = label
+
+
 def sweep(args, data) -> None:
+    greedy_policy = SYSTEM["greedy"]
     for loaded in _scenarios(data, args.scenario):
-        sc = loaded.scenario
-        index = data.scenarios.index(loaded)
-        cap = thresholds_for(sc, "greedy").turn_cap
-        names = [s.name for s in sc.sides]
-        factory = _state_factory(data, index)
+        cap, names, factory = _cap(loaded), list(loaded.side_names), loaded.new_state
+        sc = _Code(loaded.label)
         for p in _combos(args):
             t0 = _cpu()
             jobs = ladder_jobs(factory, [("greedy", greedy_policy), ("ismcts", p)], args.games, seed=args.seed, turn_cap=cap,
@@ -145,11 +151,10 @@ def curve(args, data) -> None:
     d, c, b = args.depth[0], args.exploration[0], args.bias[0]
     print("| scenario | n | against greedy: score (95% CI) | against ISMCTS(n/2): score (95% CI) | CPU s | load |")
     print("|---|---|---|---|---|---|")
+    greedy_policy = SYSTEM["greedy"]
     for loaded in _scenarios(data, args.scenario):
-        sc = loaded.scenario
-        index = data.scenarios.index(loaded)
-        cap = thresholds_for(sc, "greedy").turn_cap
-        factory = _state_factory(data, index)
+        cap, factory = _cap(loaded), loaded.new_state
+        sc = _Code(loaded.label)
         for n in args.iterations:
             t0 = _cpu()
             p = _policy(n, d, c, b, args.playout, args.evaluation)
@@ -180,14 +185,17 @@ def main() -> None:
     ap.add_argument("--bias", type=float, nargs="+", default=[1.0])
     ap.add_argument("--playout", choices=("greedy", "random"), default="greedy")
     ap.add_argument("--evaluation", choices=sorted(EVALUATIONS), default="material",
-                    help="material: banners, figures, H&F (policies.evaluation)")
+                    help="material: the evaluation of the system's shipped ISMCTS (Genpei: banners, figures, H&F)")
     ap.add_argument("--states", type=int, default=60, help="speed: decision states per scenario")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=2, help="games per task sent to a worker")
-    ap.add_argument("--data", type=Path, default=ROOT / "source_data" / "genpei")
+    ap.add_argument("--system", default="genpei", help="genpei, ohw, sekigahara or ronin")
+    ap.add_argument("--data", type=Path, default=None, help="the system's data folder (default: source_data/SYSTEM)")
     args = ap.parse_args()
-    data = load(args.data)
+    gs = get_system(args.system)
+    SYSTEM.update(name=args.system, greedy=gs.policy("greedy"), evaluate=gs.policy("ismcts").evaluate)
+    data = gs.playables(args.data or ROOT / "source_data" / args.system)
     t0 = _cpu()
     print(f"load average at start {os.getloadavg()[0]:.1f}")
     {"speed": speed, "sweep": sweep, "curve": curve}[args.mode](args, data)

@@ -110,9 +110,11 @@ def build(
 
 #: The most processes ``--workers`` takes.
 MAX_WORKERS = 512
+#: The most games a run of a ladder pair takes (--games).
+MAX_LADDER_GAMES = 100_000
 
 
-def _play_options(play: int, workers: int, precision: float, dask: str | None, policy: str | None) -> None:
+def _play_options(play: int, workers: int, precision: float, dask: str | None, policy: str | None, ladder: bool = False) -> None:
     """Refuse bad ``--play`` options (exit 2) before anything is read."""
     from pipeline.play.verdict import DASK_INSTALL, MAX_GAMES, dask_available
 
@@ -126,8 +128,10 @@ def _play_options(play: int, workers: int, precision: float, dask: str | None, p
         bad(f"--workers {workers} is not valid; expected 1 to {MAX_WORKERS} processes")
     if not 0 < precision < 0.5:
         bad(f"--precision {precision} is not valid; expected a half-width of the 95% interval above 0 and below 0.5 (0.05 = ±5 points)")
-    if (dask is not None or policy is not None) and play == 0:
-        bad(f"{'--dask' if dask is not None else '--policy'} needs --play N")
+    if ladder and dask is not None:
+        bad("--ladder plays on this machine (--workers), not on a Dask cluster")
+    if (dask is not None or policy is not None) and play == 0 and not ladder:
+        bad(f"{'--dask' if dask is not None else '--policy'} needs --play N (or --ladder)")
     if dask is not None and not dask_available():
         bad(f"--dask needs the optional Dask extra, which is not installed: {DASK_INSTALL}")
 
@@ -161,10 +165,13 @@ def verify(
     out_dir: OutOpt = Path("build"),
     system: Annotated[str | None, typer.Option("--system", help="Only this game system; with files, their system (default: from their folder).")] = None,
     notes: Annotated[bool, typer.Option("--notes", help="With --play: list every engine note (a stand-in for a value no source gives) instead of a summary.")] = False,
+    ladder: Annotated[bool, typer.Option("--ladder", help="Prove the policy ladder head to head on each playable scenario (--games: games per run; --policy: the top of the climb) and write each system's ladder.yaml, which the verdicts read.")] = False,
+    games: Annotated[list[int] | None, typer.Option("--games", help="With --ladder: games per run of each pair from the bottom (repeat the option for each rung; the last count serves the rungs above it). Default 100.")] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any. With --play,
-    a balance verdict of each playable scenario to a stated precision (cached under OUT)."""
+    a balance verdict of each playable scenario to a stated precision (cached under OUT), from
+    the strongest policy the ladder record proves on it. With --ladder, prove the ladder."""
     from pipeline.build import explain_rule
 
     if explain is not None:
@@ -174,8 +181,14 @@ def verify(
             err.print(exc.args[0], markup=False)
             raise typer.Exit(1) from None
         return
-    _play_options(play, workers, precision, dask, policy)
-    if play > 0 and policy is not None:
+    _play_options(play, workers, precision, dask, policy, ladder)
+    if games is not None and (not ladder or any(not 1 <= g <= MAX_LADDER_GAMES for g in games)):
+        err.print(f"gunbai verify: --games {games} is not valid; expected --ladder and 1 to {MAX_LADDER_GAMES:,} games per run", markup=False)
+        raise typer.Exit(2)
+    if ladder and play:
+        err.print("gunbai verify: --ladder takes --games (games per run), not --play", markup=False)
+        raise typer.Exit(2)
+    if (play > 0 or ladder) and policy is not None:
         _check_policy(policy, _systems_named(data, scenarios, system))
     _progress(quiet)
     from pipeline.build import blocking
@@ -192,6 +205,12 @@ def verify(
         out.print(str(f), markup=False)
     for f in findings:
         err.print(str(f), markup=False)
+    if ladder:
+        if findings:
+            err.print(f"{len(findings)} problem(s) in {count} scenario(s): the ladder is climbed on legal scenarios only", markup=False)
+            raise typer.Exit(1)
+        _ladder(data, scenarios, [name for name, _fs, _n in per_system], games=games or None, seed=seed, workers=workers, top=policy)
+        return
     verdicts: list = []
     if play > 0:
         verdicts = _play(data, scenarios, per_system, play=play, precision=precision, seed=seed, workers=workers, policy=policy,
@@ -213,6 +232,49 @@ def verify(
 
     judged = sum(1 for r in verdicts for e in r.entries if isinstance(e, Verdict))
     out.print(f"{count - len(open_notes)} scenario(s) legal{incomplete}" + (f", {judged} balance verdict(s) with no flag" if judged else ""), markup=False)
+
+
+def _files_by_system(scenarios: list[Path] | None, names: list[str]) -> dict[str, list[Path]] | None:
+    """The scenario files given, by the system whose folder holds each (the first of ``names``
+    when none does); None when no file was given."""
+    if not scenarios:
+        return None
+    files: dict[str, list[Path]] = {}
+    for path in scenarios:
+        parts = path.resolve().parts
+        files.setdefault(next((s for s in names if s in parts), names[0]), []).append(path)
+    return files
+
+
+def _ladder(data: Path, scenarios: list[Path] | None, names: list[str], *, games: list[int] | None, seed: int, workers: int, top: str | None) -> None:
+    """``verify --ladder``: climb every playable scenario's ladder, print it, write the records
+    (:mod:`pipeline.ladders`)."""
+    import time
+
+    from pipeline import progress
+    from pipeline.data.ladder import LADDER_FILE
+    from pipeline.ladders import DEFAULT_GAMES, climb_all
+    from pipeline.play.ladder import Ladder
+
+    files = _files_by_system(scenarios, names)
+    t0 = time.perf_counter()
+    try:
+        results = climb_all(data, names, files=files, games=games or [DEFAULT_GAMES], seed=seed, workers=workers, top=top)
+    except GunbaiError as exc:
+        progress.clear()
+        _fail(exc)
+    for name, entries in results:
+        for e in entries:
+            if isinstance(e, Ladder):
+                for line in e.lines():
+                    out.print(line, markup=False)
+        if skipped := [e for e in entries if not isinstance(e, Ladder)]:
+            out.print(f"{name}: {len(skipped)} scenario(s) not climbed (not playable: {skipped[0].reason}"
+                      f"{'; …' if len(skipped) > 1 else ''})", markup=False)
+        if any(isinstance(e, Ladder) for e in entries):
+            out.print(f"{name}: ladder record written to {data / name / LADDER_FILE}", markup=False)
+    out.print(f"climbed {sum(isinstance(e, Ladder) for _n, es in results for e in es)} ladder(s) in {time.perf_counter() - t0:.1f} s on {workers} process(es)",
+              markup=False)
 
 
 def _systems_named(data: Path, scenarios: list[Path] | None, system: str | None) -> list[str]:
@@ -256,12 +318,7 @@ def _play(data: Path, scenarios: list[Path] | None, per_system, *, play: int, pr
     from pipeline.verdicts import play_all, summary_line
 
     names = [name for name, _fs, _n in per_system]
-    files: dict[str, list[Path]] | None = None
-    if scenarios:
-        files = {}
-        for path in scenarios:
-            parts = path.resolve().parts
-            files.setdefault(next((s for s in names if s in parts), names[0]), []).append(path)
+    files = _files_by_system(scenarios, names)
     t0 = time.perf_counter()
     progress.step(", ".join(names), "playing")
     try:
@@ -277,6 +334,8 @@ def _play(data: Path, scenarios: list[Path] | None, per_system, *, play: int, pr
     seconds = time.perf_counter() - t0
     where = f" on the Dask cluster at {dask}" if dask else f" on {workers} process(es)"
     for r in results:
+        for n in r.record_notes:
+            out.print(f"ladder: {n}", markup=False)
         lines = [f"engine note: {n}" for n in r.notes]
         for e in r.entries:
             lines.extend(e.lines())

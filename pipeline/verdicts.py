@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.data.ladder import LADDER_FILE, FileRecord
 from pipeline.errors import GunbaiError
 from pipeline.play.verdict import (
     BATCH,
     Batch,
     BatchResult,
     LadderRecord,
-    NoRecord,
     Task,
     Verdict,
     choose_policy,
@@ -137,11 +137,12 @@ def play_batch(batch: Batch) -> BatchResult:
 # ------------------------------------------------------------------------ cache keys
 def rules_digest(gs: GameSystem, data_dir: Path) -> str:
     """SHA-256 of the system's rules data: every file of ``data_dir`` outside its
-    per-scenario folders and ``schema/``, named relative to it."""
+    per-scenario folders, ``schema/`` and the ladder record (whose part in a verdict is the
+    scenario's proven policies, in the request), named relative to it."""
     from pipeline.stamp import _hash_tree
 
     h = hashlib.sha256(b"gunbai rules data\0")
-    _hash_tree(h, "data", Path(data_dir), {Path(data_dir) / f for f in (*gs.scenario_folders, "schema")})
+    _hash_tree(h, "data", Path(data_dir), {Path(data_dir) / f for f in (*gs.scenario_folders, "schema", LADDER_FILE)})
     return h.hexdigest()
 
 
@@ -249,6 +250,8 @@ class SystemVerdicts:
     system: str
     entries: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: what the verdicts' policies rest on, when the ladder record does not hold for this code
+    record_notes: list[str] = field(default_factory=list)
     played: int = 0
     cached: int = 0
     games: int = 0
@@ -282,7 +285,8 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
         dask: the address of a Dask scheduler to send the batches to instead.
         out_root: the output folder (cache and charts); None: no cache, no chart.
         use_cache: False: play every verdict again (and store it).
-        record: what head-to-head play proved (default: nothing).
+        record: what head-to-head play proved (default: the ladder records of the data folder,
+            ``<system>/ladder.yaml``, :mod:`pipeline.data.ladder`).
 
     Raises:
         DataError: a data file (or a ``playability:`` policy key) is invalid.
@@ -292,8 +296,9 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
     """
     from pipeline.play.judge import check_policies, judge
 
-    record = record or NoRecord()
     data_root = Path(data_root)
+    if record is None:
+        record = FileRecord.read(data_root, systems)
     out: list[SystemVerdicts] = []
     pending: dict[tuple[str, str], Task] = {}
     found: dict[tuple[str, str], Playable] = {}
@@ -308,14 +313,21 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
         out.append(result)
         keys: dict[str, str] = {}
         hits: dict[str, dict] = {}
+        stale = []
         for sf in sfs:
-            pol, proven = choose_policy(ladder, name, sf.id, record, policy)
+            pol, proven = choose_policy(ladder, name, sf.id, record, policy, gs.UNPROVEN_POLICY)
+            rec = record.scenario(name, sf.id) if isinstance(record, FileRecord) else None
+            if rec is not None and rec.code != code:
+                stale.append(sf.id)
             request = {"system": name, "scenario": sf.id, "policy": pol, "proven": proven, "seed": seed, "precision": precision,
-                       "budget": budget, "batch": BATCH, "ladder": record.digest(), "where": [str(p) for p in sf.files]}
+                       "budget": budget, "batch": BATCH, "ladder": list(record.proven(name, sf.id)), "where": [str(p) for p in sf.files]}
             keys[sf.id] = verdict_key(code, rules, data_dir, sf, request)
             entry = _read_entry(cache_folder(out_root, name) / f"{sf.id}.json", keys[sf.id]) if (use_cache and out_root is not None) else None
             if entry is not None:
                 hits[sf.id] = entry
+        if stale:
+            result.record_notes.append(f"the ladder record ({name}/{LADDER_FILE}) of {', '.join(stale)} was played with other engine code than "
+                                "this checkout's: run gunbai verify --ladder again to prove the policies on this engine")
         if len(hits) == len(sfs):
             for sf in sfs:
                 _entry_into(result, hits[sf.id])
@@ -329,7 +341,7 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
                 result.cached += 1
                 continue
             sf = by_id.get(p.id) or ScenarioFiles(p.id, (p.file,) if isinstance(p, Playable) and p.file else ())
-            pol, proven = choose_policy(ladder, name, p.id, record, policy)
+            pol, proven = choose_policy(ladder, name, p.id, record, policy, gs.UNPROVEN_POLICY)
             key = keys.get(p.id) or verdict_key(code, rules, data_dir, sf, {"scenario": p.id, "policy": pol, "seed": seed})
             if isinstance(p, NotPlayable):
                 result.entries.append(p)

@@ -47,12 +47,15 @@ def unread_files(root: Path, files: Iterable[str], folders: Iterable[str]) -> li
     the folder that is none of ``files`` (``unit.yaml`` for ``units.yaml``), a folder that is
     none of ``folders`` (``scenario/`` for ``scenarios/``), a YAML file in one of ``folders``
     whose name does not end ``.yaml`` (``gp31.yml``, ``GP31.YAML``). Other files (a README,
-    a picture), the ``schema/`` folder and names starting with ``.`` or ``_`` are left alone.
+    a picture), the ``schema/`` folder, the ladder record (``ladder.yaml``,
+    :mod:`pipeline.data.ladder`) and names starting with ``.`` or ``_`` are left alone.
 
     Returns:
         one problem per such file or folder.
     """
-    files, folders = set(files), set(folders)
+    from pipeline.data.ladder import LADDER_FILE
+
+    files, folders = set(files) | {LADDER_FILE}, set(folders)
     problems: list[DataProblem] = []
     if not root.is_dir():
         return problems

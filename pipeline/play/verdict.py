@@ -17,8 +17,9 @@ share drawn and the mean length in player turns, and judges it by the scenario's
 ``playability:`` (:mod:`pipeline.play.judge`).
 
 The verdict's policy is the strongest of the system's ladder that head-to-head play proved on
-that scenario (a :class:`LadderRecord`); with no record, the strongest the system declares,
-and the verdict says ``strength not proven``.
+that scenario (a :class:`LadderRecord`, the data folder's ``<system>/ladder.yaml``); with no
+record, the system's ``UNPROVEN_POLICY`` (greedy: ISMCTS verdicts cost minutes of CPU a
+scenario), and the verdict says ``strength not proven``.
 """
 
 from __future__ import annotations
@@ -72,12 +73,16 @@ class NoRecord:
         return "no ladder record"
 
 
-def choose_policy(ladder: Sequence[str], system: str, scenario: str, record: LadderRecord, requested: str | None = None) -> tuple[str, bool]:
+def choose_policy(ladder: Sequence[str], system: str, scenario: str, record: LadderRecord, requested: str | None = None,
+                  default: str | None = None) -> tuple[str, bool]:
     """The verdict's policy and whether its strength is proven: ``requested`` when given, else
-    the strongest policy ``record`` proves on ``scenario``, else the last (strongest declared) of
-    ``ladder``.
+    the strongest policy ``record`` proves on ``scenario``, else ``default`` (the system's
+    policy for scenarios the ladder has not been climbed on), else the last (strongest
+    declared) of ``ladder``.
 
     >>> choose_policy(["random", "greedy"], "ohw", "ohw04", NoRecord())
+    ('greedy', False)
+    >>> choose_policy(["random", "greedy", "ismcts"], "ohw", "ohw04", NoRecord(), default="greedy")
     ('greedy', False)
     """
     proven = [p for p in record.proven(system, scenario) if p in ladder]
@@ -85,6 +90,8 @@ def choose_policy(ladder: Sequence[str], system: str, scenario: str, record: Lad
         return requested, requested in proven
     if proven:
         return proven[-1], True
+    if default is not None and default in ladder:
+        return default, False
     return list(ladder)[-1], False
 
 
@@ -372,7 +379,12 @@ class Verdict:
 
     def lines(self) -> list[str]:
         """The verdict as ``verify --play`` prints it."""
-        strength = "strength proven head to head" if self.proven else "strength not proven"
+        if not self.proven:
+            strength = "strength not proven"
+        elif self.policy == "random":
+            strength = "no stronger policy proven head to head on this scenario"
+        else:
+            strength = "strength proven head to head"
         if self.stop == "precision":
             stop = f"stopped at the precision asked (first side ±{self.reached * 100:.1f} points, asked ±{self.precision * 100:g})"
         else:

@@ -15,8 +15,9 @@ module imports nothing heavy until a method needs it::
     'ohw'
 
 Adding a policy to a system's ladder is one line of its ``LADDER`` (a name and a factory); the
-ladder's order is its claim of strength, which only head-to-head play proves
-(:mod:`pipeline.play.verdict` says which verdicts rest on a proven policy).
+ladder's order is its claim of strength, which only head-to-head play proves (``gunbai verify
+--ladder``, :mod:`pipeline.ladders`, writes ``<system>/ladder.yaml``; :mod:`pipeline.play.verdict`
+says which verdicts rest on a proven policy).
 """
 
 from __future__ import annotations
@@ -126,6 +127,9 @@ class GameSystem(ABC):
     prepare_print: ClassVar[bool] = False
     extends_base_module: ClassVar[bool] = False
     LADDER: ClassVar[Mapping[str, Callable[[], Policy]]]
+    #: The verdict's policy on a scenario the ladder record does not cover (None: the top of
+    #: ``LADDER``): a cheap one, since nothing is proven there anyway.
+    UNPROVEN_POLICY: ClassVar[str | None] = "greedy"
     scenario_folders: ClassVar[tuple[str, ...]] = ("scenarios",)
     engine_code: ClassVar[tuple[str, ...]] = ()
 

@@ -11,8 +11,9 @@ from fractions import Fraction as F
 import pytest
 
 from pipeline.play import play_game, random_policy
+from pipeline.systems.base import NotPlayable, get_system
 from pipeline.systems.ronin import engine
-from pipeline.systems.ronin.engine import NotPlayed, RoninGame, UnplayableGame, turn_cap
+from pipeline.systems.ronin.engine import RoninGame, UnplayableGame, turn_cap
 from pipeline.systems.ronin.load import load
 
 from .conftest import DATA
@@ -278,10 +279,10 @@ def test_models_with_unknown_statlines_are_refused(tmp_path):
     data = load(root)
     with pytest.raises(UnplayableGame, match=r"ronin game skirmish: .*Player B \(koreans_100\): Soldier has Rank, Combat Pool, Initiative, Fight, Shoot unknown"):
         _game(data, "skirmish")
-    reports = engine.play(root, 2, 1)
-    refused = [r for r in reports if isinstance(r, NotPlayed)]
+    playables = get_system("ronin").playables(root)
+    refused = [r for r in playables if isinstance(r, NotPlayable)]
     assert len(refused) == 1 and "Captain has Rank, Combat Pool, Initiative, Fight, Shoot unknown" in refused[0].lines()[0]
-    assert len(reports) == len(data.games)
+    assert len(playables) == len(data.games)
 
 
 def test_every_game_is_played_to_its_end_seeded(data):

@@ -124,3 +124,19 @@ def test_the_tournament_order_is_secret_until_each_match(data):
     assert a.match[0] == first
     d = a.determinize(1, random.Random(1))
     assert d.order[0][0] == first and d.information_key(1) == a.information_key(1)
+
+
+def test_ismcts_decides_the_same_whatever_the_opponent_drew_in_secret(data):
+    """The shipped ISMCTS reads only the second player's information set: the two states of
+    :func:`_counter_pair` (the first player's counters all Attack, or all Defence) give the
+    second player the same decision for the same seed, and the same search statistics."""
+    from pipeline.systems.ronin.policies import ismcts
+
+    for seed in ("s1", "s3"):  # two games that reach a split of counters (s2 ends first)
+        a, b, _mid = _counter_pair(data, seed)
+        assert a.state_key() != b.state_key() and len(a.legal_actions()) > 1
+        for k in range(3):
+            assert ismcts(a, random.Random(k)) == ismcts(b, random.Random(k))
+            ta, tb = ismcts.tree(a, random.Random(k)), ismcts.tree(b, random.Random(k))
+            assert {key: (c.visits, round(c.total, 9)) for key, c in ta.children.items()} == \
+                   {key: (c.visits, round(c.total, 9)) for key, c in tb.children.items()}

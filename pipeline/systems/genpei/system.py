@@ -1,8 +1,9 @@
 """The Genpei system (Commands & Colours: Samurai Battles with the Genpei War pack) behind the
 one interface of :class:`pipeline.systems.base.GameSystem`.
 
-Its ladder: uniform random play, the greedy one-ply policy and the rollout policy (flat Monte
-Carlo over the Command card), :mod:`pipeline.systems.genpei.engine.policies`. Nothing heavy is
+Its ladder: uniform random play, the greedy one-ply policy, the rollout policy (flat Monte
+Carlo over the Command card) and ISMCTS, :mod:`pipeline.systems.genpei.engine.policies`;
+``source_data/genpei/ladder.yaml`` records what head-to-head play proved. Nothing heavy is
 imported until a method needs it.
 """
 
@@ -37,6 +38,7 @@ class GenpeiSystem(FolderSystem):
         "random": random_play,
         "greedy": lambda: _policies().greedy_policy,
         "rollout": lambda: _policies().rollout_policy,
+        "ismcts": lambda: _policies().ISMCTS_POLICY,
     }
 
     def parts(self) -> Parts:

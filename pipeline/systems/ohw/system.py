@@ -1,7 +1,8 @@
 """The OHW Samurai 1550-1615 system behind the one interface of
 :class:`pipeline.systems.base.GameSystem`.
 
-Its ladder is uniform random play until a stronger policy is added (one line of ``LADDER``).
+Its ladder: uniform random play, the greedy one-ply policy and ISMCTS over the same evaluation
+(``pipeline.systems.ohw.policies``); ``source_data/ohw/ladder.yaml`` records what head-to-head play proved.
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ class OhwSystem(FolderSystem):
 
     name = "ohw"
     print_sheets = True
-    LADDER = {"random": random_play}
+    LADDER = {
+        "random": random_play,
+        "greedy": lambda: _policies().greedy,
+        "ismcts": lambda: _policies().ismcts,
+    }
     engine_code = ("measured",)
 
     def parts(self) -> Parts:
@@ -42,3 +47,10 @@ class OhwSystem(FolderSystem):
                                 2 * sc.turns + 1, dict(sc.playability.turn_cap), sc.playability, loaded.path,
                                 loaded.doc.line_of(("playability",)) or loaded.doc.line_of(("victory",))))
         return out
+
+
+def _policies():
+    """The policies module (imported when a policy is made: the engine comes with it)."""
+    import pipeline.systems.ohw.policies as policies
+
+    return policies

@@ -12,8 +12,8 @@ from typing import Any
 from pipeline.measured.data import Loaded
 from pipeline.measured.geometry import Base
 from pipeline.measured.legality import Finding, LegalityRule, rules
-from pipeline.play.judge import PLAY_RULES
 from pipeline.measured.movement import Ground
+from pipeline.play.judge import PLAY_RULES
 from pipeline.systems.ohw.load import OhwData
 from pipeline.systems.ohw.rules import ENGINE_RULES
 

@@ -36,6 +36,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from pipeline.play.greedy import OnePly, terminal_value
+from pipeline.play.ismcts import ISMCTS
 from pipeline.play.protocol import random_policy
 from pipeline.systems.ronin.engine.game import TOUCH
 
@@ -269,7 +270,13 @@ one_ply = OnePly(evaluate)
 #: The greedy player: :class:`RoninGreedy` over :func:`evaluate`.
 greedy = RoninGreedy(evaluate)
 
-#: The Ronin policies by name, weakest first.
-POLICIES = {"random": random_policy, "one_ply": one_ply, "greedy": greedy}
+#: ISMCTS (:class:`pipeline.play.ismcts.ISMCTS`) over :func:`evaluate`: 50 iterations a
+#: decision, uniform random playouts cut off at the end of the current player turn, exploration
+#: 0.1 on [0, 1] rewards (the defaults measured on Genpei, benchmarks/README.md "ISMCTS"; greedy
+#: playouts cost some 20 times as much here, README "Policies").
+ismcts = ISMCTS(evaluate, iterations=50, playout_depth=1, exploration=0.1)
 
-__all__ = ["POLICIES", "RoninGreedy", "evaluate", "greedy", "one_ply"]
+#: The Ronin policies by name, weakest first.
+POLICIES = {"random": random_policy, "one_ply": one_ply, "greedy": greedy, "ismcts": ismcts}
+
+__all__ = ["POLICIES", "RoninGreedy", "evaluate", "greedy", "ismcts", "one_ply"]

@@ -2,8 +2,8 @@
 :class:`pipeline.systems.base.GameSystem`.
 
 A playable scenario of Ronin is a game of ``games/`` (a scenario of ``scenarios/`` set up with
-two Buntai of ``rosters/``). Its ladder is uniform random play until a stronger policy is added
-(one line of ``LADDER``).
+two Buntai of ``rosters/``). Its ladder: uniform random play, the greedy one-ply policy and ISMCTS over the same evaluation
+(``pipeline.systems.ronin.policies``); ``source_data/ronin/ladder.yaml`` records what head-to-head play proved.
 """
 
 from __future__ import annotations
@@ -26,7 +26,11 @@ class RoninSystem(FolderSystem):
 
     name = "ronin"
     print_sheets = True
-    LADDER = {"random": random_play}
+    LADDER = {
+        "random": random_play,
+        "greedy": lambda: _policies().greedy,
+        "ismcts": lambda: _policies().ismcts,
+    }
     scenario_folders = ("games", "scenarios", "rosters")
     engine_code = ("measured",)
 
@@ -118,3 +122,10 @@ def _read(yaml, path: Path) -> dict:
     except (OSError, ValueError, yaml.YAMLError):
         return {}
     return doc if isinstance(doc, dict) else {}
+
+
+def _policies():
+    """The policies module (imported when a policy is made: the engine comes with it)."""
+    import pipeline.systems.ronin.policies as policies
+
+    return policies

@@ -1,7 +1,8 @@
 """The Reluctant Samurai: Sekigahara 1600 behind the one interface of
 :class:`pipeline.systems.base.GameSystem`.
 
-Its ladder is uniform random play until a stronger policy is added (one line of ``LADDER``).
+Its ladder: uniform random play, the greedy one-ply policy and ISMCTS over the same evaluation
+(``pipeline.systems.sekigahara.policies``); ``source_data/sekigahara/ladder.yaml`` records what head-to-head play proved.
 Every verdict says that the victory condition is gunbai's own (the rules text gives none).
 """
 
@@ -17,7 +18,11 @@ class SekigaharaSystem(FolderSystem):
 
     name = "sekigahara"
     print_sheets = True
-    LADDER = {"random": random_play}
+    LADDER = {
+        "random": random_play,
+        "greedy": lambda: _policies().greedy,
+        "ismcts": lambda: _policies().ismcts,
+    }
     engine_code = ("measured",)
 
     def parts(self) -> Parts:
@@ -44,3 +49,10 @@ class SekigaharaSystem(FolderSystem):
                                 sc.turns + 1, dict(sc.playability.turn_cap), sc.playability, loaded.path,
                                 loaded.doc.line_of(("playability",)) or loaded.doc.line_of(("victory",)), caveat=VICTORY_NOTE))
         return out
+
+
+def _policies():
+    """The policies module (imported when a policy is made: the engine comes with it)."""
+    import pipeline.systems.sekigahara.policies as policies
+
+    return policies

@@ -82,8 +82,8 @@ and the step machinery), :mod:`~pipeline.systems.ronin.engine.turn` (set-up, the
 :mod:`~pipeline.systems.ronin.engine.pieces` (models, sides, combats),
 :mod:`~pipeline.systems.ronin.engine.search` (the search hooks),
 :mod:`~pipeline.systems.ronin.engine.rules` (the rules it plays, for ``gunbai verify --explain``),
-:mod:`~pipeline.systems.ronin.engine.geometry` and :mod:`~pipeline.systems.ronin.engine.report`
-(``gunbai verify --play``).
+:mod:`~pipeline.systems.ronin.engine.geometry` (``gunbai verify --play`` plays it through
+:class:`pipeline.systems.ronin.system.RoninSystem`).
 
 Abstractions of the engine (not rules; what a player would decide is made simple): models move in
 straight lines towards a goal; a model activates in roster order (its player chooses what it
@@ -111,7 +111,6 @@ from pipeline.systems.ronin.engine.game import (
 )
 from pipeline.systems.ronin.engine.game import _profile as _profile
 from pipeline.systems.ronin.engine.pieces import Combat, Model, SideState
-from pipeline.systems.ronin.engine.report import NotPlayed, play
 from pipeline.systems.ronin.engine.state import RoninState
 
-__all__ = ["STATS", "Combat", "Model", "NotPlayed", "Profile", "RoninGame", "RoninState", "SidePlan", "SideState", "UnplayableGame", "play", "turn_cap"]
+__all__ = ["STATS", "Combat", "Model", "Profile", "RoninGame", "RoninState", "SidePlan", "SideState", "UnplayableGame", "turn_cap"]
