@@ -519,7 +519,7 @@ def test_a_long_mapping_is_shown_by_its_keys():
      "scenarios/ohw04.yml: file 'ohw04.yml'", "a name ending .yaml: ohw04.yaml (only those are read)"),
     ("sekigahara", lambda d: (d / "scenarios").rename(d / "scenario"), "scenario: folder 'scenario'",
      "one of the folders gunbai reads here (scenarios, schema): its files would not be read"),
-    ("ronin", lambda d: shutil.copy(d / "weapons.yaml", d / "weapon.yaml"), "weapon.yaml: file 'weapon.yaml'", "one of the files gunbai reads here (attributes.yaml, rules.yaml,"),
+    ("ronin", lambda d: shutil.copy(d / "weapons.yaml", d / "weapon.yaml"), "weapon.yaml: file 'weapon.yaml'", "one of the files gunbai reads here (attributes.yaml, ladder.yaml, rules.yaml,"),
     ("genpei", lambda d: (d / "scenarios" / "gp02.yaml").rename(d / "scenarios" / "GP02.YAML"), "scenarios/GP02.YAML: file 'GP02.YAML'", "a name ending .yaml: GP02.yaml"),
 ])
 def test_a_data_file_or_folder_that_would_not_be_read(tmp_path, system, make, shown, expected):

@@ -215,10 +215,11 @@ def test_verify_play_refuses_a_negative_count(tmp_path):
 
 def test_verify_play_gives_every_system_a_verdict(tmp_path):
     # one verdict path for every system: Sekigahara's verdict, its caveat, its chart
-    out = tmp_path / "out"
-    run = _gunbai("verify", "--data", str(_data(tmp_path, "sekigahara")), "--system", "sekigahara", "--play", "2", "--out", str(out))
+    out, data = tmp_path / "out", _data(tmp_path, "sekigahara")
+    (data / "sekigahara" / "ladder.yaml").unlink(missing_ok=True)  # no ladder record: greedy, not proven
+    run = _gunbai("verify", "--data", str(data), "--system", "sekigahara", "--play", "2", "--out", str(out))
     assert run.returncode == 0, run.stderr
-    assert "sekigahara SEKI Sekigahara, 1600: random policy (strength not proven), 2 games" in run.stdout
+    assert "sekigahara SEKI Sekigahara, 1600: greedy policy (strength not proven), 2 games" in run.stdout
     assert "victory condition: gunbai's own" in run.stdout and (out / "sekigahara" / "playability.png").is_file()
     assert run.stdout.splitlines()[-1] == "1 scenario(s) legal, 1 balance verdict(s) with no flag"
 

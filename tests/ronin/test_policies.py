@@ -62,7 +62,7 @@ def test_the_evaluation_and_greedy_read_nothing_hidden(data):
 
 def test_greedy_is_legal_repeatable_and_picklable():
     assert pickle.loads(pickle.dumps(greedy)) == greedy  # worker processes receive it
-    assert list(POLICIES) == ["random", "one_ply", "greedy"]
+    assert list(POLICIES) == ["random", "one_ply", "greedy", "ismcts"]
 
 
 def test_greedy_never_passes_the_move_phase_while_it_can_act(data):

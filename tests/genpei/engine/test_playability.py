@@ -52,11 +52,11 @@ def test_shipped_scenarios_are_playable_and_verdicts_repeat():
 
 def test_the_ladder_and_turn_caps():
     gs = get_system("genpei")
-    assert list(gs.LADDER) == ["random", "greedy", "rollout"]
+    assert list(gs.LADDER) == ["random", "greedy", "rollout", "ismcts"]
     (p,) = [p for p in gs.playables(DATA, [DATA / "scenarios" / "gp19_nutas_stronghold.yaml"]) if isinstance(p, Playable)]
     # the schema's defaults: random play cut off after 40 player turns, the others after 100;
-    # the rollout policy takes greedy's cap (the nearest weaker policy listed other than random)
-    assert [p.cap_for(n, list(gs.LADDER)) for n in gs.LADDER] == [40, 100, 100]
+    # rollout and ISMCTS take greedy's cap (the nearest weaker policy listed other than random)
+    assert [p.cap_for(n, list(gs.LADDER)) for n in gs.LADDER] == [40, 100, 100, 100]
     assert p.label == "genpei GP19 Nuta's Stronghold" and p.side_names[0].startswith("Taira")
 
 
