@@ -272,6 +272,15 @@ class _Pending:
     request: dict
 
 
+def _choose(ladder: Sequence[str], system: str, scenario: str, record: LadderRecord, requested: str | None, default: str | None) -> tuple[str, bool]:
+    """:func:`~pipeline.play.verdict.choose_policy`, except that the bottom of the ladder asked
+    for by name is never "proven" (it is proven only as what is left when nothing above it is)."""
+    pol, proven = choose_policy(ladder, system, scenario, record, requested, default)
+    if requested is not None and requested == ladder[0]:
+        proven = False
+    return pol, proven
+
+
 def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[Path]] | None = None, budget: int, seed: int = 1,
              precision: float, policy: str | None = None, workers: int = 1, dask: str | None = None, out_root: Path | None = None,
              use_cache: bool = True, record: LadderRecord | None = None) -> list[SystemVerdicts]:
@@ -315,7 +324,7 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
         hits: dict[str, dict] = {}
         stale = []
         for sf in sfs:
-            pol, proven = choose_policy(ladder, name, sf.id, record, policy, gs.UNPROVEN_POLICY)
+            pol, proven = _choose(ladder, name, sf.id, record, policy, gs.UNPROVEN_POLICY)
             rec = record.scenario(name, sf.id) if isinstance(record, FileRecord) else None
             if rec is not None and rec.code != code:
                 stale.append(sf.id)
@@ -341,7 +350,7 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
                 result.cached += 1
                 continue
             sf = by_id.get(p.id) or ScenarioFiles(p.id, (p.file,) if isinstance(p, Playable) and p.file else ())
-            pol, proven = choose_policy(ladder, name, p.id, record, policy, gs.UNPROVEN_POLICY)
+            pol, proven = _choose(ladder, name, p.id, record, policy, gs.UNPROVEN_POLICY)
             key = keys.get(p.id) or verdict_key(code, rules, data_dir, sf, {"scenario": p.id, "policy": pol, "seed": seed})
             if isinstance(p, NotPlayable):
                 result.entries.append(p)

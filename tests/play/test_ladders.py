@@ -88,6 +88,10 @@ def test_a_record_of_other_engine_code_is_used_and_says_so(tmp_path):
     assert run.returncode in (0, 1), run.stderr
     assert "greedy policy (strength proven head to head)" in run.stdout
     assert f"the ladder record (sekigahara/ladder.yaml) of {SEKI} was played with other engine code than this checkout's" in run.stdout
+    # random play asked for by name is never "proven", though it is the ladder's bottom
+    asked = _gunbai("verify", "--system", "sekigahara", "--data", str(data), "--out", str(tmp_path / "out"), "--play", "25", "--workers", "1",
+                    "--policy", "random")
+    assert "sekigahara SEKI Sekigahara, 1600: random policy (strength not proven), 25 games" in asked.stdout
 
 
 def test_a_bad_record_names_its_file_line_and_value(tmp_path):
