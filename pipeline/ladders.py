@@ -36,6 +36,7 @@ from pipeline.data.ladder import (
 from pipeline.errors import GunbaiError
 from pipeline.play.ladder import Ladder, ladder_from_reports, ladder_jobs
 from pipeline.play.runner import run_many
+from pipeline.schema import HEADER
 from pipeline.systems.base import NotPlayable, Playable, get_system
 from pipeline.verdicts import StateRef, code_digest, register
 
@@ -168,7 +169,7 @@ def _write_record(data_root: Path, system: str, scenarios: dict[str, RecordScena
     path = data_root / system / LADDER_FILE
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(dump(record), encoding="utf-8")
+        tmp.write_text(f"{HEADER}schema/{LADDER_FILE.removesuffix('.yaml')}.schema.json\n" + dump(record), encoding="utf-8")
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)

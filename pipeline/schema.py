@@ -60,7 +60,9 @@ def kinds(system: str) -> dict[str, type[BaseModel]]:
 
 
 def _stems(files: dict[str, type[BaseModel]]) -> dict[str, type[BaseModel]]:
-    return {name.removesuffix(".yaml"): model for name, model in files.items()}
+    from pipeline.data.ladder import LADDER_FILE, LadderFile
+
+    return {**{name.removesuffix(".yaml"): model for name, model in files.items()}, LADDER_FILE.removesuffix(".yaml"): LadderFile}
 
 
 def schemas(system: str = "genpei") -> dict[str, dict]:

@@ -115,6 +115,7 @@ def test_verify_play_cli_writes_chart(tmp_path):
     r = subprocess.run([sys.executable, "-m", "pipeline", "verify", "--play", "3", "--workers", "1", "--policy", "greedy", "--out", str(out),
                         str(DATA / "scenarios" / "gp20_nishinomiya.yaml")], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert "genpei GP20 Nishinomiya: greedy policy (strength not proven), 3 games" in r.stdout
+    # the shipped ladder record (source_data/genpei/ladder.yaml) proves greedy over random on GP20
+    assert "genpei GP20 Nishinomiya: greedy policy (strength proven head to head), 3 games" in r.stdout
     assert "95% CI" in r.stdout and "Balance " in r.stdout and "stopped at the budget of 3 games" in r.stdout
     assert (out / "genpei" / "playability.png").read_bytes()[:4] == b"\x89PNG"
