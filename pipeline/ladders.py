@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import progress
@@ -52,11 +52,8 @@ class Climb:
     playable: Playable
     ref: StateRef
     policies: list[str]
-    reports: list = None  # type: ignore[assignment]
+    reports: list = field(default_factory=list)
     ladder: Ladder | None = None
-
-    def __post_init__(self) -> None:
-        self.reports = []
 
     @property
     def next_pair(self) -> int | None:
@@ -71,7 +68,8 @@ class Climb:
 
 def _record_of(c: Climb, code: str) -> RecordScenario:
     lad = c.ladder
-    assert lad is not None
+    if lad is None:
+        raise GunbaiError(f"{c.playable.label}: no pair of its ladder was played")
     top = lad.strongest
     proven = lad.policies[: lad.policies.index(top) + 1]
     pairs = [RecordPair(weaker=p.weaker, stronger=p.stronger, proven=p.proven,
