@@ -56,7 +56,7 @@ def _files(folder: Path, skip: set[Path] = frozenset()) -> list[Path]:  # type: 
     for dirpath, dirnames, filenames in os.walk(folder):
         here = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith(".") and here / d not in skip)
-        out.extend(here / f for f in sorted(filenames) if not f.startswith(".") and not f.endswith((".pyc", ".tmp")))
+        out.extend(here / f for f in sorted(filenames) if not f.startswith(".") and not f.endswith((".pyc", ".tmp")) and here / f not in skip)
     return out
 
 

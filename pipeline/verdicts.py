@@ -101,17 +101,22 @@ def factory_of(ref: StateRef) -> Callable[[], Any]:
     return made
 
 
+#: Files under the systems' code paths that decide no game: the ladder record's reader (its part
+#: in a verdict is the scenario's proven policies, in the verdict's request).
+NOT_PLAY_CODE = frozenset({Path(__file__).resolve().parent / "data" / "ladder.py"})
+
+
 def code_digest(system: str) -> str:
     """SHA-256 of the code that decides a game of ``system`` (its
-    :meth:`~pipeline.systems.base.GameSystem.code_paths`), the Python version and the lock;
-    computed once per process."""
+    :meth:`~pipeline.systems.base.GameSystem.code_paths` less :data:`NOT_PLAY_CODE`), the
+    Python version and the lock; computed once per process."""
     d = _CODE.get(system)
     if d is None:
         from pipeline.stamp import environment_digest, paths_digest
 
         h = hashlib.sha256(b"gunbai play code\0")
         environment_digest(h)
-        paths_digest(h, "code", get_system(system).code_paths())
+        paths_digest(h, "code", get_system(system).code_paths(), skip=NOT_PLAY_CODE)
         d = _CODE[system] = h.hexdigest()
     return d
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 import yaml
 from pydantic import Field
@@ -104,7 +104,7 @@ class RecordScenario(Strict):
 class LadderFile(Strict):
     """The whole record of a system (module docstring)."""
 
-    format: Literal[1]
+    format: Annotated[int, Field(ge=FORMAT, le=FORMAT)]
     system: Id
     scenarios: dict[Id, RecordScenario] = Field(default_factory=dict)
 
