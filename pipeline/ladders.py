@@ -17,7 +17,6 @@ Every run of a pair uses one turn cap, the stronger policy's (:meth:`Playable.ca
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,13 +33,14 @@ from pipeline.data.ladder import (
     dump,
 )
 from pipeline.errors import GunbaiError
+from pipeline.output import write_bytes_atomic
 from pipeline.play.ladder import Ladder, ladder_from_reports, ladder_jobs
 from pipeline.play.runner import run_many
 from pipeline.schema import HEADER
 from pipeline.systems.base import NotPlayable, Playable, get_system
 from pipeline.verdicts import StateRef, code_digest, register
 
-#: Games per run of a pair unless ``--play N`` says otherwise.
+#: Games per run of a pair unless ``--games`` says otherwise.
 DEFAULT_GAMES = 100
 
 
@@ -119,11 +119,10 @@ def climb_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[
             if isinstance(p, NotPlayable):
                 out[name].append(p)
                 continue
-            ref = StateRef(name, os.path.abspath(data_root / name), tuple(os.path.abspath(f) for f in given) if given else None,
-                           p.id, f"ladder:{code_digest(name)}")
+            ref = StateRef.of(name, data_root / name, given, p.id, f"ladder:{code_digest(name)}")
             register(ref, p.new_state)
             climbs.append(Climb(name, p, ref, policies))
-            out[name].append(None)  # a place for the ladder
+            out[name].append(climbs[-1])  # replaced by its ladder when climbed
     rung = 0
     while True:
         todo = [c for c in climbs if c.next_pair is not None]
@@ -147,14 +146,11 @@ def climb_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[
             played = c.policies[: len(c.reports) // 3 + 1]
             c.ladder = ladder_from_reports(played, c.reports, seed=seed, turn_cap=cap, side_names=c.playable.side_names, label=c.playable.label)
     progress.clear()
-    by_system: dict[str, list[Climb]] = {}
-    for c in climbs:
-        by_system.setdefault(c.system, []).append(c)
-    for name, cs in by_system.items():
-        it = iter(cs)
-        out[name] = [e if e is not None else next(it).ladder for e in out[name]]
-        if write:
-            _write_record(data_root, name, {c.playable.id: _record_of(c, code_digest(name)) for c in cs if c.ladder is not None})
+    for name in systems:
+        cs = [e for e in out[name] if isinstance(e, Climb)]
+        out[name] = [e.ladder if isinstance(e, Climb) else e for e in out[name]]
+        if write and cs:
+            _write_record(data_root, name, {c.playable.id: _record_of(c, code_digest(name)) for c in cs})
     return [(name, out[name]) for name in systems]
 
 
@@ -165,11 +161,8 @@ def _write_record(data_root: Path, system: str, scenarios: dict[str, RecordScena
     merged.update(scenarios)
     record = LadderFile(format=FORMAT, system=system, scenarios=merged)
     path = data_root / system / LADDER_FILE
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    text = f"{HEADER}schema/{LADDER_FILE.removesuffix('.yaml')}.schema.json\n" + dump(record)
     try:
-        tmp.write_text(f"{HEADER}schema/{LADDER_FILE.removesuffix('.yaml')}.schema.json\n" + dump(record), encoding="utf-8")
-        os.replace(tmp, path)
+        return write_bytes_atomic(path, text.encode("utf-8"))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise GunbaiError(f"{path}: cannot write the ladder record ({exc.strerror})") from exc
-    return path

@@ -73,6 +73,12 @@ class StateRef:
     def __call__(self):
         return factory_of(self)()
 
+    @classmethod
+    def of(cls, system: str, data_dir: Path, files: Sequence[Path] | None, playable: str, key: str) -> StateRef:
+        """The reference with the folder and files made absolute (``files`` None or empty: the
+        whole folder)."""
+        return cls(system, os.path.abspath(data_dir), tuple(os.path.abspath(f) for f in files) if files else None, playable, key)
+
 
 _FACTORIES: dict[StateRef, Callable[[], Any]] = {}
 _POLICIES: dict[tuple[str, str], Callable] = {}
@@ -365,7 +371,7 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
                 continue
             doc_line = _line_finder(p.file)
             check_policies(p.playability, ladder, p.file, doc_line)
-            ref = StateRef(name, os.path.abspath(data_dir), tuple(os.path.abspath(f) for f in given) if given else None, p.id, key)
+            ref = StateRef.of(name, data_dir, given, p.id, key)
             register(ref, p.new_state)
             pending[(name, p.id)] = Task(ref, p.label, p.side_names, pol, proven, seed, p.cap_for(pol, ladder), precision, budget, code)
             found[(name, p.id)] = p

@@ -14,6 +14,8 @@ from pipeline.play.protocol import sample_chance
 from pipeline.systems.genpei.engine.policies import ISMCTS_POLICY, evaluation, greedy_policy
 from pipeline.systems.genpei.engine.state import GenpeiState
 
+from ...play.test_ismcts import OnlyWhatThePlayerSees
+
 
 def _midgame(data, code: str, seed: int, turns: int, kind: str | None = None) -> GenpeiState:
     """A greedy game of ``code`` played until ``turns`` player turns have begun, stopped at the
@@ -147,24 +149,10 @@ def test_ismcts_decision_unchanged_when_the_unseen_cards_are_permuted(data, code
     assert [ISMCTS_POLICY(v, random.Random(k)) for k in range(2)] == [ISMCTS_POLICY(s, random.Random(k)) for k in range(2)]
 
 
-class _OnlyWhatThePlayerSees:
-    def __init__(self, state):
-        self._state = state
-
-    def determinize(self, player, rng):
-        return self._state.determinize(player, rng)
-
-    def current_player(self):
-        return self._state.current_player()
-
-    def legal_actions(self):
-        return self._state.legal_actions()
-
-
 def test_ismcts_needs_only_what_the_player_sees(data):
     s = _midgame(data, "GP20", 2, 4, "card")
     policy = ISMCTS(evaluation, iterations=12, playout_depth=1, playout=greedy_policy)
-    assert policy(_OnlyWhatThePlayerSees(s), random.Random(3)) == policy(s, random.Random(3))
+    assert policy(OnlyWhatThePlayerSees(s), random.Random(3)) == policy(s, random.Random(3))
 
 
 def test_evaluation_is_scaled_to_one(data):
