@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -90,6 +91,48 @@ def environment_digest(h) -> None:
     for name in DEPENDENCY_FILES:
         p = REPO / name
         h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b"-") + b"\0")
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_closure(distributions) -> list[str]:
+    """The installed distributions ``distributions`` (names as PyPI spells them) need, theirs
+    included, each once, normalised (``pydantic_core`` → ``pydantic-core``) and sorted; an
+    extra's requirements are left out, a name not installed is kept as it is."""
+    from importlib import metadata
+
+    seen: set[str] = set()
+    todo = [_normal(d) for d in distributions]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for r in requires:
+            if "extra ==" not in r.replace('"', "'"):
+                todo.append(_normal(re.match(r"[A-Za-z0-9._-]+", r).group(0)))
+    return sorted(seen)
+
+
+def locked_digest(h, distributions) -> None:
+    """Feed ``h`` the Python version and the lines of ``requirements.lock`` that pin
+    :func:`requirement_closure` of ``distributions`` (a distribution the lock does not pin
+    counts as such): a digest that a new package elsewhere in the lock leaves standing."""
+    h.update(f"{sys.version}\0".encode())
+    lock = REPO / "requirements.lock"
+    pins = {}
+    for line in (lock.read_text().splitlines() if lock.is_file() else []):
+        if "==" in line and not line.lstrip().startswith("#"):
+            name, _, version = line.partition("==")
+            pins[_normal(name.strip())] = version.strip()
+    for name in requirement_closure(distributions):
+        h.update(f"{name}=={pins.get(name, '-')}\0".encode())
 
 
 def inputs_digest(data_dir: Path, system: str, options: dict | None = None) -> str:

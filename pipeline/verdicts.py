@@ -5,8 +5,8 @@ For each system (:class:`~pipeline.systems.base.GameSystem`) and each of its sce
 verdict's **cache key** is the SHA-256 of what decides it: the scenario's own files
 (:meth:`~pipeline.systems.base.GameSystem.scenario_files`), the system's rules data (its data
 folder less the per-scenario folders and ``schema/``), the code that plays it
-(:meth:`~pipeline.systems.base.GameSystem.code_paths`: the system's package, ``pipeline/play``,
-the data layer), the Python version and the dependency lock, the policy (whose parameters are
+(:meth:`~pipeline.systems.base.GameSystem.code_paths`: the system's package less the files that
+only draw, print, build or import modules, ``pipeline/play``, the data layer), the Python version and the dependency lock, the policy (whose parameters are
 constants of that code) and the ladder record, the seed, the precision, the budget, the batch
 size, and the paths the scenario's files are named by (its findings cite them). Verdicts are stored as JSON in ``OUT/.verdicts/<system>/<scenario>.json``; a run whose
 keys all match prints them without loading any data or importing any engine, and a change to one
@@ -112,16 +112,25 @@ def factory_of(ref: StateRef) -> Callable[[], Any]:
 NOT_PLAY_CODE = frozenset({Path(__file__).resolve().parent / "data" / "ladder.py"})
 
 
+#: The third-party distributions whose code decides a game (the loaders' pydantic and PyYAML,
+#: the odds' icepool); :func:`code_digest` takes their pins, and those of what they require, from
+#: the lock, so a package added for drawing, serving or testing leaves the verdicts and the
+#: ladder records standing (``tests/test_verify_play.py`` traces a game of every policy to hold
+#: the list).
+PLAY_DISTRIBUTIONS = ("icepool", "pydantic", "PyYAML")
+
+
 def code_digest(system: str) -> str:
     """SHA-256 of the code that decides a game of ``system`` (its
     :meth:`~pipeline.systems.base.GameSystem.code_paths` less :data:`NOT_PLAY_CODE`), the
-    Python version and the lock; computed once per process."""
+    Python version and the locked versions of :data:`PLAY_DISTRIBUTIONS`; computed once per
+    process."""
     d = _CODE.get(system)
     if d is None:
-        from pipeline.stamp import environment_digest, paths_digest
+        from pipeline.stamp import locked_digest, paths_digest
 
         h = hashlib.sha256(b"gunbai play code\0")
-        environment_digest(h)
+        locked_digest(h, PLAY_DISTRIBUTIONS)
         paths_digest(h, "code", get_system(system).code_paths(), skip=NOT_PLAY_CODE)
         d = _CODE[system] = h.hexdigest()
     return d

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -153,30 +154,87 @@ def test_same_seeds_same_verdicts_on_one_process_several_and_a_dask_cluster(tmp_
 def test_the_code_digest_covers_every_module_a_game_runs():
     # what decides a verdict's games must be in its cache key: every pipeline module loaded to
     # build the playables and play a game lies under the system's code_paths (or only draws,
-    # shows progress, checks legality or writes outputs)
+    # shows progress, checks legality or writes outputs); of the system's drawing_code, no
+    # function runs once the data is loaded (a loader's text-fit check runs before), whatever
+    # policy of the ladder plays; nor of a third-party package outside PLAY_DISTRIBUTIONS
     code = """
 import random, sys
 from pathlib import Path
 from pipeline.play import play_game
 from pipeline.systems.base import Playable, SYSTEMS, get_system
-bad = []
+from importlib.metadata import packages_distributions
+from pipeline.stamp import requirement_closure
+from pipeline.verdicts import PLAY_DISTRIBUTIONS
+bad, ran, third, dists = [], [], set(), packages_distributions()
 for name in SYSTEMS:
     before = set(sys.modules)
     gs = get_system(name)
     p = next(p for p in gs.playables(Path('source_data') / name) if isinstance(p, Playable))
-    for policy in gs.ladder().values():
-        play_game(p.new_state, policy, random.Random(1), 8)
-    roots = [str(c) for c in gs.code_paths()]
+    drawing = {str(d) for d in gs.drawing_paths()}
+    called = set()
+    sys.setprofile(lambda frame, event, arg: called.add(frame.f_code.co_filename) if event == 'call' else None)
+    try:
+        for policy in gs.ladder().values():
+            play_game(p.new_state, policy, random.Random(1), 8)
+    finally:
+        sys.setprofile(None)
+    ran += sorted((name, Path(f).name) for f in called & drawing)
+    for f in called:
+        if 'site-packages' in Path(f).parts:
+            top = Path(f).parts[Path(f).parts.index('site-packages') + 1].removesuffix('.py')
+            if not top.startswith(('_distutils_hack', '__editable__')):  # the import system's finders
+                third.update((d, name) for d in dists.get(top, [top]))
+    roots = [str(c) for c in gs.code_paths()] + sorted(drawing)
     for m in sorted(set(sys.modules) - before):
         f = getattr(sys.modules[m], '__file__', None) or ''
         if m.startswith('pipeline.') and not any(f == r or f.startswith(r + '/') for r in roots) \\
                 and not m.startswith(('pipeline.render', 'pipeline.vassal', 'pipeline.progress', 'pipeline.legality', 'pipeline.build', 'pipeline.output')):
             bad.append((name, m))
-print(bad)
+closure = set(requirement_closure(PLAY_DISTRIBUTIONS))
+print(bad, ran, sorted(x for x in third if requirement_closure([x[0]])[0] not in closure), len(third) > 0)
 """
     run = _run_code(code)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "[]"
+    # no module outside the digest, no drawing code run, no third-party code run outside the
+    # pinned play distributions (and some of theirs ran: pydantic's, at least)
+    assert run.stdout.strip() == "[] [] [] True"
+
+
+@pytest.mark.parametrize("system", ["genpei", "ohw", "sekigahara", "ronin"])
+def test_the_code_of_a_game_imports_no_drawing_code_but_the_loaders_fit_check(system):
+    # the code digest leaves drawing_code out: no file of the digest may take a name from it,
+    # but for the loader's text-fit check (it refuses data and shapes no game)
+    import ast
+
+    from pipeline.systems.base import get_system
+
+    gs = get_system(system)
+    drawing = {f"pipeline.systems.{system}.{Path(f).stem}" for f in gs.drawing_code}
+    package = Path("pipeline/systems") / system
+    taken = []
+    for path in gs.code_paths():
+        if not path.is_relative_to(package.resolve()):
+            continue
+        parts = path.relative_to(Path("pipeline").resolve()).with_suffix("").parts  # ("systems", "genpei", "load")
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                pkg = ("pipeline", *parts[: len(parts) - node.level]) if node.level else ()
+                module = ".".join((*pkg, *([node.module] if node.module else [])))
+                names = [module] + [f"{module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for n in names:
+                if n.rstrip(".") in drawing:
+                    taken.append((path.name, n.rstrip("."), tuple(a.name for a in getattr(node, "names", ()))))
+    allowed = {
+        ("load.py", ("problems",)), ("load.py", ("drawing_problems",)),  # the loader's text-fit check
+        ("system.py", ("build", "render")),  # the interface's build and render, which play no game
+        ("verify.py", ("DIRECTIONS",)),  # Genpei's legality names hexsides by the layout's six directions
+    }
+    assert [t for t in taken if (t[0], t[2]) not in allowed] == []
+    assert any(t[0] == "load.py" for t in taken)  # the loader's fit check is seen
 
 
 def test_what_the_code_digest_leaves_out_exists():

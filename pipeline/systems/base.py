@@ -120,6 +120,11 @@ class GameSystem(ABC):
             system's rules data) for the verdict cache.
         engine_code: paths under ``pipeline/`` whose code decides a game (the verdict cache
             digests them with ``pipeline/play``).
+        drawing_code: files of the system's package that decide no game: they draw, print,
+            build or import modules (a change to them leaves the verdicts and the ladder
+            record standing). A loader may call their text-fit check (it refuses data, it
+            shapes no game); no other code of a game imports them
+            (``tests/test_verify_play.py`` traces a game of every policy to hold it).
     """
 
     name: ClassVar[str]
@@ -132,6 +137,7 @@ class GameSystem(ABC):
     UNPROVEN_POLICY: ClassVar[str | None] = "greedy"
     scenario_folders: ClassVar[tuple[str, ...]] = ("scenarios",)
     engine_code: ClassVar[tuple[str, ...]] = ()
+    drawing_code: ClassVar[tuple[str, ...]] = ("art.py", "build.py", "importer.py", "printing.py")
 
     # ---------------------------------------------------------------- build, verify, render
     @abstractmethod
@@ -189,11 +195,20 @@ class GameSystem(ABC):
         return self.LADDER[name]()
 
     def code_paths(self) -> list[Path]:
-        """The code that decides a game of this system: :attr:`engine_code`, the play package,
+        """The code that decides a game of this system (absolute paths, files and folders): the
+        system's package less its :attr:`drawing_code`, :attr:`engine_code`, the play package,
         the data layer and this interface (under ``pipeline/``)."""
         root = Path(__file__).resolve().parents[1]
-        parts = (f"systems/{self.name}", *self.engine_code, "play", "data", "systems/base.py", "errors.py")
-        return [root / p for p in dict.fromkeys(parts)]
+        package = root / "systems" / self.name
+        drawing = {package / f for f in self.drawing_code}
+        own = [p for p in sorted(package.rglob("*.py")) if p not in drawing and "__pycache__" not in p.parts]
+        parts = (*self.engine_code, "play", "data", "systems/base.py", "errors.py")
+        return own + [root / p for p in dict.fromkeys(parts)]
+
+    def drawing_paths(self) -> list[Path]:
+        """:attr:`drawing_code` as absolute paths (each must exist)."""
+        package = Path(__file__).resolve().parents[1] / "systems" / self.name
+        return [package / f for f in self.drawing_code]
 
 
 def random_play() -> Policy:

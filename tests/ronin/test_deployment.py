@@ -14,13 +14,14 @@ from pipeline.systems.ronin.deployment import (
     CLEARANCE,
     MARKER_RADIUS,
     base_inside,
+    base_radius,
+    deployment,
     markers,
     spots,
     zone_gap,
 )
 from pipeline.systems.ronin.load import load
 from pipeline.systems.ronin.model import Zone
-from pipeline.systems.ronin.module import base_radius, deployment
 from pipeline.systems.ronin.verify import verify_all
 
 from .conftest import DATA

@@ -34,6 +34,8 @@ class GenpeiSystem(FolderSystem):
     print_sheets = True
     prepare_print = True
     extends_base_module = True
+    drawing_code = ("art.py", "base_mapping.py", "build.py", "extension.py", "fit.py", "importer.py", "layout.py",
+                    "module.py", "printing.py")
     LADDER = {
         "random": random_play,
         "greedy": lambda: _policies().greedy_policy,

@@ -25,10 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.systems.ronin import art
-from pipeline.systems.ronin.deployment import markers, spots
-from pipeline.systems.ronin.load import HIRED, RoninData
-from pipeline.systems.ronin.model import Game, Zone
-from pipeline.systems.ronin.roster import check_roster
+from pipeline.systems.ronin.deployment import (
+    deployment,
+    force,
+    markers,
+)
+from pipeline.systems.ronin.load import RoninData
+from pipeline.systems.ronin.model import Game
 from pipeline.vassal.buildfile import (
     Board,
     Chart,
@@ -283,56 +286,3 @@ def placements(data: RoninData, g: Game) -> list[Placement]:
     return out
 
 
-def force(data: RoninData, g: Game, side) -> list[str]:
-    """The models a side fields, as ``<faction>:<model id>`` in roster order (hired models
-    ``hired:<id>``), then the scenario's fixed force (``<scenario>:<id>``)."""
-    out = []
-    if side.roster is not None:
-        lr = data.rosters[side.roster]
-        for m in check_roster(data, lr).models:
-            out.append(f"{HIRED if m.hired else lr.value.faction}:{m.model.id}")
-    for mid, n in side.fixed.items():
-        out += [f"{g.scenario}:{mid}"] * n
-    return out
-
-
-def base_radius(data: RoninData) -> float:
-    """Radius of a model's round base in inches (``vassal.base_mm`` of system.yaml; 25 mm, p.5)."""
-    return data.system.vassal.base_mm / 25.4 / 2
-
-
-def keep_off(g: Game) -> list[Zone]:
-    """What a laid-out set-up keeps its models off, inches: the game's terrain pieces and the
-    board's compass rose and scale bar (:func:`pipeline.measured.art.decoration_boxes` of the
-    bare table the module's board is drawn from, :func:`pipeline.systems.ronin.art.table_context`)."""
-    from pipeline.measured.art import decoration_boxes
-
-    t = g.table_side_in
-    boxes = [Zone(kind="rect", x=x0, y=y0, w=x1 - x0, h=y1 - y0) for x0, y0, x1, y1 in decoration_boxes(t, t)]
-    return [tp.zone for tp in g.terrain] + boxes
-
-
-def deployment(data: RoninData, g: Game, side) -> list[tuple[float, float]]:
-    """Where each model of :func:`force` (in that order) starts, in inches: the game's
-    ``placed`` positions when it lists them (each model takes the first unused position of a
-    model of its kind), else :func:`pipeline.systems.ronin.deployment.spots` in its zone, clear
-    of the game's terrain pieces, the board's compass and scale bar (:func:`keep_off`), its
-    objective and civilian markers and the models of the sides listed before it.
-
-    Raises:
-        ValueError: a placed set-up lacks a model of the force, or the zone cannot hold the force.
-    """
-    models = force(data, g, side)
-    if not side.placed:
-        # the sides set up in the game's order: a side's models also keep off those set up before
-        before = [p for other in g.sides[:g.sides.index(side)] for p in deployment(data, g, other)]
-        return spots(side.zone, len(models), g.table_side_in, r=base_radius(data), terrain=keep_off(g), avoid=markers(g) + before)
-    free = list(side.placed)
-    out = []
-    for m in models:
-        i = next((k for k, pm in enumerate(free) if pm.model == m), None)
-        if i is None:
-            raise ValueError(f"game {g.id}: {side.role} places no {m} (verify rule placed-force)")
-        pm = free.pop(i)
-        out.append((pm.x, pm.y))
-    return out

@@ -33,6 +33,7 @@ class RoninSystem(FolderSystem):
     }
     scenario_folders = ("games", "scenarios", "rosters")
     engine_code = ("measured",)
+    drawing_code = ("art.py", "battlescribe.py", "build.py", "importer.py", "module.py", "odds_cli.py", "printing.py")
 
     def parts(self) -> Parts:
         from pipeline.systems.ronin.build import build, render

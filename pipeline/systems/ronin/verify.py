@@ -69,15 +69,14 @@ def explain(rule: str) -> str:
 def _check_placed(data: RoninData, g: Game, i: int, side, fail) -> None:
     from collections import Counter
 
-    from pipeline.systems.ronin.module import force
+    from pipeline.systems.ronin.deployment import force
 
     want, got = Counter(force(data, g, side)), Counter(pm.model for pm in side.placed)
     if want != got:
         more, fewer = got - want, want - got
         fail(("sides", i, "placed"), "placed-force", f"{side.role} places {dict(more) or 'nothing more'} beyond its force and lacks {dict(fewer) or 'nothing'}")
-    from pipeline.systems.ronin.deployment import base_inside
+    from pipeline.systems.ronin.deployment import base_inside, base_radius
     from pipeline.systems.ronin.model import Zone
-    from pipeline.systems.ronin.module import base_radius
 
     # the whole base inside the zone and on the table (erratum deployment_measured_from_bases),
     # with 0.01 inch of slack for positions read back from a VASSAL setup
@@ -109,7 +108,7 @@ def _check_deployment(data: RoninData, g: Game, sc, fail) -> None:
     """Where the sides' models start (the game's own positions or the module's layout) against
     the zones' room and the scenario's set-up rules (:func:`pipeline.systems.ronin.deployment.check`)."""
     from pipeline.systems.ronin import deployment as dep
-    from pipeline.systems.ronin.module import base_radius, deployment
+    from pipeline.systems.ronin.deployment import base_radius, deployment
 
     positions: list[list[tuple[float, float]]] = []
     for i, side in enumerate(g.sides):
@@ -137,14 +136,14 @@ def _check_deployment(data: RoninData, g: Game, sc, fail) -> None:
         where = p.where
         if p.model is not None and g.sides[where[1]].placed:
             # the model's own line: positions follow the force's order, each taking the first
-            # unused placed entry of its kind (module.deployment), so find which one it took
+            # unused placed entry of its kind (deployment.deployment), so find which one it took
             where = ("sides", where[1], "placed", _placed_index(data, g, where[1], p.model))
         fail(where, p.rule, p.message)
 
 
 def _placed_index(data: RoninData, g: Game, i: int, m: int) -> int:
     """Index in ``g.sides[i].placed`` of the entry the ``m``-th model of the side's force stands on."""
-    from pipeline.systems.ronin.module import force
+    from pipeline.systems.ronin.deployment import force
 
     free = list(range(len(g.sides[i].placed)))
     for n, model in enumerate(force(data, g, g.sides[i])):

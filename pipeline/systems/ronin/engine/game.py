@@ -102,7 +102,7 @@ class RoninGame:
 
     @classmethod
     def from_game(cls, data: RoninData, game: Game) -> RoninGame:
-        from pipeline.systems.ronin.module import deployment
+        from pipeline.systems.ronin.deployment import deployment
         from pipeline.systems.ronin.roster import check_roster
 
         sc = data.scenarios[game.scenario]
