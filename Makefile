@@ -15,7 +15,7 @@ OUT    ?= build
 VASSAL_DIR ?= $(firstword $(wildcard ../shared/vassal /work/shared/vassal))
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check
+.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check browser report
 
 # Exactly the locked versions, nothing resolved: --no-deps installs what the lock lists and no
 # more; gunbai itself is installed without dependencies and built with the locked setuptools;
@@ -50,9 +50,29 @@ lock:
 
 build: setup
 	$(GUNBAI) build --data $(DATA) --out $(OUT)
+	$(GUNBAI) report --data $(DATA) --out $(OUT)
 
-test: setup
-	$(PY) -m pytest
+# The HTML build report alone (build/report/index.html), from what the last build, verify --play
+# and vassal-check left in $(OUT).
+report: setup
+	$(GUNBAI) report --data $(DATA) --out $(OUT)
+
+# The headless browser the tests drive (the build report, the editor): Debian's Chromium
+# (/usr/bin/chromium; Playwright for Python, pinned in the lock, drives it), and axe-core from
+# the npm registry at a pinned version for the accessibility check ($(BROWSER_DIR)/axe.min.js).
+# Installed as root or with sudo when missing; a no-op when both are there.
+BROWSER_DIR ?= .browser
+AXE_VERSION := 4.14.1
+browser:
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+	@test -f $(BROWSER_DIR)/axe-$(AXE_VERSION).min.js || { mkdir -p $(BROWSER_DIR)/pack && \
+	  npm pack --silent --pack-destination $(BROWSER_DIR)/pack axe-core@$(AXE_VERSION) > /dev/null && \
+	  tar -xzf $(BROWSER_DIR)/pack/axe-core-$(AXE_VERSION).tgz -C $(BROWSER_DIR)/pack package/axe.min.js && \
+	  mv $(BROWSER_DIR)/pack/package/axe.min.js $(BROWSER_DIR)/axe-$(AXE_VERSION).min.js && rm -rf $(BROWSER_DIR)/pack; }
+
+test: setup browser
+	GUNBAI_AXE=$(BROWSER_DIR)/axe-$(AXE_VERSION).min.js $(PY) -m pytest
 
 verify: setup
 	$(GUNBAI) verify --data $(DATA)
@@ -113,4 +133,4 @@ clean:
 	rm -rf $(OUT)
 
 distclean: clean
-	rm -rf $(VENV) .lock-venv .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .lock-venv .pytest_cache .hypothesis .ruff_cache $(BROWSER_DIR)
