@@ -1,0 +1,295 @@
+"""``gunbai report``: one static HTML page of everything a build found, ``OUT/report/index.html``.
+
+Per game system and per scenario it shows the map as the setup places it (the scenario sheet
+the build drew, ``OUT/<system>/cards/scenario_<id>.png``), the legality verdict with every
+finding's rule id, source and data line, the balance verdict (policy, games, each side's win
+rate with its 95% interval as an inline SVG chart, Balance, the cut-off share), the lint findings
+of the module and the extension, the real-VASSAL results when ``make vassal-check`` has run
+(``OUT/vassal-check.json``, written by ``scripts/vassal-check-build``), a gallery of counters and
+cards, and the build's figures (``OUT/build-figures.json``, written by ``gunbai build``).
+
+It **reads results, it does not make them**: the legality findings come from the cache
+``verify`` keeps (:func:`pipeline.verdicts.verify_cached`: checked again only when the data
+changed), the balance verdicts from the verdict cache of ``verify --play``
+(:func:`pipeline.verdicts.cached_verdicts`: only those still current for today's data and code;
+no game is played), lint runs on the written files. Images are relative links into ``OUT``
+(``../<system>/cards/….png``), so the page works when opened as a file, with no server, no
+network and no script from elsewhere; a small inline script filters by system and verdict.
+
+Same input, same bytes: everything is sorted or in the data's order, no clock is read; the only
+parts that change from one build of the same input to the next are the build's own figures
+(its time) and the VASSAL check's run times.
+
+Example::
+
+    >>> path = write_report(Path("source_data"), Path("build"))    # doctest: +SKIP
+    >>> path
+    PosixPath('build/report/index.html')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.errors import GunbaiError
+
+#: Where the page goes, under the output folder.
+REPORT_DIR = "report"
+#: The machine-readable result of ``make vassal-check`` (``scripts/vassal_check_result.py``).
+VASSAL_RESULT = "vassal-check.json"
+#: A legality finding's line (every system prints them so, :mod:`pipeline.systems`):
+#: ``FILE[:LINE]: WHAT: RULE: MESSAGE [DOC, SECTION]``.
+FINDING_LINE = re.compile(r"^(?P<file>[^:]+?)(?::(?P<line>\d+))?: (?P<what>.+?): (?P<rule>[a-z][a-z0-9_.-]*): "
+                          r"(?P<message>.*?)(?: \[(?P<source>[^\[\]]*)\])?$")
+
+
+@dataclass
+class FindingRow:
+    """One legality finding as the page shows it.
+
+    Attributes:
+        text: the line ``verify`` prints.
+        file, line: the data file and its 1-based line (None when not known).
+        rule: the rule id (``incomplete`` for an incomplete scenario's note).
+        what: the scenario (and hex, unit) it is about, as the line names it.
+        message: what is wrong; ``source``: ``document, section`` of the rule ("" when none).
+        blocking: a problem (True) or a note (an incomplete scenario).
+    """
+
+    text: str
+    file: str = ""
+    line: int | None = None
+    rule: str = ""
+    what: str = ""
+    message: str = ""
+    source: str = ""
+    blocking: bool = True
+
+    @classmethod
+    def of(cls, finding) -> FindingRow:
+        """The row of a finding (any system's, or one read back from the cache)."""
+        text = str(finding)
+        row = cls(text, blocking=bool(getattr(finding, "blocking", True)))
+        m = FINDING_LINE.match(text)
+        if m:
+            row.file, row.rule, row.message, row.source = m["file"], m["rule"], m["message"], m["source"] or ""
+            row.what = m["what"]
+            row.line = int(m["line"]) if m["line"] else None
+        else:
+            row.message = text
+        return row
+
+
+@dataclass
+class Side:
+    """One side of a verdict: its name, win rate and 95% interval (fractions)."""
+
+    name: str
+    rate: float
+    low: float
+    high: float
+
+
+@dataclass
+class ScenarioReport:
+    """What the page says of one scenario."""
+
+    id: str
+    label: str
+    sheet: str | None = None
+    #: extra pictures of the set-up (a Ronin game's terrain pieces), relative to the page
+    pieces: list[str] = field(default_factory=list)
+    findings: list[FindingRow] = field(default_factory=list)
+    verdict: object | None = None
+    not_played: str | None = None
+    sides: list[Side] = field(default_factory=list)
+    runs: list[dict] = field(default_factory=list)
+
+    @property
+    def legality(self) -> str:
+        """``problems``, ``incomplete`` or ``legal``."""
+        if any(f.blocking for f in self.findings):
+            return "problems"
+        return "incomplete" if self.findings else "legal"
+
+    @property
+    def balance(self) -> str:
+        """``flagged`` (the verdict has findings), ``balanced``, or ``none`` (no verdict)."""
+        if self.verdict is None:
+            return "none"
+        return "flagged" if getattr(self.verdict, "findings", None) else "balanced"
+
+    @property
+    def vassal(self) -> str:
+        """``clean``, ``problems`` or ``none`` (no VASSAL run loaded this scenario's setup)."""
+        if not self.runs:
+            return "none"
+        return "clean" if all(r.get("verdict") in ("CLEAN", "BASE-ONLY") for r in self.runs) else "problems"
+
+
+@dataclass
+class SystemReport:
+    """What the page says of one game system."""
+
+    system: str
+    scenarios: list[ScenarioReport] = field(default_factory=list)
+    #: legality findings about no one scenario (a roster, the rules data)
+    other_findings: list[FindingRow] = field(default_factory=list)
+    #: lint: (file relative to the page, [findings]) per module and extension
+    lint: list[tuple[str, list]] = field(default_factory=list)
+    runs: list[dict] = field(default_factory=list)
+    counters: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    chart: str | None = None
+    figures: dict | None = None
+    checked: int = 0
+
+    def count(self, what: str, value: str) -> int:
+        return sum(getattr(s, what) == value for s in self.scenarios)
+
+
+@dataclass
+class Report:
+    """The whole page's content (:func:`collect`)."""
+
+    systems: list[SystemReport]
+    figures: dict | None
+    vassal: dict | None
+
+
+def _load_json(path: Path) -> dict | None:
+    """A result file read (None when missing or not a JSON object)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _rel(path: Path, page_dir: Path) -> str:
+    """``path`` relative to the page's folder, with forward slashes (a link that works from a
+    file:// page)."""
+    import os
+
+    return Path(os.path.relpath(path, page_dir)).as_posix()
+
+
+def _images(folder: Path, page_dir: Path, pattern: str = "*.png", exclude: tuple[str, ...] = ()) -> list[str]:
+    return [_rel(p, page_dir) for p in sorted(folder.glob(pattern)) if not p.name.startswith(exclude)]
+
+
+def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bool = True) -> Report:
+    """Gather what the page shows from ``data_root`` (the scenarios) and ``out_root`` (what the
+    build, ``verify`` and ``vassal-check`` wrote). Plays no game.
+
+    Raises:
+        DataError: a data file is invalid (the legality check had to run and could not load it).
+        GunbaiError: the data folder holds no game system.
+    """
+    from pipeline.build import FIGURES_FILE, systems_in
+    from pipeline.data.ladder import FileRecord
+    from pipeline.systems.base import get_system
+    from pipeline.verdicts import cached_verdicts, verify_cached
+
+    data_root, out_root = Path(data_root), Path(out_root)
+    page_dir = out_root / REPORT_DIR
+    figures = _load_json(out_root / FIGURES_FILE)
+    vassal = _load_json(out_root / VASSAL_RESULT)
+    runs = [r for r in (vassal or {}).get("runs", []) if isinstance(r, dict)]
+    names = systems_in(data_root)
+    record = FileRecord.read(data_root, names)
+    systems = []
+    for name in names:
+        gs = get_system(name)
+        sr = SystemReport(name)
+        out_dir = out_root / name
+        findings, sr.checked, _hit = verify_cached(data_root, name, out_root, use_cache=use_cache)
+        rows = [FindingRow.of(f) for f in findings]
+        verdicts = cached_verdicts(data_root, name, out_root, record)
+        sr.runs = [r for r in runs if r.get("system") == name]
+        for sf in gs.scenario_files(data_root / name, None):
+            sc = ScenarioReport(sf.id, sf.id)
+            stems = {Path(p).stem for p in sf.files}
+            sc.findings = [r for r in rows if r.file and Path(r.file).stem in stems]
+            sc.label = next((r.what for r in sorted(sc.findings, key=lambda r: r.blocking) if r.what), sf.id)
+            sc.label = re.sub(r" (hex \[.*|unit .*)$", "", sc.label)
+            sheet = out_dir / "cards" / f"scenario_{sf.id}.png"
+            if sheet.is_file():
+                sc.sheet = _rel(sheet, page_dir)
+            sc.pieces = _images(out_dir / "images", page_dir, f"game_terrain_{sf.id}_*.png")
+            got = verdicts.get(sf.id)
+            if got is not None and hasattr(got, "games"):
+                sc.verdict, sc.label = got, got.label
+                sc.sides = [Side(n, got.rate(i), *got.interval(i)) for i, n in enumerate(got.side_names)]
+            elif got is not None:
+                sc.not_played, sc.label = got.reason, got.label
+            sc.runs = [r for r in sr.runs if f"{sf.id}.vsav" in str(r.get("label", ""))]
+            sr.scenarios.append(sc)
+        matched = {id(r) for s in sr.scenarios for r in s.findings}
+        sr.other_findings = [r for r in rows if id(r) not in matched]
+        if lint:
+            sr.lint = _lint(out_dir, page_dir)
+        sr.counters = _images(out_dir / "images", page_dir, exclude=("game_terrain_", "table_", "board_"))
+        sr.cards = _images(out_dir / "cards", page_dir, exclude=("scenario_",))
+        chart = out_dir / "playability.png"
+        sr.chart = _rel(chart, page_dir) if chart.is_file() else None
+        sr.figures = next((s for s in (figures or {}).get("systems", []) if s.get("system") == name), None)
+        systems.append(sr)
+    return Report(systems, figures, vassal)
+
+
+def _lint(out_dir: Path, page_dir: Path) -> list[tuple[str, list]]:
+    """Lint findings of the system's module(s) and extension(s) (an extension against the
+    module beside it), per file."""
+    from pipeline.vassal.lint import lint_many
+
+    modules = sorted(out_dir.glob("*.vmod"))
+    extensions = sorted(out_dir.glob("*.vmdx"))
+    out: list[tuple[str, list]] = []
+    try:
+        if modules:
+            found = lint_many(modules)
+            out += [(_rel(m, page_dir), found[str(m)]) for m in modules]
+        if extensions:
+            found = lint_many(extensions, base=modules[0] if modules else None)
+            out += [(_rel(x, page_dir), found[str(x)]) for x in extensions]
+    except GunbaiError as exc:
+        out.append((_rel(out_dir, page_dir), [_LintFailure(str(exc))]))
+    return out
+
+
+@dataclass(frozen=True)
+class _LintFailure:
+    message: str
+    severity: str = "error"
+    entry: str = ""
+    element_path: str = ""
+
+
+def render(report: Report) -> str:
+    """The page's HTML (``templates/report/index.html.j2``)."""
+    import jinja2
+
+    from pipeline.stamp import REPO
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(REPO / "templates" / "report"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["pct"] = lambda x: f"{100 * x:.1f}%"
+    return env.get_template("index.html.j2").render(report=report)
+
+
+def write_report(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bool = True) -> Path:
+    """Write ``OUT/report/index.html`` (atomically) and return its path.
+
+    Raises:
+        DataError, GunbaiError: as :func:`collect`.
+    """
+    from pipeline.output import write_bytes_atomic
+
+    html = render(collect(data_root, out_root, lint=lint, use_cache=use_cache))
+    path = Path(out_root) / REPORT_DIR / "index.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_bytes_atomic(path, html.encode("utf-8"))
