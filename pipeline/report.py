@@ -214,18 +214,17 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
             sc = ScenarioReport(sf.id, sf.id)
             stems = {Path(p).stem for p in sf.files}
             sc.findings = [r for r in rows if r.file and Path(r.file).stem in stems]
-            sc.label = next((r.what for r in sorted(sc.findings, key=lambda r: r.blocking) if r.what), sf.id)
-            sc.label = re.sub(r" (hex \[.*|unit .*)$", "", sc.label)
+            sc.label = _title(sf.files[0]) if sf.files else sf.id
             sheet = out_dir / "cards" / f"scenario_{sf.id}.png"
             if sheet.is_file():
                 sc.sheet = _rel(sheet, page_dir)
             sc.pieces = _images(out_dir / "images", page_dir, f"game_terrain_{sf.id}_*.png")
             got = verdicts.get(sf.id)
             if got is not None and hasattr(got, "games"):
-                sc.verdict, sc.label = got, got.label
+                sc.verdict = got
                 sc.sides = [Side(n, got.rate(i), *got.interval(i)) for i, n in enumerate(got.side_names)]
             elif got is not None:
-                sc.not_played, sc.label = got.reason, got.label
+                sc.not_played = got.reason
             sc.runs = [r for r in sr.runs if f"{sf.id}.vsav" in str(r.get("label", ""))]
             sr.scenarios.append(sc)
         matched = {id(r) for s in sr.scenarios for r in s.findings}
@@ -239,6 +238,24 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
         sr.figures = next((s for s in (figures or {}).get("systems", []) if s.get("system") == name), None)
         systems.append(sr)
     return Report(systems, figures, vassal)
+
+
+def _title(path: Path) -> str:
+    """A scenario's title from its file's top-level ``code`` and ``name`` (``OHW4 Take the High
+    Ground``; a name ``unknown``: "(name not public)"); the file's name when it has neither or
+    cannot be read (the legality findings then say why)."""
+    import yaml
+
+    try:
+        doc = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, ValueError, yaml.YAMLError):
+        return Path(path).stem
+    if not isinstance(doc, dict):
+        return Path(path).stem
+    code, name = doc.get("code"), doc.get("name")
+    name = "(name not public)" if name == "unknown" else name
+    parts = [str(x) for x in (code, name) if isinstance(x, str | int) and str(x).strip()]
+    return " ".join(parts) or Path(path).stem
 
 
 def _lint(out_dir: Path, page_dir: Path) -> list[tuple[str, list]]:
