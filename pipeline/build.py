@@ -289,7 +289,8 @@ FIGURES_FILE = "build-figures.json"
 
 def write_figures(out_root: Path, results: list[BuildResult], seconds: float, cpu: float) -> Path:
     """Write ``OUT/build-figures.json``: the last build's wall ``seconds`` and ``cpu`` seconds
-    (this process and its drawing processes) and, per system, its summary line, whether it was
+    (of the command's process: the drawing processes, which outlive it, are not counted) and,
+    per system, its summary line, whether it was
     skipped (and its last build's line), the seconds of each step, the images drawn, files
     written and changed, and the notes. Sorted keys, atomic. Returns the path.
 

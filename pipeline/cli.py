@@ -114,7 +114,7 @@ def build(
 
 
 def _cpu() -> float:
-    """CPU seconds of this process and of its children waited for (the drawing processes)."""
+    """CPU seconds of this process (and of any child process it has waited for)."""
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 

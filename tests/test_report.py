@@ -131,7 +131,7 @@ def test_every_scenario_has_its_legality_balance_and_vassal_verdict(reported):
     assert "VASSAL: clean" in _article(html, "sekigahara-sekigahara_1600")
     assert "vassal-check: 5 of 6 runs clean" in html
     # the build's figures, the scenario sheets, galleries and lint
-    assert "12.5 s wall, 20.2 s CPU" in html or "12.5 s wall, 20.3 s CPU" in html
+    assert "12.5 s wall, 20.2 s CPU in the main process" in html or "12.5 s wall, 20.3 s CPU in the main process" in html
     assert '<img src="../sekigahara/cards/scenario_sekigahara_1600.png"' in html
     assert "../ohw/ohw.vmod</code>: no lint finding." in html
     assert 'src="../ohw/cards/card_errata.png"' in html and 'src="../ohw/images/unit_ashigaru_blue.png"' in html
