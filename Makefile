@@ -48,9 +48,11 @@ lock:
 	mv $(LOCK).tmp $(LOCK)
 	rm -rf .lock-venv
 
+# The report is written even when the build refuses (it then shows why); the build's exit code
+# is make's.
 build: setup
-	$(GUNBAI) build --data $(DATA) --out $(OUT)
-	$(GUNBAI) report --data $(DATA) --out $(OUT)
+	rc=0; $(GUNBAI) build --data $(DATA) --out $(OUT) || rc=$$?; \
+	  $(GUNBAI) report --data $(DATA) --out $(OUT) || [ $$rc != 0 ] || rc=1; exit $$rc
 
 # The HTML build report alone (build/report/index.html), from what the last build, verify --play
 # and vassal-check left in $(OUT).

@@ -169,6 +169,67 @@ def _load_json(path: Path) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
+#: How an error names the kind of value expected.
+_KINDS = {int: "a whole number", float: "a number", type(None): "null", str: "text", list: "a list", dict: "a mapping", bool: "true or false"}
+
+
+def _kinds(types: tuple) -> str:
+    return " or ".join(_KINDS.get(t, t.__name__) for t in types)
+
+
+#: A run of the VASSAL result file: key → the types its value may have.
+_RUN_FIELDS = {"verdict": (str,), "seconds": (int, type(None)), "label": (str,), "system": (str,), "problems": (list,)}
+
+
+def _vassal_result(path: Path) -> dict | None:
+    """The VASSAL result file (``scripts/vassal_check_result.py``), checked: None when there is
+    none or it is of another format (an older checker's; the page says it is not checked).
+
+    Raises:
+        GunbaiError: the file is of format 1 but a value is not what it should be (the file and
+            the value named).
+    """
+    doc = _load_json(path)
+    if doc is None or doc.get("format") != 1:
+        return None
+    for key in ("clean", "total", "exit"):
+        if not isinstance(doc.get(key), int) or isinstance(doc.get(key), bool):
+            raise GunbaiError(f"{path}: {key} is {doc.get(key)!r}; expected a whole number (run make vassal-check again)")
+    runs = doc.get("runs")
+    if not isinstance(runs, list):
+        raise GunbaiError(f"{path}: runs is {runs!r}; expected a list of runs (run make vassal-check again)")
+    for i, run in enumerate(runs):
+        for key, types in _RUN_FIELDS.items():
+            value = run.get(key) if isinstance(run, dict) else None
+            if not isinstance(value, types) or isinstance(value, bool) or (key == "problems" and not all(isinstance(p, str) for p in value)):
+                raise GunbaiError(f"{path}: runs[{i}].{key} is {value!r}; expected {_kinds(types)} (run make vassal-check again)")
+    doc["summary"] = str(doc.get("summary", ""))
+    return doc
+
+
+def _figures(path: Path) -> dict | None:
+    """The build's figures (:func:`pipeline.build.write_figures`), or None when there are none
+    or they are of another format.
+
+    Raises:
+        GunbaiError: a value is not what it should be (the file and the value named).
+    """
+    doc = _load_json(path)
+    if doc is None or doc.get("format") != 1:
+        return None
+    number = (int, float)
+    checks = [("seconds", doc.get("seconds"), number), ("cpu", doc.get("cpu"), number), ("systems", doc.get("systems"), (list,))]
+    for i, sy in enumerate(doc.get("systems") or []):
+        sy = sy if isinstance(sy, dict) else {}
+        checks += [(f"systems[{i}].{k}", sy.get(k), t) for k, t in (("system", (str,)), ("summary", (str,)), ("skipped", (bool,)),
+                   ("drawn", (int,)), ("files", (int,)), ("changed", (int,)), ("seconds", (dict,)), ("notes", (list,)))]
+        checks += [(f"systems[{i}].seconds.{k}", v, number) for k, v in (sy.get("seconds") or {}).items()]
+    for name, value, types in checks:
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise GunbaiError(f"{path}: {name} is {value!r}; expected {_kinds(types)} (run gunbai build again)")
+    return doc
+
+
 def _rel(path: Path, page_dir: Path) -> str:
     """``path`` relative to the page's folder, with forward slashes (a link that works from a
     file:// page)."""
@@ -187,7 +248,8 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
 
     Raises:
         DataError: a data file is invalid (the legality check had to run and could not load it).
-        GunbaiError: the data folder holds no game system.
+        GunbaiError: the data folder holds no game system; a result file (``build-figures.json``,
+            ``vassal-check.json``) holds a value of the wrong kind.
     """
     from pipeline.build import FIGURES_FILE, systems_in
     from pipeline.data.ladder import FileRecord
@@ -196,9 +258,9 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
 
     data_root, out_root = Path(data_root), Path(out_root)
     page_dir = out_root / REPORT_DIR
-    figures = _load_json(out_root / FIGURES_FILE)
-    vassal = _load_json(out_root / VASSAL_RESULT)
-    runs = [r for r in (vassal or {}).get("runs", []) if isinstance(r, dict)]
+    figures = _figures(out_root / FIGURES_FILE)
+    vassal = _vassal_result(out_root / VASSAL_RESULT)
+    runs = (vassal or {}).get("runs", [])
     names = systems_in(data_root)
     record = FileRecord.read(data_root, names)
     systems = []

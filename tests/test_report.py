@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.build import build_all, write_figures
+from pipeline.errors import GunbaiError
 from pipeline.report import FindingRow, write_report
 from pipeline.verdicts import cached_verdicts, play_all
 
@@ -281,3 +282,34 @@ def test_a_real_chromium_opens_the_page_clean_filters_it_and_finds_no_serious_ac
         finally:
             ctx.close()
     assert problems == []
+
+
+def test_an_incomplete_scenario_says_why_and_has_no_verdict(tmp_path):
+    data = _data(tmp_path, "genpei")
+    page = write_report(data, tmp_path / "build", lint=False)
+    gp05 = _article(page.read_text(encoding="utf-8"), "genpei-gp05")
+    assert 'data-legality="incomplete" data-balance="none"' in gp05
+    # gp05.yaml: "map: not public", the name unknown
+    assert "GP05 (name not public)" in gp05
+    assert f"Incomplete (<code>{data / 'genpei' / 'scenarios' / 'gp05.yaml'}</code>): map not public" in gp05
+    assert "No scenario sheet drawn (the scenario is incomplete)." in gp05
+
+
+@pytest.mark.parametrize(("name", "doc", "message"), [
+    ("vassal-check.json", {"format": 1, "clean": 1, "total": 1, "exit": 0, "runs": [{"verdict": "CLEAN", "seconds": "x", "label": "a", "system": "ohw", "problems": []}]},
+     "runs[0].seconds is 'x'; expected a whole number or null (run make vassal-check again)"),
+    ("vassal-check.json", {"format": 1, "clean": 1, "total": 1, "exit": 0, "runs": {}}, "runs is {}; expected a list of runs (run make vassal-check again)"),
+    ("build-figures.json", {"format": 1, "seconds": 1.0, "cpu": "a lot", "systems": []}, "cpu is 'a lot'; expected a whole number or a number (run gunbai build again)"),
+])
+def test_a_bad_result_file_is_one_line_naming_it_and_the_value(tmp_path, name, doc, message):
+    data, out = _data(tmp_path, "sekigahara"), tmp_path / "build"
+    out.mkdir()
+    (out / name).write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(GunbaiError) as exc:
+        write_report(data, out, lint=False)
+    assert str(exc.value) == f"{out / name}: {message}"
+    assert not (out / "report").exists()
+    # a result file of another format (an older checker's) is not read: the page says "not checked"
+    (out / name).write_text(json.dumps({**doc, "format": 0}), encoding="utf-8")
+    html = write_report(data, out, lint=False).read_text(encoding="utf-8")
+    assert ("Not checked in VASSAL yet" if name == "vassal-check.json" else "No build figures") in html
