@@ -22,8 +22,7 @@ parts that change from one build of the same input to the next are the build's o
 
 Example::
 
-    >>> path = write_report(Path("source_data"), Path("build"))    # doctest: +SKIP
-    >>> path
+    >>> write_report(Path("source_data"), Path("build"))    # doctest: +SKIP
     PosixPath('build/report/index.html')
 """
 
@@ -40,6 +39,9 @@ from pipeline.errors import GunbaiError
 REPORT_DIR = "report"
 #: The machine-readable result of ``make vassal-check`` (``scripts/vassal_check_result.py``).
 VASSAL_RESULT = "vassal-check.json"
+#: Screenshots of setups as VASSAL paints them (``vassal-check --shot OUT/vassal-shots/<id>.png``,
+#: or in batch mode ``…/shot.png``, which makes ``shot-<n>-<setup id>.png``), any folder depth.
+VASSAL_SHOTS = "vassal-shots"
 #: A legality finding's line (every system prints them so, :mod:`pipeline.systems`):
 #: ``FILE[:LINE]: WHAT: RULE: MESSAGE [DOC, SECTION]``.
 FINDING_LINE = re.compile(r"^(?P<file>[^:]+?)(?::(?P<line>\d+))?: (?P<what>.+?): (?P<rule>[a-z][a-z0-9_.-]*): "
@@ -107,6 +109,8 @@ class ScenarioReport:
     not_played: str | None = None
     sides: list[Side] = field(default_factory=list)
     runs: list[dict] = field(default_factory=list)
+    #: screenshots of its setup in VASSAL, relative to the page
+    shots: list[str] = field(default_factory=list)
 
     @property
     def legality(self) -> str:
@@ -263,6 +267,7 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
     runs = (vassal or {}).get("runs", [])
     names = systems_in(data_root)
     record = FileRecord.read(data_root, names)
+    shots = sorted((out_root / VASSAL_SHOTS).rglob("*.png")) if (out_root / VASSAL_SHOTS).is_dir() else []
     systems = []
     for name in names:
         gs = get_system(name)
@@ -288,6 +293,7 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
             elif got is not None:
                 sc.not_played = got.reason
             sc.runs = [r for r in sr.runs if f"{sf.id}.vsav" in str(r.get("label", ""))]
+            sc.shots = [_rel(p, page_dir) for p in shots if shot_of(p, sf.id)]
             sr.scenarios.append(sc)
         matched = {id(r) for s in sr.scenarios for r in s.findings}
         sr.other_findings = [r for r in rows if id(r) not in matched]
@@ -300,6 +306,18 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
         sr.figures = next((s for s in (figures or {}).get("systems", []) if s.get("system") == name), None)
         systems.append(sr)
     return Report(systems, figures, vassal)
+
+
+def shot_of(path: Path, scenario: str) -> bool:
+    """Whether the screenshot ``path`` shows the setup of ``scenario``: its name is the
+    scenario's id, or ends in ``-<id>`` (vassal-check's batch mode names the shot of each setup
+    ``<shot>-<n>-<setup file name>.png``), a ``.vsav`` left in the name or not.
+
+    >>> shot_of(Path("shots/gp19-3-gp19_nutas_stronghold.png"), "gp19_nutas_stronghold"), shot_of(Path("gp02.png"), "gp20")
+    (True, False)
+    """
+    stem = path.stem.removesuffix(".vsav")
+    return stem == scenario or stem.endswith(f"-{scenario}")
 
 
 def _title(path: Path) -> str:

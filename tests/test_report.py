@@ -62,6 +62,10 @@ def reported(tmp_path_factory):
     verdicts = play_all(data, ["ohw", "sekigahara"], budget=40, precision=0.05, policy="random", out_root=out)
     (tmp / "transcript").write_text(TRANSCRIPT, encoding="utf-8")
     vassal_check_result.write(TRANSCRIPT, 1, str(out / "vassal-check.json"))
+    # a screenshot as vassal-check --shot OUT/vassal-shots/shot.png names that of a batch's first setup
+    # (the scenario sheet stands in for VASSAL's picture)
+    (out / "vassal-shots").mkdir()
+    (out / "vassal-shots" / "shot-1-sekigahara_1600.png").write_bytes((out / "sekigahara" / "cards" / "scenario_sekigahara_1600.png").read_bytes())
     path = data / "ohw" / "scenarios" / "ohw04_take_the_high_ground.yaml"
     text = path.read_text(encoding="utf-8")
     assert ILLEGAL_FROM in text
@@ -129,7 +133,9 @@ def test_every_scenario_has_its_legality_balance_and_vassal_verdict(reported):
     assert "<span class=\"badge flagged\">flag</span> <code>" in _article(html, "ohw-ohw30_last_stand")
     # VASSAL: the run of each setup beside its scenario, the problem named
     assert "VASSAL: problems" in ohw11 and "chat: Bad Data in Module: image not found (+1 more)" in ohw11
-    assert "VASSAL: clean" in _article(html, "sekigahara-sekigahara_1600")
+    seki = _article(html, "sekigahara-sekigahara_1600")
+    assert "VASSAL: clean" in seki
+    assert '<img class="shot" src="../vassal-shots/shot-1-sekigahara_1600.png"' in seki and 'class="shot"' not in ohw11
     assert "vassal-check: 5 of 6 runs clean" in html
     # the build's figures, the scenario sheets, galleries and lint
     assert "12.5 s wall, 20.2 s CPU in the main process" in html or "12.5 s wall, 20.3 s CPU in the main process" in html
