@@ -162,6 +162,8 @@ class Report:
     systems: list[SystemReport]
     figures: dict | None
     vassal: dict | None
+    #: screenshots that show no scenario's setup (a module alone), relative to the page
+    other_shots: list[str] = field(default_factory=list)
 
 
 def _load_json(path: Path) -> dict | None:
@@ -257,6 +259,7 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
     """
     from pipeline.build import FIGURES_FILE, systems_in
     from pipeline.data.ladder import FileRecord
+    from pipeline.play.verdict import Verdict
     from pipeline.systems.base import get_system
     from pipeline.verdicts import cached_verdicts, verify_cached
 
@@ -287,7 +290,7 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
                 sc.sheet = _rel(sheet, page_dir)
             sc.pieces = _images(out_dir / "images", page_dir, f"game_terrain_{sf.id}_*.png")
             got = verdicts.get(sf.id)
-            if got is not None and hasattr(got, "games"):
+            if isinstance(got, Verdict):
                 sc.verdict = got
                 sc.sides = [Side(n, got.rate(i), *got.interval(i)) for i, n in enumerate(got.side_names)]
             elif got is not None:
@@ -305,7 +308,8 @@ def collect(data_root: Path, out_root: Path, *, lint: bool = True, use_cache: bo
         sr.chart = _rel(chart, page_dir) if chart.is_file() else None
         sr.figures = next((s for s in (figures or {}).get("systems", []) if s.get("system") == name), None)
         systems.append(sr)
-    return Report(systems, figures, vassal)
+    shown = {p for sr in systems for sc in sr.scenarios for p in sc.shots}
+    return Report(systems, figures, vassal, [p for p in (_rel(p, page_dir) for p in shots) if p not in shown])
 
 
 def shot_of(path: Path, scenario: str) -> bool:
