@@ -124,12 +124,14 @@ bases: setup
 # Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored
 # in it, then with each extension beside it and its setups, each extension built for a base
 # fixture on that base (with $(FIXTURE_SAVES)), and the setups of earlier releases with this
-# build's extension; exit 0 only when every run is clean.
+# build's extension; exit 0 only when every run is clean. The results go into $(OUT)/vassal-check.json,
+# and the build report is written again with them (whatever they are).
 vassal-check: build bases
 	@test -n "$(VASSAL_DIR)" -a -x "$(VASSAL_DIR)/vassal-check-all" || \
 	  { echo "vassal-check: VASSAL checker not found; set VASSAL_DIR=/path/to/shared/vassal" >&2; exit 1; }
 	$(SUDO) $(VASSAL_DIR)/install-deps.sh
-	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT)
+	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT); \
+	  rc=$$?; $(GUNBAI) report --data $(DATA) --out $(OUT); exit $$rc
 
 clean:
 	rm -rf $(OUT)

@@ -142,8 +142,8 @@ class SystemReport:
     scenarios: list[ScenarioReport] = field(default_factory=list)
     #: legality findings about no one scenario (a roster, the rules data)
     other_findings: list[FindingRow] = field(default_factory=list)
-    #: lint: (file relative to the page, [findings]) per module and extension
-    lint: list[tuple[str, list]] = field(default_factory=list)
+    #: lint: (file relative to the page, [findings]) per module and extension; None: not run
+    lint: list[tuple[str, list]] | None = None
     runs: list[dict] = field(default_factory=list)
     counters: list[str] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)
