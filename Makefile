@@ -15,7 +15,7 @@ OUT    ?= build
 VASSAL_DIR ?= $(firstword $(wildcard ../shared/vassal /work/shared/vassal))
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check
+.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check browser report
 
 # Exactly the locked versions, nothing resolved: --no-deps installs what the lock lists and no
 # more; gunbai itself is installed without dependencies and built with the locked setuptools;
@@ -48,11 +48,33 @@ lock:
 	mv $(LOCK).tmp $(LOCK)
 	rm -rf .lock-venv
 
+# The report is written even when the build refuses (it then shows why); the build's exit code
+# is make's.
 build: setup
-	$(GUNBAI) build --data $(DATA) --out $(OUT)
+	rc=0; $(GUNBAI) build --data $(DATA) --out $(OUT) || rc=$$?; \
+	  $(GUNBAI) report --data $(DATA) --out $(OUT) || [ $$rc != 0 ] || rc=1; exit $$rc
 
-test: setup
-	$(PY) -m pytest
+# The HTML build report alone (build/report/index.html), from what the last build, verify --play
+# and vassal-check left in $(OUT).
+report: setup
+	$(GUNBAI) report --data $(DATA) --out $(OUT)
+
+# The headless browser the tests drive (the build report, the editor): Debian's Chromium
+# (/usr/bin/chromium; Playwright for Python, pinned in the lock, drives it), and axe-core from
+# the npm registry at a pinned version for the accessibility check ($(BROWSER_DIR)/axe.min.js).
+# Installed as root or with sudo when missing; a no-op when both are there.
+BROWSER_DIR ?= .browser
+AXE_VERSION := 4.14.1
+browser:
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core; }
+	@test -f $(BROWSER_DIR)/axe-$(AXE_VERSION).min.js || { mkdir -p $(BROWSER_DIR)/pack && \
+	  npm pack --silent --pack-destination $(BROWSER_DIR)/pack axe-core@$(AXE_VERSION) > /dev/null && \
+	  tar -xzf $(BROWSER_DIR)/pack/axe-core-$(AXE_VERSION).tgz -C $(BROWSER_DIR)/pack package/axe.min.js && \
+	  mv $(BROWSER_DIR)/pack/package/axe.min.js $(BROWSER_DIR)/axe-$(AXE_VERSION).min.js && rm -rf $(BROWSER_DIR)/pack; }
+
+test: setup browser
+	GUNBAI_AXE=$(BROWSER_DIR)/axe-$(AXE_VERSION).min.js $(PY) -m pytest
 
 verify: setup
 	$(GUNBAI) verify --data $(DATA)
@@ -102,15 +124,17 @@ bases: setup
 # Open every module under $(OUT) in VASSAL 3.7.26, then each with every predefined setup stored
 # in it, then with each extension beside it and its setups, each extension built for a base
 # fixture on that base (with $(FIXTURE_SAVES)), and the setups of earlier releases with this
-# build's extension; exit 0 only when every run is clean.
+# build's extension; exit 0 only when every run is clean. The results go into $(OUT)/vassal-check.json,
+# and the build report is written again with them (whatever they are).
 vassal-check: build bases
 	@test -n "$(VASSAL_DIR)" -a -x "$(VASSAL_DIR)/vassal-check-all" || \
 	  { echo "vassal-check: VASSAL checker not found; set VASSAL_DIR=/path/to/shared/vassal" >&2; exit 1; }
 	$(SUDO) $(VASSAL_DIR)/install-deps.sh
-	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT)
+	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT); \
+	  rc=$$?; $(GUNBAI) report --data $(DATA) --out $(OUT); exit $$rc
 
 clean:
 	rm -rf $(OUT)
 
 distclean: clean
-	rm -rf $(VENV) .lock-venv .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .lock-venv .pytest_cache .hypothesis .ruff_cache $(BROWSER_DIR)

@@ -283,6 +283,31 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
     return results
 
 
+#: The build's figures beside the systems' folders (``gunbai report`` shows them).
+FIGURES_FILE = "build-figures.json"
+
+
+def write_figures(out_root: Path, results: list[BuildResult], seconds: float, cpu: float) -> Path:
+    """Write ``OUT/build-figures.json``: the last build's wall ``seconds`` and ``cpu`` seconds
+    (of the command's process: the drawing processes, which outlive it, are not counted) and,
+    per system, its summary line, whether it was
+    skipped (and its last build's line), the seconds of each step, the images drawn, files
+    written and changed, and the notes. Sorted keys, atomic. Returns the path.
+
+    The figures are the only part of ``gunbai report``'s page that differs from one build of
+    the same input to the next.
+    """
+    import json
+
+    from pipeline.output import write_bytes_atomic
+
+    systems = [{"system": r.system, "summary": r.summary(), "skipped": r.skipped is not None, "last": r.skipped,
+                "seconds": {k: round(v, 2) for k, v in r.seconds.items()}, "drawn": r.drawn, "files": len(r.files),
+                "changed": r.changed, "notes": list(r.notes)} for r in results]
+    doc = {"format": 1, "seconds": round(seconds, 2), "cpu": round(cpu, 2), "systems": systems}
+    return write_bytes_atomic(Path(out_root) / FIGURES_FILE, (json.dumps(doc, sort_keys=True, indent=1) + "\n").encode())
+
+
 def _base_options(chosen: list[str], base_module: Path | None, base_mapping: Path | None, options: dict) -> dict[str, Path]:
     """The ``base_module``/``base_mapping`` build options, after checking that a chosen system
     takes them and the files exist; their SHA-256 go into ``options`` (the stamp).

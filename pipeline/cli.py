@@ -10,6 +10,7 @@ Commands::
     gunbai counters  [--data source_data] [--out build] [--system S]   # counter images only
     gunbai cards     [--data source_data] [--out build] [--system S]   # reference cards only
     gunbai sheets    [--data source_data] [--out build] [--system S]   # print PDFs
+    gunbai report    [--data source_data] [--out build]  # OUT/report/index.html of the build's results
     gunbai lint      PATH… [--base MODULE.vmod]            # check .vmod/.vmdx/.vsav files
     gunbai inspect   PATH…                                 # what a module/extension/save holds
     gunbai extension draft --base-module M.vmod [-o source_data/genpei/base_mapping.yaml]
@@ -94,18 +95,47 @@ def build(
     """Verify every scenario, render counters and cards, write the VASSAL modules and the print
     PDFs. All or nothing: when anything fails, no output changes. A system whose data, templates,
     code and outputs are as its last build left them is skipped."""
-    from pipeline.build import build_all
+    import time
+
+    from pipeline.build import build_all, write_figures
 
     _jobs(jobs)
     on = _progress(quiet)
+    t0, c0 = time.perf_counter(), _cpu()
     try:
         results = build_all(data, out_dir, progress=on, system=system, force=force, base_module=base_module, base_mapping=base_mapping)
     except GunbaiError as exc:
         _fail(exc)
+    write_figures(out_dir, results, time.perf_counter() - t0, _cpu() - c0)
     for r in results:
         out.print(r.summary(), markup=False)
         for note in r.notes:
             out.print(f"note: {note}", markup=False)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process (and of any child process it has waited for)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+@app.command()
+def report(
+    data: DataOpt = Path("source_data"),
+    out_dir: OutOpt = Path("build"),
+    no_lint: Annotated[bool, typer.Option("--no-lint", help="Leave out the lint findings of the modules (lint reads every module again).")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Check the scenarios' legality again even when the cache of gunbai verify is current.")] = False,
+) -> None:
+    """Write OUT/report/index.html: one static page of what the last build, verify --play and
+    make vassal-check found, per system and scenario (open it as a file). Plays no game: the
+    balance verdicts are those the cache of verify --play holds for today's data and code."""
+    from pipeline.report import write_report
+
+    try:
+        path = write_report(data, out_dir, lint=not no_lint, use_cache=not no_cache)
+    except GunbaiError as exc:
+        _fail(exc)
+    out.print(f"report: {path}", markup=False)
 
 
 #: The most processes ``--workers`` takes.

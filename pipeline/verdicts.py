@@ -301,6 +301,58 @@ def _choose(ladder: Sequence[str], system: str, scenario: str, record: LadderRec
     return pol, proven
 
 
+def _request(system: str, sf: ScenarioFiles, record: LadderRecord, *, policy: str, proven: bool, seed: int, precision: float,
+             budget: int) -> dict:
+    """What a verdict was asked for, as its cache key digests it (:func:`verdict_key`)."""
+    return {"system": system, "scenario": sf.id, "policy": policy, "proven": proven, "seed": seed, "precision": precision,
+            "budget": budget, "batch": BATCH, "ladder": list(record.proven(system, sf.id)), "where": [str(p) for p in sf.files]}
+
+
+def cached_verdicts(data_root: Path, system: str, out_root: Path, record: LadderRecord | None = None) -> dict[str, Verdict | NotPlayable]:
+    """The verdicts the cache holds for ``system`` that are still current, by scenario id,
+    whatever options (policy, seed, precision, budget) they were played with: an entry counts
+    when its key is the one :func:`play_all` would compute today for the options the verdict
+    records (the same data, code, lock, ladder record and file names). Nothing is played and
+    no engine is imported; a scenario with no current entry is left out. A "not played" entry
+    (the scenario cannot be played, e.g. its map is not public) records no options to check its
+    key by: it is taken as it stands (the legality findings say the same of today's data).
+
+    ``gunbai report`` reads the balance verdicts with it (:mod:`pipeline.report`).
+
+    Raises:
+        GunbaiError: ``system`` is unknown.
+    """
+    data_root = Path(data_root)
+    if record is None:
+        record = FileRecord.read(data_root, [system])
+    gs = get_system(system)
+    data_dir = data_root / system
+    code, rules = code_digest(system), rules_digest(gs, data_dir)
+    out: dict[str, Verdict | NotPlayable] = {}
+    for sf in gs.scenario_files(data_dir, None):
+        path = cache_folder(out_root, system) / f"{sf.id}.json"
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(entry, dict) or entry.get("format") != CACHE_FORMAT:
+            continue
+        if entry.get("kind") == "verdict":
+            v = entry.get("verdict") or {}
+            try:
+                request = _request(system, sf, record, policy=v["policy"], proven=v["proven"], seed=v["seed"], precision=v["precision"],
+                                   budget=v["budget"])
+            except (KeyError, TypeError):
+                continue
+            if entry.get("key") == verdict_key(code, rules, data_dir, sf, request):
+                out[sf.id] = Verdict.from_json(v)
+        elif entry.get("kind") == "not played":
+            # keyed by the full request, whose options a not-played entry does not record: the
+            # scenario's own files and the code decide that it cannot be played
+            out[sf.id] = NotPlayable(entry["id"], entry["label"], entry["reason"])
+    return out
+
+
 def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[Path]] | None = None, budget: int, seed: int = 1,
              precision: float, policy: str | None = None, workers: int = 1, dask: str | None = None, out_root: Path | None = None,
              use_cache: bool = True, record: LadderRecord | None = None) -> list[SystemVerdicts]:
@@ -348,8 +400,7 @@ def play_all(data_root: Path, systems: Sequence[str], *, files: dict[str, list[P
             rec = record.scenario(name, sf.id) if isinstance(record, FileRecord) else None
             if rec is not None and rec.code != code:
                 stale.append(sf.id)
-            request = {"system": name, "scenario": sf.id, "policy": pol, "proven": proven, "seed": seed, "precision": precision,
-                       "budget": budget, "batch": BATCH, "ladder": list(record.proven(name, sf.id)), "where": [str(p) for p in sf.files]}
+            request = _request(name, sf, record, policy=pol, proven=proven, seed=seed, precision=precision, budget=budget)
             keys[sf.id] = verdict_key(code, rules, data_dir, sf, request)
             entry = _read_entry(cache_folder(out_root, name) / f"{sf.id}.json", keys[sf.id]) if (use_cache and out_root is not None) else None
             if entry is not None:
