@@ -54,8 +54,9 @@ build: setup
 test: setup
 	$(PY) -m pytest
 
+# VERIFY_ARGS: more options, e.g. make verify VERIFY_ARGS="--format github" in a GitHub workflow.
 verify: setup
-	$(GUNBAI) verify --data $(DATA)
+	$(GUNBAI) verify --data $(DATA) $(VERIFY_ARGS)
 
 counters: setup
 	$(GUNBAI) counters --data $(DATA) --out $(OUT)

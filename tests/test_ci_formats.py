@@ -214,3 +214,19 @@ def test_pre_commit_try_repo_runs_the_hook_on_a_changed_data_file(repo, tmp_path
     run = try_repo()
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"the gunbai on PATH\)\.+\(no files to check\)Skipped", run.stdout), run.stdout
+
+
+# ------------------------------------------------------------------------------ the example workflow
+def test_the_example_workflow_verifies_with_annotations_and_keeps_the_report():
+    import yaml
+
+    flow = yaml.safe_load((ROOT / "docs" / "github-workflow.yml").read_text(encoding="utf-8"))
+    steps = flow["jobs"]["verify"]["steps"]
+    uses = [s.get("uses", "").split("@")[0] for s in steps]
+    assert uses[:2] == ["actions/checkout", "actions/setup-python"] and "actions/upload-artifact" in uses
+    runs = [s.get("run", "") for s in steps]
+    assert 'make verify VERIFY_ARGS="--format github"' in runs and "make build" in runs
+    upload = steps[uses.index("actions/upload-artifact")]
+    assert upload["if"] == "always()" and "build/report/" in upload["with"]["path"].split()
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "$(GUNBAI) verify --data $(DATA) $(VERIFY_ARGS)" in make
