@@ -51,8 +51,12 @@ lock:
 build: setup
 	$(GUNBAI) build --data $(DATA) --out $(OUT)
 
+# The tests on every core (pytest-xdist; TEST_JOBS=1 for one process). --dist loadfile keeps each
+# test file on one worker, so a module-scoped fixture (a build) is made once, not once per
+# worker; the one full build of the shipped data is shared by all workers (tests/conftest.py).
+TEST_JOBS ?= auto
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 # VERIFY_ARGS: more options, e.g. make verify VERIFY_ARGS="--format github" in a GitHub workflow.
 verify: setup
