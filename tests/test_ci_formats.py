@@ -185,6 +185,14 @@ def test_json_of_a_balance_verdict_matches_its_schema(repo):
     (v,) = doc["verdicts"]
     assert (v["system"], v["policy"], v["budget"]) == ("ohw", "random", 20)
     assert 0 < v["games"] <= 20 and sum(v["wins"]) <= v["games"]
+    # the same verdict (from the cache) as a JUnit balance test case beside the legality one
+    run = _verify(repo, "--format", "junit", "--play", "20", "--precision", "0.4", "--workers", "1", "--policy", "random",
+                  "source_data/ohw/scenarios/ohw30_last_stand.yaml")
+    doc = etree.fromstring(run.stdout.encode())
+    assert etree.XMLSchema(etree.parse(str(XSD))).validate(doc)
+    cases = [(c.get("classname"), c.get("name"), len(c)) for c in doc.iter("testcase")]
+    assert cases == [("gunbai.ohw.data", "data files load", 0), ("gunbai.ohw.legality", "ohw30_last_stand", 0),
+                     ("gunbai.ohw.balance", "ohw30_last_stand", int(run.returncode == 1))]
 
 
 def test_a_bad_format_is_refused():
