@@ -277,15 +277,16 @@ def _verify_formatted(fmt: str, output: Path | None, data: Path, scenarios: list
     records, cases, per_system = [], [], []
     for name in names:
         given = (files or {}).get(name)
-        sfs = get_system(name).scenario_files(data / name, given)
-        cases.append((name, [ScenarioCase(sf.id, tuple(str(p) for p in sf.files)) for sf in sfs]))
         try:
             (_n, fs, count), = _legality(data, given, name, out_dir, use_cache)
-        except DataError as exc:
+        except DataError as exc:  # its scenarios are not checked: no test cases for them
             records += data_records(name, exc.problems)
+            cases.append((name, []))
             continue
         except GunbaiError as exc:
             _fail(exc)
+        sfs = get_system(name).scenario_files(data / name, given)
+        cases.append((name, [ScenarioCase(sf.id, tuple(str(p) for p in sf.files)) for sf in sfs]))
         per_system.append((name, fs, count))
         records += [record_of(name, "legality", f) for f in fs]
         if fmt != "github":  # the workflow commands say it all

@@ -96,6 +96,10 @@ def test_invalid_data_is_an_error_command_on_its_line(repo):
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
         f"::error file={SCENARIO},line=29,title=invalid data (ohw)::units[2].x: 'six' is not valid; expected input should be a valid number")
+    # JUnit: the data test case fails, and no scenario is said to pass (none was checked)
+    doc = etree.fromstring(_verify(repo, "--format", "junit").stdout.encode())
+    assert [(c.get("classname"), len(c)) for c in doc.iter("testcase")] == [("gunbai.ohw.data", 1)]
+    assert doc.find("testsuite").get("failures") == "1"
 
 
 def test_shipped_data_gives_warnings_for_incomplete_scenarios_and_no_error(tmp_path):
