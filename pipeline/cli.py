@@ -7,6 +7,7 @@ Commands::
                                                           # verify, render, modules, print PDFs
     gunbai verify    [--data source_data] [SCENARIO.yaml…] [--system S] [--explain RULE]
                      [--play N [--precision P] [--policy NAME] [--workers N | --dask ADDRESS] [--no-cache]]
+                     [--format text|github|junit|json [--output FILE]]   # for CI (pipeline/ci_formats.py)
     gunbai counters  [--data source_data] [--out build] [--system S]   # counter images only
     gunbai cards     [--data source_data] [--out build] [--system S]   # reference cards only
     gunbai sheets    [--data source_data] [--out build] [--system S]   # print PDFs
