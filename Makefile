@@ -73,11 +73,16 @@ browser:
 	  tar -xzf $(BROWSER_DIR)/pack/axe-core-$(AXE_VERSION).tgz -C $(BROWSER_DIR)/pack package/axe.min.js && \
 	  mv $(BROWSER_DIR)/pack/package/axe.min.js $(BROWSER_DIR)/axe-$(AXE_VERSION).min.js && rm -rf $(BROWSER_DIR)/pack; }
 
+# The tests on every core (pytest-xdist; TEST_JOBS=1 for one process). --dist loadfile keeps each
+# test file on one worker, so a module-scoped fixture (a build) is made once, not once per
+# worker; the one full build of the shipped data is shared by all workers (tests/conftest.py).
+TEST_JOBS ?= auto
 test: setup browser
-	GUNBAI_AXE=$(BROWSER_DIR)/axe-$(AXE_VERSION).min.js $(PY) -m pytest
+	GUNBAI_AXE=$(BROWSER_DIR)/axe-$(AXE_VERSION).min.js $(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
+# VERIFY_ARGS: more options, e.g. make verify VERIFY_ARGS="--format github" in a GitHub workflow.
 verify: setup
-	$(GUNBAI) verify --data $(DATA)
+	$(GUNBAI) verify --data $(DATA) $(VERIFY_ARGS)
 
 counters: setup
 	$(GUNBAI) counters --data $(DATA) --out $(OUT)
@@ -112,6 +117,10 @@ bench: setup
 # Hex'n'Counters template (an upright grid, a small board) with GP19 and GP20 cut to its corner.
 BASES := tests/fixtures/vassal/bases
 FIXTURE_SAVES := gp19_nutas_stronghold.vsav gp20_nishinomiya.vsav
+# Base fixtures whose setups are checked one Player each (the Napoleonics module's start-up code
+# runs its own 52,000-command setup and keeps state from one game to the next); the others get
+# one Player for the extension and all its setups (vassal-check --batch).
+SINGLE_PLAYER_BASES := ccnapoleonics.vmod
 
 bases: setup
 	$(GUNBAI) build --data $(DATA) --out $(OUT)/bases/ccnapoleonics --system genpei \
@@ -130,7 +139,7 @@ vassal-check: build bases
 	@test -n "$(VASSAL_DIR)" -a -x "$(VASSAL_DIR)/vassal-check-all" || \
 	  { echo "vassal-check: VASSAL checker not found; set VASSAL_DIR=/path/to/shared/vassal" >&2; exit 1; }
 	$(SUDO) $(VASSAL_DIR)/install-deps.sh
-	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT); \
+	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE="$(SINGLE_PLAYER_BASES)" scripts/vassal-check-build $(VASSAL_DIR) $(OUT); \
 	  rc=$$?; $(GUNBAI) report --data $(DATA) --out $(OUT); exit $$rc
 
 clean:

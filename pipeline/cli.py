@@ -7,6 +7,7 @@ Commands::
                                                           # verify, render, modules, print PDFs
     gunbai verify    [--data source_data] [SCENARIO.yaml…] [--system S] [--explain RULE]
                      [--play N [--precision P] [--policy NAME] [--workers N | --dask ADDRESS] [--no-cache]]
+                     [--format text|github|junit|json [--output FILE]]   # for CI (pipeline/ci_formats.py)
     gunbai counters  [--data source_data] [--out build] [--system S]   # counter images only
     gunbai cards     [--data source_data] [--out build] [--system S]   # reference cards only
     gunbai sheets    [--data source_data] [--out build] [--system S]   # print PDFs
@@ -198,11 +199,16 @@ def verify(
     ladder: Annotated[bool, typer.Option("--ladder", help="Prove the policy ladder head to head on each playable scenario (--games: games per run; --policy: the top of the climb) and write each system's ladder.yaml, which the verdicts read.")] = False,
     games: Annotated[list[int] | None, typer.Option("--games", help="With --ladder: games per run of each pair from the bottom (repeat the option for each rung; the last count serves the rungs above it). Default 100.")] = None,
     quiet: QuietOpt = False,
+    fmt: Annotated[str, typer.Option("--format", help="How findings are reported: text (lines), github (GitHub Actions workflow commands: each finding on its data line in a pull request), junit (JUnit XML), json (docs/verify-report.schema.json).")] = "text",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="With --format junit or json: write the document to this file instead of standard output.")] = None,
 ) -> None:
     """Check scenarios against the rules: one line per problem, exit 1 when any. With --play,
     a balance verdict of each playable scenario to a stated precision (cached under OUT), from
-    the strongest policy the ladder record proves on it. With --ladder, prove the ladder."""
+    the strongest policy the ladder record proves on it. With --ladder, prove the ladder.
+    With --format github, junit or json, the findings for a CI system (the text lines then go
+    to standard error, except with github)."""
     from pipeline.build import explain_rule
+    from pipeline.ci_formats import FORMATS
 
     if explain is not None:
         try:
@@ -212,6 +218,10 @@ def verify(
             raise typer.Exit(1) from None
         return
     _play_options(play, workers, precision, dask, policy, ladder)
+    if fmt not in FORMATS or (fmt != "text" and ladder) or (output is not None and fmt not in ("junit", "json")):
+        err.print(f"gunbai verify: --format {fmt} is not valid here; expected one of {', '.join(FORMATS)} (not with --ladder; --output with junit or json)",
+                  markup=False)
+        raise typer.Exit(2)
     if games is not None and (not ladder or any(not 1 <= g <= MAX_LADDER_GAMES for g in games)):
         err.print(f"gunbai verify: --games {games} is not valid; expected --ladder and 1 to {MAX_LADDER_GAMES:,} games per run", markup=False)
         raise typer.Exit(2)
@@ -221,6 +231,10 @@ def verify(
     if (play > 0 or ladder) and policy is not None:
         _check_policy(policy, _systems_named(data, scenarios, system))
     _progress(quiet)
+    if fmt != "text":
+        _verify_formatted(fmt, output, data, scenarios, system, out_dir, not no_cache,
+                          play=play, precision=precision, seed=seed, workers=workers, policy=policy, dask=dask, stats=stats, notes=notes)
+        return
     from pipeline.build import blocking
 
     try:
@@ -262,6 +276,74 @@ def verify(
 
     judged = sum(1 for r in verdicts for e in r.entries if isinstance(e, Verdict))
     out.print(f"{count - len(open_notes)} scenario(s) legal{incomplete}" + (f", {judged} balance verdict(s) with no flag" if judged else ""), markup=False)
+
+
+def _verify_formatted(fmt: str, output: Path | None, data: Path, scenarios: list[Path] | None, system: str | None, out_dir: Path,
+                      use_cache: bool, *, play: int, **play_opts) -> None:
+    """``verify --format github|junit|json``: every system verified on its own (one system's
+    invalid data does not hide another's findings), the findings written in ``fmt``
+    (:mod:`pipeline.ci_formats`) to standard output or ``output``; exit 1 when any is a problem."""
+    from pipeline.build import blocking, systems_in
+    from pipeline.ci_formats import (
+        ScenarioCase,
+        data_records,
+        github_lines,
+        json_report,
+        junit_xml,
+        record_of,
+    )
+    from pipeline.errors import DataError
+    from pipeline.systems.base import get_system
+
+    text = out if fmt == "github" else err  # the human lines: off standard output when it holds a document
+    try:
+        names = _systems_named(data, scenarios, system) if scenarios else systems_in(data, system)
+        if not names:  # the files' systems cannot be told: this raises, saying why
+            names = [n for n, _fs, _c in _legality(data, scenarios, system, out_dir, use_cache)]
+    except GunbaiError as exc:
+        if fmt == "github":
+            out.print(f"::error title=gunbai verify::{exc}".replace("\n", "%0A"), markup=False)
+        _fail(exc)
+    files = _files_by_system(scenarios, names)
+    records, cases, per_system = [], [], []
+    for name in names:
+        given = (files or {}).get(name)
+        try:
+            (_n, fs, count), = _legality(data, given, name, out_dir, use_cache)
+        except DataError as exc:  # its scenarios are not checked: no test cases for them
+            records += data_records(name, exc.problems)
+            cases.append((name, []))
+            continue
+        except GunbaiError as exc:
+            _fail(exc)
+        sfs = get_system(name).scenario_files(data / name, given)
+        cases.append((name, [ScenarioCase(sf.id, tuple(str(p) for p in sf.files)) for sf in sfs]))
+        per_system.append((name, fs, count))
+        records += [record_of(name, "legality", f) for f in fs]
+        if fmt != "github":  # the workflow commands say it all
+            for f in fs:
+                (err if f in blocking(fs) else text).print(str(f), markup=False)
+    verdicts: list = []
+    if play > 0 and per_system and not any(r.severity == "error" for r in records):
+        verdicts = _play(data, scenarios, per_system, play=play, out_dir=out_dir, use_cache=use_cache, to=text, **play_opts)
+        records += [record_of(sv.system, "balance", f) for sv in verdicts for f in sv.findings()]
+    if fmt == "github":
+        for line in github_lines(records):
+            out.print(line, markup=False)
+    else:
+        doc = (junit_xml if fmt == "junit" else json_report)(cases, records, verdicts)
+        if output is None:
+            sys.stdout.buffer.write(doc)
+            sys.stdout.flush()
+        else:
+            from pipeline.output import write_bytes_atomic
+
+            write_bytes_atomic(output, doc)
+    problems = sum(r.severity == "error" for r in records)
+    scenarios_n = sum(len(c) for _n, c in cases)
+    text.print(f"{problems} problem(s) in {scenarios_n} scenario(s), {sum(r.severity == 'warning' for r in records)} note(s)", markup=False)
+    if problems:
+        raise typer.Exit(1)
 
 
 def _files_by_system(scenarios: list[Path] | None, names: list[str]) -> dict[str, list[Path]] | None:
@@ -338,9 +420,10 @@ def _legality(data: Path, scenarios: list[Path] | None, system: str | None, out_
 
 
 def _play(data: Path, scenarios: list[Path] | None, per_system, *, play: int, precision: float, seed: int, workers: int,
-          policy: str | None, dask: str | None, out_dir: Path, use_cache: bool, stats: bool, notes: bool) -> list:
+          policy: str | None, dask: str | None, out_dir: Path, use_cache: bool, stats: bool, notes: bool, to: Console | None = None) -> list:
     """``verify --play``: the verdicts of every system verified, printed; returns them
-    (:class:`pipeline.verdicts.SystemVerdicts`)."""
+    (:class:`pipeline.verdicts.SystemVerdicts`); ``to``: where the lines go (standard output)."""
+    to = to or out
     import time
 
     from pipeline import progress
@@ -365,23 +448,23 @@ def _play(data: Path, scenarios: list[Path] | None, per_system, *, play: int, pr
     where = f" on the Dask cluster at {dask}" if dask else f" on {workers} process(es)"
     for r in results:
         for n in r.record_notes:
-            out.print(f"ladder: {n}", markup=False)
+            to.print(f"ladder: {n}", markup=False)
         lines = [f"engine note: {n}" for n in r.notes]
         for e in r.entries:
             lines.extend(e.lines())
             if stats and isinstance(e, Verdict):
                 lines.extend(e.stats_lines())
         for line in _summarise_notes(lines, notes):
-            out.print(line, markup=False)
+            to.print(line, markup=False)
         if r.chart is not None:
-            out.print(f"chart: {r.chart}", markup=False)
+            to.print(f"chart: {r.chart}", markup=False)
         for f in r.findings():
             err.print(str(f), markup=False)
     for r in results:
-        out.print(summary_line(r), markup=False)
+        to.print(summary_line(r), markup=False)
     played = sum(r.played for r in results)
     if played:
-        out.print(f"played {played} verdict(s), {sum(r.games for r in results)} games, in {seconds:.1f} s{where}", markup=False)
+        to.print(f"played {played} verdict(s), {sum(r.games for r in results)} games, in {seconds:.1f} s{where}", markup=False)
     return results
 
 

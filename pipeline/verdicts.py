@@ -217,6 +217,8 @@ class CachedFinding:
     text: str
     blocking: bool
     scenario: str
+    #: file, line, rule, message, source, severity (:func:`pipeline.ci_formats.finding_fields`)
+    fields: dict | None = None
 
     def __str__(self) -> str:
         return self.text
@@ -240,15 +242,18 @@ def verify_cached(data_root: Path, name: str, out_root: Path, *, use_cache: bool
 
     data_dir = Path(data_root) / name
     # the folder as given is in the key: the findings name their files by it
-    key = inputs_digest(data_dir, name, {"verify": CACHE_FORMAT, "data": str(data_dir)})
+    key = inputs_digest(data_dir, name, {"verify": CACHE_FORMAT, "data": str(data_dir), "fields": 1})
     path = cache_folder(out_root, name) / "legality.json"
     if use_cache:
         entry = _read_entry(path, key)
         if entry is not None:
-            return [CachedFinding(f["text"], f["blocking"], f["scenario"]) for f in entry["findings"]], entry["count"], True
+            return [CachedFinding(f["text"], f["blocking"], f["scenario"], f.get("fields")) for f in entry["findings"]], entry["count"], True
+    from pipeline.ci_formats import finding_fields
+
     findings, count = get_system(name).verify(data_dir, None)
     _write_entry(path, {"format": CACHE_FORMAT, "key": key, "count": count,
-                        "findings": [{"text": str(f), "blocking": getattr(f, "blocking", True), "scenario": finding_scenario(f)} for f in findings]})
+                        "findings": [{"text": str(f), "blocking": getattr(f, "blocking", True), "scenario": finding_scenario(f),
+                                      "fields": finding_fields(f)} for f in findings]})
     return list(findings), count, False
 
 

@@ -248,7 +248,7 @@ def _run_verify(data: Path, *, tty: bool) -> str:
     import subprocess
     import sys
 
-    cmd = [sys.executable, "-m", "pipeline", "verify", "--data", str(data), "--system", "genpei"]
+    cmd = [sys.executable, "-m", "pipeline", "verify", "--data", str(data), "--system", "genpei", "--out", str(data.with_name(data.name + "-out"))]
     env = {**os.environ, "COLUMNS": "400"}
     if not tty:
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)

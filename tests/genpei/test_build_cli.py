@@ -70,7 +70,7 @@ def test_a_text_too_long_is_refused_by_a_build_on_two_processes_as_by_verify(tmp
     text = units.read_text(encoding="utf-8")
     start = text.index("\n    name: ") + len("\n    name: ")
     units.write_text(text[:start] + "Samurai " * 1000 + text[text.index("\n", start):], encoding="utf-8")
-    verify = _gunbai("verify", "--data", str(data))
+    verify = _gunbai("verify", "--data", str(data), "--out", str(tmp_path / "verify-out"))
     out = tmp_path / "out"
     env = {**os.environ, "GUNBAI_JOBS": "2"}
     run = subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(data), "--out", str(out), "-q"],

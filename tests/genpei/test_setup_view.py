@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pipeline.build import build_all
 from pipeline.systems.genpei import art
 from pipeline.systems.genpei.build import layout_of
 from pipeline.systems.genpei.load import load
@@ -30,11 +29,10 @@ LAYERS = ["Terrain", "Tiles", "Units", "Markers"]
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> dict[str, bytes]:
+def archive(shipped_build) -> dict[str, bytes]:
     """The core module's entries (its map, palette) with the Genpei extension's setups and its
     buildFile as ``ext:buildFile.xml``: what VASSAL has once the extension is loaded."""
-    out = tmp_path_factory.mktemp("build")
-    build_all(DATA, out, progress=False)
+    out = shipped_build
     with zipfile.ZipFile(out / "genpei" / "samurai_battles.vmod") as z:
         entries = {n: z.read(n) for n in z.namelist()}
     with zipfile.ZipFile(out / "genpei" / "genpei.vmdx") as z:

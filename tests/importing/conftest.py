@@ -6,15 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import build_all
-
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "source_data"
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    """The output folder of `gunbai build` on the shipped data (one sub-folder per system)."""
-    out = tmp_path_factory.mktemp("build")
-    build_all(DATA, out, progress=False)
-    return out
+def built(shipped_build) -> Path:
+    """The output folder of `gunbai build` on the shipped data (one sub-folder per system;
+    the run's one build, ``tests/conftest.py``)."""
+    return shipped_build

@@ -87,7 +87,8 @@ def test_overlap_and_off_table_are_flagged(tmp_path):
 
 def test_gunbai_verify_flags_the_general(tmp_path):
     root = _copy(tmp_path, lambda d: _unit(d, "blue_1").update(unit="ashigaru"))
-    run = subprocess.run([sys.executable, "-m", "pipeline", "verify", "--data", str(root.parent)], capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run([sys.executable, "-m", "pipeline", "verify", "--data", str(root.parent), "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 1
     assert "general-on-foot-samurai" in run.stderr and "blue_1" in run.stderr
 

@@ -297,6 +297,6 @@ def test_verify_counts_games_with_problems_not_problems(tmp_path):
         d["sides"][1]["role"] = "Player A"
         d["sides"][1]["zone"].update(x=30)
     copy = _copy(tmp_path, "skirmish", change)
-    res = CliRunner().invoke(app, ["verify", "--system", "ronin", "--data", str(copy.parent)])
+    res = CliRunner().invoke(app, ["verify", "--system", "ronin", "--data", str(copy.parent), "--out", str(tmp_path / "out")])
     assert res.exit_code == 1
     assert "ronin: 7 scenario(s): 6 legal, 1 with problems" in res.output

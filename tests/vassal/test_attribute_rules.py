@@ -17,7 +17,6 @@ import pytest
 import yaml
 from lxml import etree
 
-from pipeline.build import build_all
 from pipeline.vassal.archive import archive_bytes
 from pipeline.vassal.attribute_rules import (
     AttributeRule,
@@ -43,11 +42,9 @@ SYSTEMS = ("genpei", "ohw", "ronin", "sekigahara")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def built(shipped_build) -> Path:
     """Every system as ``pipeline.build`` writes it (each module is linted on the way)."""
-    out = tmp_path_factory.mktemp("build")
-    build_all(DATA, out, progress=False)
-    return out
+    return shipped_build
 
 
 def entries_of(path: Path) -> dict[str, bytes]:

@@ -38,10 +38,8 @@ EPOCH = 1735689600
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("build")
-    build_all(DATA, out, progress=False)
-    return out / "genpei"
+def built(shipped_build) -> Path:
+    return shipped_build / "genpei"
 
 
 def entries_of(path: Path) -> dict[str, bytes]:
