@@ -69,7 +69,16 @@ def _undefined_or_type_error(value: Any) -> Any:
     raise TypeError(f"a {type(value).__name__} cannot be written as JSON")
 
 
+def _text_em(text: str, bold: bool = True, word: bool = False) -> float:
+    """Width of ``text`` (or, with ``word``, of its widest unbreakable word) in ems of the real
+    font: what a template needs to give a text room before the fit check measures it."""
+    from pipeline.render.drawing import text_length, widest_word
+
+    return (widest_word(text, 100, bold) if word else text_length(text, 100, bold)) / 100
+
+
 HELPERS: dict[str, Any] = {
+    "text_em": _text_em,
     "cos": lambda deg: math.cos(math.radians(deg)),
     "sin": lambda deg: math.sin(math.radians(deg)),
     "sqrt": math.sqrt,
