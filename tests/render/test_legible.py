@@ -70,3 +70,41 @@ def test_a_minus_sign_is_no_line_break():
     # inside a word is still a break point
     assert "-" not in [line[-1:] for line in wrap_text("-2I -1F -1CP -1S", 40, True, 180)]
     assert wrap_text("Ashigaru-gashira", 40, True, 250) == ["Ashigaru-", "gashira"]
+
+
+def test_a_short_paragraphs_block_grows_to_its_max_scale():
+    from pipeline.render.drawing import _layout_paragraphs
+
+    d = parse_drawing({"canvas": {"width": 100, "height": 100}, "shapes": [
+        {"paragraphs": {"x": 0, "y": 0, "w": 100, "h": 100, "items": [{"text": "Victory", "size": 4}], "max_scale": 1.5}},
+        {"paragraphs": {"x": 0, "y": 0, "w": 100, "h": 100, "items": [{"text": "Victory", "size": 4}]}},
+    ]})
+    assert _layout_paragraphs(d.shapes[0].params, 8.0)[2] == 1.5  # one line of 4 units fits at 6
+    assert _layout_paragraphs(d.shapes[1].params, 8.0)[2] == 1.0  # the default never grows
+
+
+def _zone_label(zones, labels=()):
+    from pipeline.measured.art import Zone, battlefield_context
+
+    ctx = battlefield_context(36, 36, [], [Zone(*z[1:]) for z in zones])
+    ctx["labels"] = list(labels)
+    d = RENDERER.drawing("measured/table.yaml.j2", ctx)
+    return {s.params["text"]: s.params for s in d.shapes if s.name == "text" and "clan" in s.params["text"]}
+
+
+def test_a_deployment_zones_label_stands_outside_it_towards_the_centre():
+    # a northern zone (y 0-5) has its label below it, a southern one (y 30-36) above it: where
+    # none of the pieces set up in the zone stands
+    out = _zone_label([("north", (12, 0, 12, 5), "#b3261e", "Red clan: north", "deploy"),
+                       ("south", (0, 30, 36, 6), "#1f4e8c", "Blue clan: south", "deploy")])
+    north, south = out["Red clan: north"], out["Blue clan: south"]
+    assert north["anchor"] == "lt" and north["y"] > 5
+    assert south["anchor"] == "lb" and south["y"] < 30
+
+
+def test_a_zone_label_stays_inside_when_another_zone_or_label_holds_the_outside_spot():
+    # the spot below the northern zone lies in the other zone: the label stays at its foot
+    out = _zone_label([("north", (0, 0, 12, 10), "#b3261e", "Red clan: west line", "deploy"),
+                       ("other", (0, 10, 12, 8), "#6b6b6b", "Grey clan: reserve", "deploy")])
+    label = out["Red clan: west line"]
+    assert label["anchor"] == "lb" and label["y"] < 10
