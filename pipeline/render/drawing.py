@@ -34,7 +34,7 @@ Primitives (``required`` | optional = default):
 ``text``             x, y, text | size=10, bold=false, colour=#000000, anchor=mm, max_width,
                      max_height, wrap=false, min_size, line_height=1.2, stroke_width=0,
                      stroke_colour=#ffffff
-``paragraphs``       x, y, w, h, items | valign=top, min_scale=0.4, gap=0
+``paragraphs``       x, y, w, h, items | valign=top, min_scale=0.4, max_scale=1, gap=0
 ``group``            shapes | translate=[0, 0], rotate=0, about=[0, 0], scale=1, clip, opacity=1
 
 ``text`` anchors are two letters: horizontal ``l``/``m``/``r`` (also the alignment of wrapped
@@ -46,7 +46,9 @@ smallest size.
 
 ``paragraphs`` lays out ``items`` (each ``{text, size=10, bold, colour, indent=0,
 space_before=0, bullet, align=left}``) top to bottom in the box, wrapping each, and scales all
-sizes down together until the block fits the box height and every word fits its line.
+sizes down together until the block fits the box height and every word fits its line; with
+``max_scale`` above 1 it first scales them up as far as that, so a short block fills its box
+rather than leaving it half empty.
 
 ``group`` draws ``shapes`` under a transform (scale, then rotate about ``about``, then
 translate) and, with ``clip`` (a one-primitive mapping such as ``{hexagon: {…}}``), only
@@ -123,7 +125,7 @@ SPECS: dict[str, dict[str, Any]] = {
         "max_width": None, "max_height": None, "wrap": False, "min_size": None, "line_height": 1.2,
         "stroke_width": 0.0, "stroke_colour": "#ffffff",
     },
-    "paragraphs": {"x": _REQ, "y": _REQ, "w": _REQ, "h": _REQ, "items": _REQ, "valign": "top", "min_scale": 0.4, "gap": 0.0},
+    "paragraphs": {"x": _REQ, "y": _REQ, "w": _REQ, "h": _REQ, "items": _REQ, "valign": "top", "min_scale": 0.4, "max_scale": 1.0, "gap": 0.0},
     "group": {"shapes": _REQ, "translate": (0.0, 0.0), "rotate": 0.0, "about": (0.0, 0.0), "scale": 1.0, "clip": None, "opacity": 1.0},
 }
 _ITEM_SPEC = {"text": _REQ, "size": 10.0, "bold": False, "colour": "#000000", "indent": 0.0, "space_before": 0.0, "bullet": None, "align": "left"}
@@ -277,7 +279,7 @@ def _points(v: Any, key: str) -> list[Point]:
 def _check_values(name: str, p: dict[str, Any]) -> None:
     """Normalise numbers, colours and point lists in place; raise ValueError on a bad value."""
     numeric = {"x", "y", "w", "h", "r", "rx", "ry", "cx", "cy", "radius", "width", "size", "rotation", "start", "end",
-               "line_height", "stroke_width", "rotate", "scale", "opacity", "min_scale", "gap"}
+               "line_height", "stroke_width", "rotate", "scale", "opacity", "min_scale", "max_scale", "gap"}
     for key in list(p):
         val = p[key]
         if key in numeric or key in ("max_width", "max_height", "min_size") and val is not None:
@@ -556,9 +558,10 @@ def _dash(pts: list[Point], dash: tuple[float, float]) -> list[list[Point]]:
 # ---------------------------------------------------------------------------------------------
 # text layout
 
-#: Line-break tokens: a CJK character, a word with its trailing hyphens and spaces (so a line may
-#: break after the hyphen of "Ashigaru-gashira"), a run of hyphens, a run of spaces.
-_TOKEN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\-\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+-*\s*|-+\s*|\s+")
+#: Line-break tokens: a CJK character, a word with its leading and trailing hyphens and spaces
+#: (so a line may break after the hyphen of "Ashigaru-gashira", but never after the minus sign
+#: of "-1CP"), a run of hyphens, a run of spaces.
+_TOKEN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]|-*[^\s\-\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+-*\s*|-+\s*|\s+")
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -721,11 +724,12 @@ def _draw_shape(painter: _Painter, shape: Shape, T: Affine) -> None:
 
 
 def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[list[tuple], float, float]:
-    """Lines of a paragraphs primitive at length scale ``k`` after scaling down to fit its box:
+    """Lines of a paragraphs primitive at length scale ``k`` after scaling to fit its box (from
+    ``max_scale`` down, in steps of 6 %, to ``min_scale`` at the least):
     ``(placed, total height, scale reached)``, each placed line ``(item, text, x, baseline from the top,
     h_anchor, size, bullet, bullet x)``."""
     w, h = p["w"] * k, p["h"] * k
-    scale = 1.0
+    scale = max(1.0, p["max_scale"])
     while True:
         placed = []
         cy = 0.0
@@ -852,6 +856,50 @@ def _apply_clip_and_opacity(layer: Image.Image, clip: Shape | None, T: Affine, o
     if opacity < 1.0:
         alpha = alpha.point(lambda v: int(v * max(0.0, opacity)))
     layer.putalpha(alpha)
+
+
+#: The smallest text a VASSAL image may show, in pixels of its em (a font size of 7 px: capitals
+#: about 5 px high, what a player still reads at zoom 1). See :func:`smallest_texts`.
+LEGIBLE_PX = 7.0
+#: The smallest text a printed page or piece may show, in points (1/72 inch): the size of a
+#: printed chart's footnotes, read at arm's length.
+LEGIBLE_PT = 5.5
+
+
+def smallest_texts(drawing: Drawing, px_per_unit: float, floor: float) -> list[tuple[str, str, float]]:
+    """Every text of ``drawing`` that may be drawn smaller than ``floor`` at ``px_per_unit``
+    (pixels, or points for a print piece, per unit): a text with a box at its ``min_size``
+    (the size it may shrink to), a text without one at its ``size``, a paragraphs block's items
+    at its ``min_scale``; in groups at the group's scale. Returns ``(where, text, size)`` with
+    the size in the floor's unit (pixels or points).
+
+    Example (a 100-unit counter drawn at 55 px: size 9 is 4.95 px)::
+
+        >>> d = parse_drawing({"canvas": {"width": 100, "height": 100},
+        ...                    "shapes": [{"text": {"x": 50, "y": 50, "text": "CP4", "size": 9}}]})
+        >>> [(w, t, round(s, 2)) for w, t, s in smallest_texts(d, 0.55, LEGIBLE_PX)]
+        [('shapes[0]', 'CP4', 4.95)]
+    """
+    out: list[tuple[str, str, float]] = []
+
+    def walk(shapes: tuple[Shape, ...], scale: float) -> None:
+        for shape in shapes:
+            p = shape.params
+            if shape.name == "text" and p["text"].strip():
+                boxed = p["max_width"] is not None or p["max_height"] is not None
+                size = (p["min_size"] if p["min_size"] is not None else p["size"] * 0.4) if boxed else p["size"]
+                if size * scale * px_per_unit < floor - 1e-9:
+                    out.append((shape.where, p["text"], size * scale * px_per_unit))
+            elif shape.name == "paragraphs":
+                for it in p["items"]:
+                    size = it["size"] * p["min_scale"] * scale * px_per_unit
+                    if it["text"].strip() and size < floor - 1e-9:
+                        out.append((shape.where, it["text"], size))
+            elif shape.name == "group":
+                walk(shape.children, scale * p["scale"])
+
+    walk(drawing.shapes, 1.0)
+    return out
 
 
 def pixel_size(drawing: Drawing, *, width_px: int | None = None, scale: float | None = None) -> tuple[int, int]:

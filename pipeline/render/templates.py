@@ -69,7 +69,30 @@ def _undefined_or_type_error(value: Any) -> Any:
     raise TypeError(f"a {type(value).__name__} cannot be written as JSON")
 
 
+def _text_em(text: str, bold: bool = True, word: bool = False) -> float:
+    """Width of ``text`` (or, with ``word``, of its widest unbreakable word) in ems of the real
+    font: what a template needs to give a text room before the fit check measures it."""
+    from pipeline.render.drawing import text_length, widest_word
+
+    return (widest_word(text, 100, bold) if word else text_length(text, 100, bold)) / 100
+
+
+def _fit_size(text: str, size: float, *, max_width: float | None = None, max_height: float | None = None, bold: bool = False,
+              wrap: bool = False, line_height: float = 1.2, min_size: float | None = None) -> float:
+    """The size (units) a ``text`` shape with these parameters is drawn at after shrinking to
+    fit (measured at 8 pixels per unit, as the fit checks measure): lets a template give a
+    table column's cells the one size its most crowded cell needs."""
+    from pipeline.render.drawing import _layout_text
+
+    k = 8.0
+    p = {"text": text, "size": size, "bold": bold, "max_width": max_width, "max_height": max_height, "wrap": wrap,
+         "line_height": line_height, "min_size": min_size}
+    return _layout_text(p, k)[1] / k
+
+
 HELPERS: dict[str, Any] = {
+    "text_em": _text_em,
+    "fit_size": _fit_size,
     "cos": lambda deg: math.cos(math.radians(deg)),
     "sin": lambda deg: math.sin(math.radians(deg)),
     "sqrt": math.sqrt,
