@@ -15,7 +15,7 @@ OUT    ?= build
 VASSAL_DIR ?= $(firstword $(wildcard ../shared/vassal /work/shared/vassal))
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check
+.PHONY: setup lock build bases test verify counters cards sheets lint schema bench clean distclean vassal-check browser
 
 # Exactly the locked versions, nothing resolved: --no-deps installs what the lock lists and no
 # more; gunbai itself is installed without dependencies and built with the locked setuptools;
@@ -108,6 +108,10 @@ vassal-check: build bases
 	  { echo "vassal-check: VASSAL checker not found; set VASSAL_DIR=/path/to/shared/vassal" >&2; exit 1; }
 	$(SUDO) $(VASSAL_DIR)/install-deps.sh
 	VASSAL_CHECK_BASE_SAVES="$(FIXTURE_SAVES)" VASSAL_CHECK_BASE_SINGLE=1 scripts/vassal-check-build $(VASSAL_DIR) $(OUT)
+
+# The browser the browser tests drive (Playwright with the distribution's Chromium, offline).
+browser:
+	test -x /usr/bin/chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 
 clean:
 	rm -rf $(OUT)
