@@ -470,7 +470,7 @@ def make_app(editor: Editor, port_holder: dict[str, int] | None = None) -> Starl
         if request.method == "GET":
             if editor.underlay is None:
                 raise Refused(404, "no underlay picture")
-            return Response(editor.underlay.png, media_type="image/png")
+            return Response(editor.underlay.png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
         png, w, h = read_picture(await _body(request, MAX_PICTURE_BYTES))
         old = editor.underlay
         editor.underlay = Underlay(png, w, h, source=old.source if old else {})

@@ -62,6 +62,43 @@ def server(data: Path):
         proc.wait(20)
 
 
+#: How the test's map picture is drawn from board pixels: scale, degrees clockwise, offset.
+PICTURE = (0.7, 2.0, (30.0, 12.0))
+PICTURE_SIZE = (800, 660)
+
+
+def _map_picture(path: Path, data: Path) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Draw the map picture of :data:`PICTURE` to ``path``; the picture pixels of the centres of
+    hexes [2,2] and [10,9]."""
+    import yaml
+
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+
+    gp = load(data / "genpei", scenario_files=[])
+    lay = layout_of(gp)
+    k, phi, (ox, oy) = PICTURE
+    a = math.radians(phi)
+
+    def pic(x: float, y: float) -> tuple[float, float]:
+        return ox + k * (x * math.cos(a) - y * math.sin(a)), oy + k * (x * math.sin(a) + y * math.cos(a))
+
+    sc = yaml.safe_load((data / "genpei" / "scenarios" / GP19).read_text())
+    fill = {}
+    for tp in sc["terrain"]:
+        for h in tp.get("hexes", []):
+            fill[tuple(h)] = gp.terrain[tp["terrain"]].colour
+    img = Image.new("RGB", PICTURE_SIZE, "#efe6cf")
+    draw = ImageDraw.Draw(img)
+    for h in gp.board.all_hexes():
+        draw.polygon([pic(*c) for c in lay.corners(h)], fill=fill.get(tuple(h), "#e4dcc0"), outline="#5a4a3a")
+    dots = [pic(*lay.centre((2, 2))), pic(*lay.centre((10, 9)))]
+    for x, y in dots:
+        draw.ellipse((x - 6, y - 6, x + 6, y + 6), fill="#c00000")
+    img.save(path)
+    return dots[0], dots[1]
+
+
 def _status(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=10) as r:
@@ -103,15 +140,10 @@ def test_edit_gp19_in_chromium(server, data: Path, tmp_path: Path) -> None:
     assert _status(base + "/api/state?token=" + token[:-1] + ("A" if token[-1] != "A" else "B")) == 403
     assert _status(base + "/static/editor.js") == 403
 
-    # A picture to trace: two dots the alignment puts on the centres of hexes [2,2] and [10,9].
-    picture = tmp_path / "map.png"
-    img = Image.new("RGB", (700, 560), "#e8dcc0")
-    draw = ImageDraw.Draw(img)
-    p1, p2 = (110.0, 95.0), (560.0, 470.0)
-    for x, y in (p1, p2):
-        draw.ellipse((x - 8, y - 8, x + 8, y + 8), fill="#c00000")
-    img.save(picture)
-
+    # A picture to trace, drawn as a published map would be: the board's hexes at 0.7 of the
+    # module's size, turned 2 degrees, shifted; GP19's terrain coloured in; two red dots on the
+    # centres of hexes [2,2] and [10,9], where the test clicks to align it.
+    picture, (p1, p2) = tmp_path / "map.png", _map_picture(tmp_path / "map.png", data)
     with sync_playwright() as pw:
         ctx = pw.chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=str(CHROMIUM), headless=True,
                                                     args=ARGS, bypass_csp=True, viewport={"width": 1800, "height": 1100})
@@ -170,6 +202,9 @@ def test_edit_gp19_in_chromium(server, data: Path, tmp_path: Path) -> None:
             page.keyboard.press("u")
             page.click("#tray button[data-id=samurai_cavalry]")
             _after(page, lambda: _click_hex(page, 7, 5))
+            page.wait_for_selector('#marks polygon.finding[data-hex="7,5"]')
+            page.evaluate("document.getElementById('right').scrollTop = 0")
+            page.wait_for_timeout(1500)  # the counter images drawn
             page.screenshot(path=os.environ["GUNBAI_EDITOR_SHOT"])
             _after(page, lambda: page.keyboard.press("Control+z"))
             _after(page, lambda: page.keyboard.press("Control+z"))
@@ -184,27 +219,18 @@ def test_edit_gp19_in_chromium(server, data: Path, tmp_path: Path) -> None:
         assert expected != original
         assert scenario.read_text(encoding="utf-8") == expected
 
-        # The alignment, worked by hand: q = s R(θ) p + t through both reference points.
-        lay = page.evaluate("[gunbaiEditor.centre(2, 2), gunbaiEditor.centre(10, 9)]")
-        (q1x, q1y), (q2x, q2y) = lay
-        vp, vq = (p2[0] - p1[0], p2[1] - p1[1]), (q2x - q1x, q2y - q1y)
-        s = math.hypot(*vq) / math.hypot(*vp)
-        th = math.atan2(vq[1], vq[0]) - math.atan2(vp[1], vp[0])
-        tx = q1x - s * (p1[0] * math.cos(th) - p1[1] * math.sin(th))
-        ty = q1y - s * (p1[0] * math.sin(th) + p1[1] * math.cos(th))
+        # The alignment, worked by hand: the inverse of how the picture was drawn.
         meta = json.loads((scenario.parent / "gp19_nutas_stronghold.editor.json").read_text())["underlay"]
+        k, phi, (ox, oy) = PICTURE
+        r = math.radians(-phi)
         # A click lands on a whole screen pixel (here 1 board pixel): within half a pixel of the dot.
-        assert meta["scale"] == pytest.approx(s, rel=2e-3)
-        assert meta["rotation"] == pytest.approx(math.degrees(th), abs=0.1)
-        assert (meta["x"], meta["y"]) == (pytest.approx(tx, abs=1.5), pytest.approx(ty, abs=1.5))
-        a = math.radians(meta["rotation"])
-        for (px, py), (qx, qy) in ((p1, (q1x, q1y)), (p2, (q2x, q2y))):
-            bx = meta["x"] + meta["scale"] * (px * math.cos(a) - py * math.sin(a))
-            by = meta["y"] + meta["scale"] * (px * math.sin(a) + py * math.cos(a))
-            assert math.hypot(bx - qx, by - qy) < 1.5  # each dot on its hex's centre
+        assert meta["scale"] == pytest.approx(1 / k, rel=2e-3)
+        assert meta["rotation"] == pytest.approx(-phi, abs=0.1)
+        assert meta["x"] == pytest.approx(-(ox * math.cos(r) - oy * math.sin(r)) / k, abs=1.5)
+        assert meta["y"] == pytest.approx(-(ox * math.sin(r) + oy * math.cos(r)) / k, abs=1.5)
         assert meta["opacity"] == 0.6 and meta["source"]["section"] == "GP19 test underlay"
         with Image.open(scenario.parent / meta["picture"]) as traced:
-            assert traced.size == (700, 560)
+            assert traced.size == PICTURE_SIZE
 
         # Changed on disk since it was opened (by the save): not saved over, a copy offered.
         scenario.write_text(expected + "# edited elsewhere\n", encoding="utf-8")

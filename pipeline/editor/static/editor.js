@@ -7,6 +7,7 @@
   const DIRS = ["NE", "E", "SE", "SW", "W", "NW"];
   const ANGLE = { E: 0, SE: 60, SW: 120, W: 180, NW: 240, NE: 300 };
   const $ = (id) => document.getElementById(id);
+  let pictureVersion = 0;
   let cat = null, st = null, tray = "terrain", pick = null, tool = null, side = null, align = null;
 
   function api(path, body, raw) {
@@ -82,14 +83,14 @@
     }
   }
   function drawUnderlay() {
-    const g = $("underlay");
-    g.replaceChildren();
-    const u = st.underlay;
+    const g = $("underlay"), u = st.underlay;
     $("grid").classList.toggle("shown", !!u);
-    if (!u) return;
-    el("image", { href: "/api/underlay.png?token=" + encodeURIComponent(TOKEN) + "&v=" + u.width + "x" + u.height + Math.random().toString(36).slice(2, 6),
-      width: u.width, height: u.height, opacity: u.opacity, id: "underlayimg",
-      transform: `translate(${u.x} ${u.y}) rotate(${u.rotation}) scale(${u.scale})` }, g);
+    if (!u) { g.replaceChildren(); return; }
+    const href = "/api/underlay.png?token=" + encodeURIComponent(TOKEN) + "&v=" + pictureVersion;
+    let img = $("underlayimg");
+    if (!img || img.getAttribute("href") !== href) { g.replaceChildren(); img = el("image", { href: href, id: "underlayimg" }, g); }
+    const attrs = { width: u.width, height: u.height, opacity: u.opacity, transform: `translate(${u.x} ${u.y}) rotate(${u.rotation}) scale(${u.scale})` };
+    for (const k in attrs) img.setAttribute(k, attrs[k]);
     if (citationShown) return;  // the fields are the user's from now on
     citationShown = true;
     $("opacity").value = u.opacity;
@@ -312,6 +313,7 @@
     return api("/api/underlay/settings", Object.assign({ opacity: Number($("opacity").value), source: citation() }, extra || {})).then((s) => show(s, false)).catch(fail);
   }
   function loadPicture(file) {
+    pictureVersion++;
     file.arrayBuffer().then((buf) => api("/api/underlay", buf, true))
       .then((s) => { st = s; return underlaySettings({ scale: cat.board.width / s.underlay.width, rotation: 0, x: 0, y: 0 }); })
       .then(() => status("picture loaded: align it to two hexes"))
