@@ -161,3 +161,52 @@ def test_findings_are_verify_findings_with_hex_rule_and_source(tmp_path: Path) -
     assert f["hex"] == [4, 2] and f["source"] == "genpei_pack, Stockade"
     schema = ed.findings(ed.doc.text.replace("first_player: taira", "first_player: [taira]"))
     assert [f["rule"] for f in schema] == ["schema"]
+
+
+def _call(app, path: str, headers: dict[str, str], method: str = "GET", body: bytes = b"") -> int:
+    """The status the ASGI ``app`` answers a request of ``path`` with ``headers``."""
+    import asyncio
+
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(msg):
+        sent.append(msg)
+
+    p, _, q = path.partition("?")
+    scope = {"type": "http", "method": method, "path": p, "raw_path": p.encode(), "query_string": q.encode(), "root_path": "",
+             "scheme": "http", "server": ("127.0.0.1", 8765), "client": ("127.0.0.1", 5000), "http_version": "1.1",
+             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    asyncio.run(app(scope, receive, send))
+    return next(m["status"] for m in sent if m["type"] == "http.response.start")
+
+
+def test_every_request_needs_the_token_and_the_servers_host() -> None:
+    from pipeline.editor.server import make_app
+
+    ed = Editor(REPO / "source_data", GP19, "s3cret-token")
+    app = make_app(ed, {"port": 8765})
+    here = {"host": "127.0.0.1:8765"}
+    assert _call(app, "/api/play?token=s3cret-token", here) == 200
+    assert _call(app, "/api/play", {**here, "x-gunbai-token": "s3cret-token"}) == 200
+    assert _call(app, "/api/play", here) == 403
+    assert _call(app, "/api/play?token=s3cret-tokeN", here) == 403
+    assert _call(app, "/api/play?token=s3cret-token", {"host": "evil.example:8765"}) == 403  # DNS rebinding
+    assert _call(app, "/api/play?token=s3cret-token", {"host": "127.0.0.1:9999"}) == 403
+    assert _call(app, "/static/..%2Fserver.py?token=s3cret-token", here) == 404
+    assert _call(app, "/art/..?token=s3cret-token", here) == 404
+
+
+def test_request_bodies_are_bounded() -> None:
+    from pipeline.editor.server import MAX_JSON_BYTES, make_app
+
+    ed = Editor(REPO / "source_data", GP19, "t")
+    app = make_app(ed, {"port": 8765})
+    here = {"host": "127.0.0.1:8765", "x-gunbai-token": "t"}
+    big = b"[" + b"0," * MAX_JSON_BYTES + b"0]"
+    assert _call(app, "/api/edit", {**here, "content-length": str(len(big))}, "POST", big) == 413
+    assert _call(app, "/api/edit", here, "POST", big) == 413  # no length given: counted as it comes
+    assert _call(app, "/api/edit", here, "POST", b'{"edit": {"op": "remove", "hex": [0, 0]}}') == 400
+    assert _call(app, "/api/edit", here, "POST", b'{"edit": {"op": "remove", "hex": [1, 1]}}') == 200
