@@ -94,6 +94,32 @@ def scenario_path(data_root: Path, given: Path) -> tuple[Path, Path]:
     return p, root / rel[0]
 
 
+def stand_ins(text: str) -> str:
+    """``text`` made checkable by every legality rule: ``map: entered`` (cited by gunbai edit)
+    in place of ``not public``, and for each ``unknown`` a value that passes its own checks (1
+    Command card, no Dragon cards or H&F, the south and north edges, the first side moves first,
+    1 banner). Only for checking: never saved.
+
+    Raises:
+        EditError: the text is not a scenario mapping.
+    """
+    from pipeline.editor.document import dump_text, load_text
+
+    doc = load_text(text)
+    if doc.get("map") == "not public":
+        doc["map"] = "entered"
+        doc["map_source"] = {"doc": "gunbai", "section": "Scenario format", "confidence": "L", "note": "gunbai edit's check"}
+    for i, side in enumerate(doc.get("sides") or []):
+        for key, value in (("command_cards", 1), ("dragon_cards", 0), ("honour_fortune", 0), ("edge", "south" if i == 0 else "north")):
+            if side.get(key) == "unknown":
+                side[key] = value
+    if doc.get("first_player") == "unknown" and doc.get("sides"):
+        doc["first_player"] = doc["sides"][0]["id"]
+    if isinstance(doc.get("victory"), dict) and doc["victory"].get("banners") == "unknown":
+        doc["victory"]["banners"] = 1
+    return dump_text(doc)
+
+
 def _digest(b: bytes) -> str:
     return hashlib.sha256(b).hexdigest()
 
@@ -223,7 +249,28 @@ class Editor:
 
     def findings(self, text: str) -> list[dict[str, Any]]:
         """What ``gunbai verify`` says of ``text`` (the scenario as it would be saved): its
-        schema problems, else its legality findings and incomplete note, as the page lists them."""
+        schema problems, else its legality findings and incomplete note, as the page lists them.
+
+        ``verify`` checks only the sides and cards of an incomplete scenario (a map ``not
+        public``, values ``unknown``): so that the layout being entered is checked all the same,
+        such a scenario is also checked as :func:`stand_ins` makes it, and what that finds is
+        listed too (without a line: the stand-in text's lines are not the file's)."""
+        found = self._verify(text)
+        if not any(f["rule"] == "incomplete" for f in found):
+            return found
+        try:
+            extra = [f for f in self._verify(stand_ins(text)) if f["rule"] not in ("incomplete", "schema")]
+        except EditError:
+            return found
+        seen = {(f["rule"], tuple(f["hex"] or ()), f["message"]) for f in found}
+        out = [f for f in found if f["rule"] != "incomplete"]
+        out += [{**f, "line": None} for f in extra if (f["rule"], tuple(f["hex"] or ()), f["message"]) not in seen]
+        for f in found:
+            if f["rule"] == "incomplete":
+                out.append({**f, "message": f["message"] + " (the layout is checked with stand-ins for these)"})
+        return out
+
+    def _verify(self, text: str) -> list[dict[str, Any]]:
         from pipeline.data.yamlfile import YamlDocument
         from pipeline.systems.genpei.load import LoadedScenario
         from pipeline.systems.genpei.model import Scenario

@@ -210,3 +210,17 @@ def test_request_bodies_are_bounded() -> None:
     assert _call(app, "/api/edit", here, "POST", big) == 413  # no length given: counted as it comes
     assert _call(app, "/api/edit", here, "POST", b'{"edit": {"op": "remove", "hex": [0, 0]}}') == 400
     assert _call(app, "/api/edit", here, "POST", b'{"edit": {"op": "remove", "hex": [1, 1]}}') == 200
+
+
+def test_a_map_not_public_is_checked_as_it_is_entered() -> None:
+    """verify checks only the sides and cards of an incomplete scenario; the editor checks the
+    layout being entered all the same (with stand-ins for the unknown values)."""
+    ed = Editor(REPO / "source_data", SCENARIOS / "gp28_dan_no_ura_first_phase.yaml", "t")
+    assert [f["rule"] for f in ed.findings(ed.doc.text)].count("incomplete") == 1
+    side = load_text(ed.doc.text)["sides"][0]["id"]
+    ed.doc.apply({"op": "place_terrain", "terrain": "stockade", "hex": [3, 3]}, ed.data)
+    ed.doc.apply({"op": "place_unit", "side": side, "unit": "samurai_cavalry", "hex": [3, 3]}, ed.data)
+    found = ed.findings(ed.doc.text)
+    (f,) = [f for f in found if f["rule"] == "no-cavalry-in-stockade"]
+    assert f["hex"] == [3, 3] and f["line"] is None
+    assert found[-1]["rule"] == "incomplete" and found[-1]["message"].endswith("(the layout is checked with stand-ins for these)")
