@@ -503,7 +503,7 @@ def make_app(editor: Editor, port_holder: dict[str, int] | None = None) -> Starl
             raise Refused(400, str(exc)) from exc
         return JSONResponse(editor.state())
 
-    def undo(request: Request) -> Response:
+    async def undo(request: Request) -> Response:  # on the event loop, as edits are: one at a time
         (editor.doc.undo if request.url.path.endswith("undo") else editor.doc.redo)()
         return JSONResponse(editor.state())
 
