@@ -21,6 +21,8 @@ Commands::
     gunbai schema    [--data source_data] [--system S]     # JSON Schema of every system's data files
     gunbai odds      ATTACKER DEFENDER [--terrain T] [--leader]   # exact odds of one battle roll
     gunbai roster check ROSTER.yaml…                      # cost a Ronin Buntai, check composition
+    gunbai edit      SCENARIO.yaml [--data source_data] [--no-browser] [--port N]
+                                                          # lay out a Genpei scenario in the browser
 
 Every command exits 0 on success and 1 on a problem, printing one line per problem. A command
 that can take more than a couple of seconds shows its progress on standard error when that is a
@@ -519,6 +521,28 @@ def sheets(data: DataOpt = Path("source_data"), out_dir: OutOpt = Path("build"),
     """Write the print PDFs (counter sheets A4 and Letter, cards, scenario sheets) of every
     system into OUT/<system>/print/ (``gunbai build`` writes them too)."""
     _render(data, out_dir, "sheets", system, quiet, jobs, force)
+
+
+@app.command()
+def edit(
+    scenario: Annotated[Path, typer.Argument(help="The Genpei scenario to edit (a .yaml file of DATA/genpei/scenarios/).")],
+    data: DataOpt = Path("source_data"),
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="Print the URL only; do not open a browser.")] = False,
+    port: Annotated[int, typer.Option("--port", help="TCP port on 127.0.0.1 (0: a free one).", min=0, max=65535)] = 0,
+) -> None:
+    """Lay out a scenario in the browser: trays of terrain, units, leaders and markers, a picture
+    of the published map to trace, every change checked by the rules of ``gunbai verify``, quick
+    games, and saves that keep the file's comments. Serves 127.0.0.1 only, with a per-run secret
+    token in the URL it prints; Ctrl-C stops it."""
+    from pipeline.editor import serve
+
+    try:
+        serve(data, scenario, open_browser=not no_browser, port=port, announce=lambda line: out.print(line, markup=False))
+    except GunbaiError as exc:
+        _fail(exc)
+    except OSError as exc:
+        err.print(f"gunbai edit: cannot serve on 127.0.0.1:{port}: {exc.strerror}", markup=False)
+        raise typer.Exit(1) from None
 
 
 @app.command("import")

@@ -787,7 +787,9 @@ class Scenario(Strict):
             public map, typed in), ``imported`` (``gunbai import`` of a VASSAL setup),
             ``reconstructed`` (this project's own layout, see ``reconstruction``), or ``not
             public`` (the map is only a picture: the scenario is incomplete and not playable
-            until a setup is imported).
+            until a setup is imported), or ``entered`` (laid out in ``gunbai edit`` over a
+            picture of the map, cited by ``map_source``).
+        map_source: with ``map: entered``, the picture of the map the set-up was traced from.
         board: the board id.
         sides: exactly two sides.
         first_player: id of the side that moves first, or ``unknown``.
@@ -809,7 +811,8 @@ class Scenario(Strict):
     name: Text
     date: HistoricalDate
     summary: str = ""
-    map: Literal["published", "imported", "reconstructed", "not public"] = "published"
+    map: Literal["published", "imported", "reconstructed", "not public", "entered"] = "published"
+    map_source: Source | None = None
     board: Id
     sides: list[ScenarioSide] = Field(min_length=2, max_length=2)
     first_player: Id | Unknown
@@ -855,6 +858,8 @@ class Scenario(Strict):
     def _reconstruction_marked(self) -> Scenario:
         if self.map == "reconstructed" and self.reconstruction is None:
             raise FieldError("map", "map: reconstructed with a `reconstruction` block saying what was reconstructed and from what")
+        if self.map == "entered" and self.map_source is None:
+            raise FieldError("map", "map: entered with a `map_source` citing the picture the set-up was traced from")
         return self
 
 # ---------------------------------------------------------------------------------------------

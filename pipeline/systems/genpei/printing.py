@@ -266,6 +266,8 @@ def _provenance(sc: Any) -> str:
     if sc.map == "not public":
         return ("Map not public: the designer published it only as a picture. Import a VASSAL setup of it "
                 "(gunbai import) to complete and play this scenario.")
+    if sc.map == "entered" and sc.map_source is not None:
+        return f"Set-up entered in gunbai edit from a picture of the map ({sc.map_source.doc}, {sc.map_source.section})."
     if sc.reconstruction is not None:
         prefix = "Map and set-up reconstructed by gunbai: " if sc.map == "reconstructed" or not sc.reconstruction.map_known else ""
         return prefix + " ".join(sc.reconstruction.note.split())
