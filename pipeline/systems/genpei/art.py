@@ -239,12 +239,39 @@ def hex_tile_geometry(layout: HexLayout) -> dict[str, Any]:
     }
 
 
+#: A terrain tile's name label: its largest size and its width, as fractions of the hex width,
+#: and the most lines it may wrap to.
+TILE_LABEL_FRACTION, TILE_LABEL_WIDTH_FRACTION, TILE_LABEL_LINES = 0.12, 0.62, 2
+
+
+def tile_label(name: str, hex_width: float) -> dict[str, Any]:
+    """How a terrain tile's name is set: ``{size, min_size, lines, width}`` in tile pixels at
+    100 %: the largest size from ``TILE_LABEL_FRACTION × hex_width`` down to
+    :data:`~pipeline.render.legible.MIN_SCREEN_PX` at which it fits ``width`` on one line, else
+    on :data:`TILE_LABEL_LINES` lines (``Village`` / ``(buildings)``); a name that fits on
+    neither at the floor is left to the fit checks to refuse."""
+    from pipeline.render.drawing import text_length, wrap_text
+    from pipeline.render.legible import MIN_SCREEN_PX
+
+    top, width = hex_width * TILE_LABEL_FRACTION, hex_width * TILE_LABEL_WIDTH_FRACTION
+    for lines in range(1, TILE_LABEL_LINES + 1):
+        size = top
+        while size >= MIN_SCREEN_PX:
+            s = max(1, round(size * 8))
+            wrapped = wrap_text(name, s, True, width * 8) if lines > 1 else [name]
+            if len(wrapped) <= lines and max(text_length(w_, s, True) for w_ in wrapped) <= width * 8 * 0.98:
+                return {"size": round(size, 3), "min_size": MIN_SCREEN_PX, "lines": len(wrapped), "width": width}
+            size *= 0.95
+    return {"size": MIN_SCREEN_PX, "min_size": MIN_SCREEN_PX, "lines": TILE_LABEL_LINES, "width": width}
+
+
 def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), ground: str = DEFAULT_GROUND) -> dict[str, Any]:
     """Context of ``genpei/terrain_tile.yaml.j2``: :func:`hex_tile_geometry`, the hexsides and
-    the terrain. ``ground`` is the open-ground colour linear features (rivers, fords…) are drawn
-    across."""
+    the terrain, and how its name label is set (:func:`tile_label`). ``ground`` is the
+    open-ground colour linear features (rivers, fords…) are drawn across."""
     return {
         **hex_tile_geometry(layout),
+        "label": tile_label(terrain.name, layout.hex_width),
         "directions": list(DIRECTIONS),
         "hexsides": [d for d in DIRECTIONS if d in hexsides],
         "ground": ground,
