@@ -131,5 +131,7 @@ def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
         context = scenario_context(data, layout, loaded)
     except KeyError:
         return out  # a unit or leader id verify reports
-    _check("genpei/scenario_sheet.yaml.j2", context, fields, out)
+    from pipeline.render.legible import PT_PER_MM
+
+    _check("genpei/scenario_sheet.yaml.j2", context, fields, out, (PT_PER_MM, "print"))
     return out
