@@ -34,6 +34,7 @@ PLACES = {
     "genpei/terrain_tile.yaml.j2": "the terrain tile",
     "genpei/marker.yaml.j2": "the marker",
     "genpei/scenario_sheet.yaml.j2": "the scenario sheet",
+    "genpei/setup_notice.yaml.j2": "the empty-board notice of the VASSAL setup",
 }
 
 
@@ -134,4 +135,6 @@ def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
     from pipeline.render.legible import PT_PER_MM
 
     _check("genpei/scenario_sheet.yaml.j2", context, fields, out, (PT_PER_MM, "print"))
+    if sc.map == "not public":
+        _check("genpei/setup_notice.yaml.j2", {"scenario": {"code": sc.code, "title": sc.title}}, fields[:1] + fields[3:4], out, (1.0, "screen"))
     return out
