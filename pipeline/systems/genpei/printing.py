@@ -258,13 +258,20 @@ def _min_scale(items: list[dict[str, Any]]) -> float:
     return min(1.0, round(max(MIN_PRINT_PT / PT_PER_MM / it["size"] for it in items) + 0.005, 3))
 
 
-def sheet_layout(board_size: tuple[int, int], side_items: list[list[dict[str, Any]]], right_items: list[dict[str, Any]]) -> dict[str, Any]:
+#: The side's name on its bar under the map: its size and the least it may shrink to (mm).
+SIDE_NAME_MM, SIDE_NAME_MIN_MM = 3.4, 2.5
+
+
+def sheet_layout(board_size: tuple[int, int], side_items: list[list[dict[str, Any]]], right_items: list[dict[str, Any]],
+                 side_names: list[str] = ()) -> dict[str, Any]:
     """Where the scenario sheet puts its parts, in mm of the A4 landscape sheet: the widest map
     of :data:`SCENARIO_MAP_WIDTHS_MM` (its height from ``board_size``, pixels) that leaves the
     side lists under it (``side_items``, one list per side, in two columns as wide as the map)
     and the right column beside it (``right_items``) room for their text at full size
     (:func:`pipeline.render.drawing.paragraphs_height`); the narrowest when none does (the text
-    then shrinks, never under 7 pt: the fit checks refuse what still overflows). Returns
+    then shrinks, never under 7 pt: the fit checks refuse what still overflows). A width whose
+    side columns cannot hold a side's name (``side_names``, on its bar) at its smallest size is
+    never taken while a wider one can. Returns
     ``{map: {x, y, w, h}, side_box: {y, h, column}, right: {x, y, w, h}}`` (``side_box.y``:
     the top of the sides' name bars; their lists start 7.5 mm lower and are ``h`` high).
 
@@ -272,11 +279,13 @@ def sheet_layout(board_size: tuple[int, int], side_items: list[list[dict[str, An
         >>> lay["map"]["w"], lay["right"]["x"]
         (184.0, 199.0)
     """
-    from pipeline.render.drawing import paragraphs_height
+    from pipeline.render.drawing import paragraphs_height, text_length
 
     W, H = SCENARIO_SHEET_MM
     bw, bh = board_size
-    for map_w in SCENARIO_MAP_WIDTHS_MM:
+    longest = max((text_length(n, round(SIDE_NAME_MIN_MM * 8), True) / 8 for n in side_names), default=0.0)
+    widths = [w for w in SCENARIO_MAP_WIDTHS_MM if longest <= (w - SHEET_GAP) / 2 - 4] or list(SCENARIO_MAP_WIDTHS_MM[:1])
+    for map_w in widths:
         map_h = map_w * bh / bw
         side_y = SHEET_MAP_Y + map_h + SHEET_GAP
         side_h = H - side_y - 7.5 - 6.5
@@ -332,7 +341,8 @@ def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any
         "map": sc.map, "provenance": _provenance(sc),
     }
     right = _right_items(scenario)
-    lay = sheet_layout(layout.size, [s["lines"] for s in sides], right)
+    names = [s["name"] + (" (moves first)" if s["first"] else "") for s in sides]
+    lay = sheet_layout(layout.size, [s["lines"] for s in sides], right, names)
     return {
         "sheet": {"width": W, "height": H},
         **lay,
