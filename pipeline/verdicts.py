@@ -519,7 +519,7 @@ def _chart(result: SystemVerdicts, out_root: Path) -> Path | None:
             return path
     except OSError:
         pass
-    from pipeline.play.chart import write_chart
+    from pipeline.render.balance_chart import write_chart
 
     write_chart(verdicts, path, title=f"{result.system}: balance verdicts (95% intervals; Balance = 1 - |p1 - p2|)")
     try:

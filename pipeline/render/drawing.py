@@ -753,6 +753,21 @@ def _layout_paragraphs(p: dict[str, Any], k: float, x: float = 0.0) -> tuple[lis
         scale = max(p["min_scale"], scale * 0.94)
 
 
+def paragraphs_height(items: list[dict[str, Any]], w: float, k: float = 8.0, gap: float = 0.0) -> float:
+    """Height in units of ``items`` (paragraphs items, as a template gives them) laid out at
+    full size in a ``w`` units wide block, measured with the real font at ``k`` pixels per unit:
+    what a ``paragraphs`` box must hold for its text never to shrink. For layouts that size
+    their boxes to their text (a scenario sheet's map shrinks to give its side lists room).
+
+        >>> paragraphs_height([{"text": "a", "size": 4}], 50) == 4 * 1.25
+        True
+    """
+    d = parse_drawing({"canvas": {"width": w, "height": 1}, "shapes": [{"paragraphs": {"x": 0, "y": 0, "w": w, "h": 1e9, "items": items, "gap": gap}}]},
+                      source="paragraphs_height")
+    _placed, total, _scale = _layout_paragraphs(d.shapes[0].params, k)
+    return total / k
+
+
 def _draw_paragraphs(painter: _Painter, p: dict[str, Any], T: Affine) -> None:
     k = T.k
     x, y = T((p["x"], p["y"]))

@@ -408,7 +408,10 @@ def test_a_setup_of_release_n_finds_its_pieces_in_release_n_plus_1(data):
     assert gm.unit_key("sohei_naginata", "red") in m_built.gpids
     slots = set(m_built.gpids.values()) | {s.gpid for s in base.slots}
     for name, save in n_saves.items():
-        assert {p.gpid for p in save.pieces} <= slots, name
+        # the empty-board notice of a scenario whose map is not public is no palette piece: it has
+        # no gpid for Refresh Counters to match, and is left as it is
+        pieces = [p for p in save.pieces if not p.definition.basic.image.startswith("notice_map_not_public")]
+        assert {p.gpid for p in pieces} <= slots, name
 
 
 def test_a_build_for_an_upright_grid_turns_the_hex_tiles_and_places_on_its_centres(tmp_path):

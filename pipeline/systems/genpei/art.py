@@ -239,12 +239,39 @@ def hex_tile_geometry(layout: HexLayout) -> dict[str, Any]:
     }
 
 
+#: A terrain tile's name label: its largest size and its width, as fractions of the hex width,
+#: and the most lines it may wrap to.
+TILE_LABEL_FRACTION, TILE_LABEL_WIDTH_FRACTION, TILE_LABEL_LINES = 0.12, 0.62, 2
+
+
+def tile_label(name: str, hex_width: float) -> dict[str, Any]:
+    """How a terrain tile's name is set: ``{size, min_size, lines, width}`` in tile pixels at
+    100 %: the largest size from ``TILE_LABEL_FRACTION × hex_width`` down to
+    :data:`~pipeline.render.legible.MIN_SCREEN_PX` at which it fits ``width`` on one line, else
+    on :data:`TILE_LABEL_LINES` lines (``Village`` / ``(buildings)``); a name that fits on
+    neither at the floor is left to the fit checks to refuse."""
+    from pipeline.render.drawing import text_length, wrap_text
+    from pipeline.render.legible import MIN_SCREEN_PX
+
+    top, width = hex_width * TILE_LABEL_FRACTION, hex_width * TILE_LABEL_WIDTH_FRACTION
+    for lines in range(1, TILE_LABEL_LINES + 1):
+        size = top
+        while size >= MIN_SCREEN_PX:
+            s = max(1, round(size * 8))
+            wrapped = wrap_text(name, s, True, width * 8) if lines > 1 else [name]
+            if len(wrapped) <= lines and max(text_length(w_, s, True) for w_ in wrapped) <= width * 8 * 0.98:
+                return {"size": round(size, 3), "min_size": MIN_SCREEN_PX, "lines": len(wrapped), "width": width}
+            size *= 0.95
+    return {"size": MIN_SCREEN_PX, "min_size": MIN_SCREEN_PX, "lines": TILE_LABEL_LINES, "width": width}
+
+
 def terrain_context(terrain: TerrainType, layout: HexLayout, hexsides: tuple[str, ...] = (), ground: str = DEFAULT_GROUND) -> dict[str, Any]:
     """Context of ``genpei/terrain_tile.yaml.j2``: :func:`hex_tile_geometry`, the hexsides and
-    the terrain. ``ground`` is the open-ground colour linear features (rivers, fords…) are drawn
-    across."""
+    the terrain, and how its name label is set (:func:`tile_label`). ``ground`` is the
+    open-ground colour linear features (rivers, fords…) are drawn across."""
     return {
         **hex_tile_geometry(layout),
+        "label": tile_label(terrain.name, layout.hex_width),
         "directions": list(DIRECTIONS),
         "hexsides": [d for d in DIRECTIONS if d in hexsides],
         "ground": ground,
@@ -257,15 +284,51 @@ def marker_context(marker: MarkerType) -> dict[str, Any]:
     return {"marker": {"id": marker.id, "name": marker.name, "name_ja": marker.name_ja, "abbreviation": marker.abbreviation, "symbol": marker.symbol, "colour": marker.colour, "edge": _darker(marker.colour, 0.45), "kind": marker.kind}}
 
 
+#: Hex label size on the board, as a fraction of the hex width (9.7 px on 84 px hexes).
+HEX_LABEL_FRACTION = 0.115
+#: Clear space kept between a hex label and the middle of a section line, as a fraction of the
+#: hex width (the dotted line is 0.04 wide: 0.05 clear beyond its dots).
+LABEL_CLEARANCE_FRACTION = 0.07
+
+
+def label_x(cx: float, text_width: float, lines: list[float], clearance: float) -> float:
+    """Where a label ``text_width`` px wide, centred at ``cx`` by default, is centred so that no
+    vertical line at the x positions ``lines`` crosses it or comes within ``clearance`` px: the
+    label moves beside the line, to the side its centre is on (right when on the line).
+
+        >>> label_x(100, 20, [300], 3)
+        100
+        >>> label_x(100, 20, [100], 3)
+        113.0
+        >>> label_x(100, 20, [104], 3)
+        91.0
+    """
+    half = text_width / 2 + clearance
+    for x in lines:
+        if abs(cx - x) < half:
+            cx = x + half if cx >= x else x - half
+    return cx
+
+
 def board_context(board: BoardGeometry, layout: HexLayout) -> dict[str, Any]:
-    """Context of ``genpei/board.yaml.j2``: pixel geometry from :class:`HexLayout` only."""
+    """Context of ``genpei/board.yaml.j2``: pixel geometry from :class:`HexLayout` only. Each
+    hex's ``label`` stands at ``label_at`` (px): at the top of the hex, moved beside a section
+    line that would strike it through (:func:`label_x`); ``label_size`` is its size in px."""
+    from pipeline.render.drawing import text_length
+
     width, height = layout.size
+    lines = [layout.margin + x * layout.hex_width for x in board.section_lines]
+    size = layout.hex_width * HEX_LABEL_FRACTION
+    clearance = layout.hex_width * LABEL_CLEARANCE_FRACTION
     hexes = []
     for hex_ in board.all_hexes():
         cx, cy = layout.centre(hex_)
-        hexes.append({"label": f"{hex_[0]},{hex_[1]}", "centre": [cx, cy], "corners": [list(c) for c in layout.corners(hex_)]})
-    lines = [layout.margin + x * layout.hex_width for x in board.section_lines]
-    return {"canvas": {"width": width, "height": height}, "hexes": hexes, "section_lines": lines, "margin": layout.margin, "hex_width": layout.hex_width, "hex_height": layout.hex_height, "name": board.name}
+        label = f"{hex_[0]},{hex_[1]}"
+        tw = text_length(label, max(1, round(size * 8)), False) / 8
+        hexes.append({"label": label, "centre": [cx, cy], "corners": [list(c) for c in layout.corners(hex_)],
+                      "label_at": [label_x(cx, tw, lines, clearance), cy - layout.hex_height * 0.33]})
+    return {"canvas": {"width": width, "height": height}, "hexes": hexes, "section_lines": lines, "margin": layout.margin, "hex_width": layout.hex_width,
+            "hex_height": layout.hex_height, "name": board.name, "label_size": size}
 
 
 # -- cards --------------------------------------------------------------------------------------
@@ -327,17 +390,37 @@ def unit_card_context(unit: UnitType) -> dict[str, Any]:
     }
 
 
+def _dice(n: Any) -> str:
+    """``n`` battle dice as the rules write it: ``1 die``, ``2 dice``."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def _cap(c: Any) -> str | None:
+    """A battle cap as text: ``max 2 dice``, ``foot max 2 dice, mounted max 1 die``; None
+    when the terrain sets none."""
     if c.foot is None and c.mounted is None:
         return None
     if c.foot == c.mounted:
-        return f"max {c.foot}"
+        return f"max {_dice(c.foot)}"
     parts = []
     if c.foot is not None:
-        parts.append(f"foot max {c.foot}")
+        parts.append(f"foot max {_dice(c.foot)}")
     if c.mounted is not None:
-        parts.append(f"mounted max {c.mounted}")
+        parts.append(f"mounted max {_dice(c.mounted)}")
     return ", ".join(parts)
+
+
+def _caps(c: Any) -> list[str]:
+    """The battle caps of a terrain's combat effects as chart phrases, a pair of equal caps (from
+    the hex and into it) said once: ``close combat from and into it: max 2 dice``."""
+    out: list[str] = []
+    for kind, frm, into in (("close combat", c.close_from, c.close_into), ("ranged", c.ranged_from, c.ranged_into)):
+        a, b = _cap(frm), _cap(into)
+        if a and a == b:
+            out.append(f"{kind} from and into it: {a}")
+        else:
+            out += [f"{kind} {where} it: {txt}" for where, txt in (("from", a), ("into", b)) if txt]
+    return out
 
 
 def _sentence(text: str) -> str:
@@ -361,11 +444,7 @@ def terrain_row(t: TerrainType) -> dict[str, Any]:
         move.append(f"leave by {m.exit_max_hexes} hex then stop")
     if t.entry_roll is not None:
         move.append("roll 1 die on entering")
-    battle: list[str] = []
-    for label, cap in (("Close combat from it", c.close_from), ("close combat into it", c.close_into), ("ranged from it", c.ranged_from), ("ranged into it", c.ranged_into)):
-        txt = _cap(cap)
-        if txt:
-            battle.append(f"{label}: {txt} dice")
+    battle = _caps(c)
     if c.battles_first:
         battle.append("battles first")
     if c.max_range is not None:
@@ -387,11 +466,33 @@ def terrain_row(t: TerrainType) -> dict[str, Any]:
     }
 
 
+#: The terrain chart's text columns: (row key, heading, left x, width), in chart pixels at scale 1.
+TERRAIN_CHART_COLUMNS = (("movement", "Movement", 330, 320), ("battle", "Battle", 650, 420), ("los", "Line of sight", 1070, 150), ("ignores", "Ignores", 1220, 150))
+#: Text size, line height (× size), side padding and the least padding above and below a cell's
+#: text on the terrain chart, in chart pixels at scale 1.
+TERRAIN_CELL_SIZE, TERRAIN_CELL_LINE, TERRAIN_CELL_PAD_X, TERRAIN_CELL_PAD_Y = 18, 1.15, 10, 12
+#: Least height of a terrain chart row (the terrain's hexagon and names), pixels at scale 1.
+TERRAIN_ROW_MIN = 92
+
+
 def terrain_chart_context(terrains: list[TerrainType]) -> dict[str, Any]:
-    """Context of ``genpei/terrain_chart.yaml.j2``."""
-    rows = [terrain_row(t) for t in terrains]
-    row_h, head = 92, 150
-    return {"card": {"width": TERRAIN_CHART_WIDTH, "height": head + row_h * len(rows) + 50}, "rows": rows, "row_height": row_h, "head": head}
+    """Context of ``genpei/terrain_chart.yaml.j2``: each row's ``y`` and ``height`` (pixels at
+    scale 1) are as tall as its longest cell wrapped at :data:`TERRAIN_CELL_SIZE` needs, with
+    :data:`TERRAIN_CELL_PAD_Y` clear above and below, and at least :data:`TERRAIN_ROW_MIN`:
+    a cell never fills its row edge to edge."""
+    from pipeline.render.drawing import wrap_text
+
+    head, y = 150, 150
+    rows = []
+    for t in terrains:
+        row = terrain_row(t)
+        lines = max(len(wrap_text(row[key], TERRAIN_CELL_SIZE, False, cw - 2 * TERRAIN_CELL_PAD_X)) for key, _h, _x, cw in TERRAIN_CHART_COLUMNS)
+        text_h = ((lines - 1) * TERRAIN_CELL_LINE + 1) * TERRAIN_CELL_SIZE
+        height = max(TERRAIN_ROW_MIN, math.ceil(text_h + 2 * TERRAIN_CELL_PAD_Y))
+        rows.append({**row, "y": y, "height": height, "text_height": text_h + 4})
+        y += height
+    return {"card": {"width": TERRAIN_CHART_WIDTH, "height": y + 50}, "rows": rows, "head": head, "total": y,
+            "columns": [list(c) for c in TERRAIN_CHART_COLUMNS], "cell": {"size": TERRAIN_CELL_SIZE, "line": TERRAIN_CELL_LINE, "pad": TERRAIN_CELL_PAD_X}}
 
 
 _NAVAL_WORDS = re.compile(r"naval|ocean|ship|boat|sea|grappl|embark|wind|tide", re.IGNORECASE)

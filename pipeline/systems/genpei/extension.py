@@ -60,6 +60,24 @@ from pipeline.vassal.traits import BasicPiece, Layer, RawTrait, UsePrototype
 EXTENSION_FILE = "genpei.vmdx"
 #: The name of the pack's palette tab, chart tab and setup menu.
 PACK = "Genpei War"
+#: The image of the notice a setup lays on the board when the scenario's map is not public.
+NOTICE_IMAGE = "notice_map_not_public_{id}.png"
+
+
+def notice_image_name(scenario_id: str) -> str:
+    """Image of the empty-board notice of scenario ``scenario_id``:
+    ``notice_map_not_public_<id>.png``."""
+    return NOTICE_IMAGE.format(id=scenario_id)
+
+
+def notice_png(loaded) -> bytes:
+    """The notice (``genpei/setup_notice.yaml.j2``, 640 × 230 px at 100 %) that a setup of a
+    scenario whose map is not public shows on its empty board: why it is empty and what to do."""
+    from pipeline.render.png import png_bytes
+    from pipeline.systems.genpei import art
+
+    sc = loaded.scenario
+    return png_bytes(art.renderer().image("genpei/setup_notice.yaml.j2", {"scenario": {"code": sc.code, "title": sc.title}}, size=(640, 230)))
 
 
 @dataclass
@@ -213,7 +231,9 @@ def scenario_saves(data: GenpeiData, pack: PackExtension, gpids: dict[str, str])
     same point in the same Game Piece Layer (a unit and its leader); terrain stands outside
     stacks. With a setup template (``setup:`` of the mapping) each save starts with the
     template's commands (its global properties, decks, at-start pieces and board choices) and
-    adds the scenario's pieces. The saves name the base module (they are loaded into it, §5).
+    adds the scenario's pieces. A scenario whose map is not public gets a notice at the board's
+    centre saying why the board is empty (:func:`notice_png`, piece id ``999``). The saves name
+    the base module (they are loaded into it, §5).
 
     Raises:
         GunbaiError: a piece's hex lies off the base's board (every such hex, with the
@@ -261,6 +281,12 @@ def scenario_saves(data: GenpeiData, pack: PackExtension, gpids: dict[str, str])
                 stacked = kind != "terrain"
                 gpid = gpids[p.key]
             placed.append(PlacedPiece(str(1000 + i), definition, bmap.name, x, y, gpid, stacked=stacked, layer=layer))
+        if loaded.scenario.map == "not public":
+            # the empty board says why it is empty: a notice at its centre, above every layer's pieces
+            notice = PieceDefinition([RawTrait("immob;cA;I", "")], BasicPiece(notice_image_name(loaded.scenario.id), f"{loaded.scenario.code}: map not public"))
+            layer = bmap.layer_index(mapping.layers.of("marker")) if mapping.layers is not None else None
+            placed.append(PlacedPiece("999", notice, bmap.name, width // 2 + mapping.board_origin[0], height // 2 + mapping.board_origin[1],
+                                      None, stacked=False, layer=layer))
         if outside:
             rows = ", ".join(str(r) for r in sorted(outside))
             pack.notes.append(f"{loaded.scenario.id}: {sum(outside.values())} piece(s) on hexes of row(s) {rows} lie outside zone "
@@ -284,7 +310,8 @@ def extension_archive_entries(data: GenpeiData, pack: PackExtension, images: dic
                               ) -> tuple[dict[str, bytes], BuildFile, dict[str, SaveGame]]:
     """Every entry of ``genpei.vmdx``: buildFile.xml, extensiondata, the base module's own
     moduledata, the images (``images``: the new pieces', the cards and the scenario sheets, by
-    name) and one setup per scenario.
+    name; and the empty-board notice of each scenario whose map is not public,
+    :func:`notice_png`) and one setup per scenario.
 
     Raises:
         GunbaiError: as :func:`scenario_saves`.
@@ -292,6 +319,7 @@ def extension_archive_entries(data: GenpeiData, pack: PackExtension, images: dic
     """
     built = write_extension(pack.extension)
     saves = scenario_saves(data, pack, built.gpids)
+    images = {**images, **{notice_image_name(s.scenario.id): notice_png(s) for s in data.scenarios if s.scenario.map == "not public"}}
     entries, built = extension_entries(pack.extension, base_moduledata=pack.mapping.base.moduledata, images=images,
                                        setups=saves, default_epoch=date_saved_ms // 1000)
     return entries, built, saves

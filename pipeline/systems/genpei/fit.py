@@ -5,7 +5,11 @@ The bounds are not numbers chosen here: each text is laid out in the template th
 (unit counter and card, leader counter, terrain tile, marker, scenario sheet), with the real
 font, shrunk to the smallest size the template allows (:func:`pipeline.render.drawing.overflows`).
 A text that still does not fit — a 540-character scenario name, a 33 KB summary, an
-8000-character unit name — is refused with its file and line, before anything is drawn. A
+8000-character unit name — is refused with its file and line, before anything is drawn. The
+smallest sizes the templates allow are themselves held to the legibility floors of
+:mod:`pipeline.render.legible` (8 px on the VASSAL counters at 100 %, 7 pt on the printed
+scenario sheet): a template that would let a text shrink below them is refused, naming the
+template and the shape, so no data passes by being drawn too small to read. A
 character the font lacks (an emoji in ``name_ja``) would print as an empty box ("tofu") and is
 refused too.
 
@@ -16,6 +20,7 @@ refused too.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from pipeline.errors import DataProblem
@@ -29,14 +34,39 @@ PLACES = {
     "genpei/terrain_tile.yaml.j2": "the terrain tile",
     "genpei/marker.yaml.j2": "the marker",
     "genpei/scenario_sheet.yaml.j2": "the scenario sheet",
+    "genpei/setup_notice.yaml.j2": "the empty-board notice of the VASSAL setup",
 }
 
 
-def _check(template: str, context: dict[str, Any], fields: Iterable[Field], out: list[DataProblem]) -> None:
-    """:func:`pipeline.render.fit.check` with the Genpei renderer and place names."""
+def _check(template: str, context: dict[str, Any], fields: Iterable[Field], out: list[DataProblem], floor: tuple[float, str] | None = None) -> None:
+    """:func:`pipeline.render.fit.check` with the Genpei renderer and place names, and with
+    ``floor`` ``(units per pixel or point, medium)`` the template's smallest sizes against the
+    legibility floor of that medium (:func:`floor_check`)."""
     from pipeline.systems.genpei import art
 
     check(art.renderer(), template, context, fields, out, PLACES.get(template, template))
+    if floor is not None:
+        floor_check(template, context, *floor, out)
+
+
+def floor_check(template: str, context: dict[str, Any], per_unit: float, medium: str, out: list[DataProblem]) -> None:
+    """Add a problem, naming the template file and the shape, for each text ``template`` lets
+    shrink below the legibility floor of ``medium`` (``screen``: :data:`~pipeline.render.legible.MIN_SCREEN_PX`
+    at ``per_unit`` pixels per unit; ``print``: :data:`~pipeline.render.legible.MIN_PRINT_PT`
+    at ``per_unit`` points per unit); once per template and shape."""
+    from pipeline.render.legible import MIN_PRINT_PT, MIN_SCREEN_PX, floor_problems
+    from pipeline.render.templates import parse_drawing_text
+    from pipeline.systems.genpei import art
+
+    floor, unit = (MIN_SCREEN_PX, "px") if medium == "screen" else (MIN_PRINT_PT, "pt")
+    drawing = parse_drawing_text(art.renderer().render_yaml(template, context), template)
+    path = Path(art.renderer().root) / template
+    for small in floor_problems(drawing, per_unit, floor):
+        if any(p.file == path and p.where == small.where for p in out):
+            continue
+        out.append(DataProblem(path, None, small.where, repr(small.text),
+                               f"a smallest size of at least {floor:g} {unit} on {PLACES.get(template, template)} "
+                               f"(min_size at least {floor / per_unit:.1f} units); it may shrink to {small.smallest:.1f} {unit}"))
 
 
 def problems(data: Any) -> list[DataProblem]:
@@ -50,28 +80,31 @@ def problems(data: Any) -> list[DataProblem]:
     docs = data.docs
     document_glyph_problems(docs.values(), out)  # every text of every file, printed or not yet
     colours = next(iter(data.system.armies.values()))
+    from pipeline.systems.genpei.build import layout_of
+
+    layout = layout_of(data)
+    px = art.counter_sizes(layout)  # pixels of each counter at VASSAL's 100 %, on 100-unit canvases
     units_doc, leaders_doc, terrain_doc, markers_doc = (docs[n] for n in ("units.yaml", "leaders.yaml", "terrain.yaml", "markers.yaml"))
     for i, u in enumerate(data.units.values()):
         loc = ("units", i)
         names = [(units_doc, loc + ("name",), u.name), (units_doc, loc + ("name_ja",), u.name_ja or ""), (units_doc, loc + ("abbreviation",), u.abbreviation)]
-        _check("genpei/unit_counter.yaml.j2", art.unit_context(u, colours), names[1:], out)
+        _check("genpei/unit_counter.yaml.j2", art.unit_context(u, colours), names[1:], out, (px["unit"] / 100, "screen"))
         rules = [(units_doc, loc + ("rules", j, "summary"), r.summary) for j, r in enumerate(u.rules)]
         _check("genpei/unit_card.yaml.j2", art.unit_card_context(u), [names[0]] + rules, out)
     for i, ld in enumerate(data.leaders.values()):
         loc = ("leaders", i)
         _check("genpei/leader_counter.yaml.j2", art.leader_context(ld, colours),
-               [(leaders_doc, loc + ("name_ja",), ld.name_ja or ""), (leaders_doc, loc + ("abbreviation",), ld.abbreviation), (leaders_doc, loc + ("name",), ld.name)], out)
+               [(leaders_doc, loc + ("name_ja",), ld.name_ja or ""), (leaders_doc, loc + ("abbreviation",), ld.abbreviation), (leaders_doc, loc + ("name",), ld.name)], out,
+               (px["leader"] / 100, "screen"))
     for i, m in enumerate(data.markers.values()):
         loc = ("markers", i)
         _check("genpei/marker.yaml.j2", art.marker_context(m) | {"marker": {**art.marker_context(m)["marker"], "rotate": 0}},
-               [(markers_doc, loc + ("abbreviation",), m.abbreviation), (markers_doc, loc + ("name",), m.name), (markers_doc, loc + ("name_ja",), m.name_ja or "")], out)
-    from pipeline.systems.genpei.build import layout_of
-
-    layout = layout_of(data)
+               [(markers_doc, loc + ("abbreviation",), m.abbreviation), (markers_doc, loc + ("name",), m.name), (markers_doc, loc + ("name_ja",), m.name_ja or "")], out,
+               (px["marker"] / 100, "screen"))
     for i, t in enumerate(data.terrain.values()):
         loc = ("terrain", i)
         _check("genpei/terrain_tile.yaml.j2", art.terrain_context(t, layout),
-               [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out)
+               [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out, (1.0, "screen"))
     for loaded in data.scenarios:
         # a field blamed already (a character the font lacks, found in every text) is not blamed again
         out.extend(p for p in scenario_problems(data, layout, loaded) if not any(q.file == p.file and q.where == p.where for q in out))
@@ -99,5 +132,9 @@ def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
         context = scenario_context(data, layout, loaded)
     except KeyError:
         return out  # a unit or leader id verify reports
-    _check("genpei/scenario_sheet.yaml.j2", context, fields, out)
+    from pipeline.render.legible import PT_PER_MM
+
+    _check("genpei/scenario_sheet.yaml.j2", context, fields, out, (PT_PER_MM, "print"))
+    if sc.map == "not public":
+        _check("genpei/setup_notice.yaml.j2", {"scenario": {"code": sc.code, "title": sc.title}}, fields[:1] + fields[3:4], out, (1.0, "screen"))
     return out

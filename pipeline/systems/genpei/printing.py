@@ -203,13 +203,109 @@ def cards_pdf(data: Any, cache: RenderCache, paper: str = "a4", opts: PrintOptio
 # scenario sheets
 
 
+#: Widths the scenario sheet's map may take, in mm, widest first (184 leaves two lines under
+#: it; 112, 10.8 mm hexes, the least): the map is the widest of them that leaves its side lists
+#: and the right column room for their text at full size (steps of 4 mm, not any width, so
+#: the 30 sheets share the map art of a few sizes: 4 for the pack's 30).
+SCENARIO_MAP_WIDTHS_MM = tuple(float(w) for w in range(184, 111, -4))
+#: Text sizes on the scenario sheet (em, mm): the side lists' items, the right column's body,
+#: its headings, its summary, and the source note that closes it.
+SHEET_SIZES = {"side": 2.9, "body": 3.0, "heading": 3.8, "summary": 3.1, "note": 2.6}
+#: The scenario sheet's frame: left and top of the map box, gaps and margins, in mm.
+SHEET_MAP_X, SHEET_MAP_Y, SHEET_GAP, SHEET_MARGIN = 8.0, 27.0, 4.0, 8.0
+RED = "#7a1f14"
+#: The characters beyond ASCII the sheet's own words use (bullets, the times sign, the middle
+#: dot of a side's start), for the PDF font subset (:func:`print_text`).
+SHEET_MARKS = "•◆×·"
+
+
+def _side_items(side: dict[str, Any]) -> list[dict[str, Any]]:
+    """The paragraphs items of a side's list under the map: its start, then its units and its
+    leaders, one a line."""
+    size = SHEET_SIZES["side"]
+    items = [{"text": side["line"], "size": size}]
+    for f in side["forces"]:
+        ja = f" {f['name_ja']}" if f["name_ja"] else ""
+        items.append({"text": f"{f['count']} × {f['name']}{ja} ({f['abbreviation']})", "size": size, "bullet": "•", "indent": 3})
+    items += [{"text": f"{ld['count']} × {ld['name']}", "size": size, "bullet": "◆", "indent": 3, "colour": RED} for ld in side["leaders"]]
+    return items
+
+
+def _right_items(sc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The paragraphs items of the right column: the summary, victory, special rules and the
+    source note."""
+    body, head = SHEET_SIZES["body"], SHEET_SIZES["heading"]
+    items: list[dict[str, Any]] = [{"text": sc["summary"], "size": SHEET_SIZES["summary"], "colour": "#3b2a1a"}] if sc["summary"] else []
+    items.append({"text": "Victory", "size": head, "bold": True, "colour": RED, "space_before": 3 if items else 0})
+    items.append({"text": "Victory banners: not public." if sc["banners"] == "unknown" else f"{sc['banners']} victory banners win.", "size": body, "bullet": "•", "indent": 3})
+    items += [{"text": r, "size": body, "bullet": "•", "indent": 3, "space_before": 1} for r in sc["victory_rules"]]
+    items.append({"text": "Special rules", "size": head, "bold": True, "colour": RED, "space_before": 3})
+    if sc["wind_tide"]:
+        items.append({"text": sc["wind_tide"], "size": body, "bullet": "•", "indent": 3})
+    items += [{"text": r, "size": body, "bullet": "•", "indent": 3, "space_before": 1} for r in sc["special_rules"]]
+    if not sc["special_rules"] and not sc["wind_tide"]:
+        items.append({"text": "None." if sc["rules_known"] else "Not known from the public text.", "size": body})
+    if sc["provenance"]:
+        items.append({"text": sc["provenance"], "size": SHEET_SIZES["note"], "colour": "#6b5a40", "space_before": 4})
+    return items
+
+
+def _min_scale(items: list[dict[str, Any]]) -> float:
+    """The least scale a paragraphs block of ``items`` may shrink to with no item under
+    :data:`~pipeline.render.legible.MIN_PRINT_PT` (sizes in mm)."""
+    from pipeline.render.legible import MIN_PRINT_PT, PT_PER_MM
+
+    return min(1.0, round(max(MIN_PRINT_PT / PT_PER_MM / it["size"] for it in items) + 0.005, 3))
+
+
+#: The side's name on its bar under the map: its size and the least it may shrink to (mm).
+SIDE_NAME_MM, SIDE_NAME_MIN_MM = 3.4, 2.5
+
+
+def sheet_layout(board_size: tuple[int, int], side_items: list[list[dict[str, Any]]], right_items: list[dict[str, Any]],
+                 side_names: list[str] = ()) -> dict[str, Any]:
+    """Where the scenario sheet puts its parts, in mm of the A4 landscape sheet: the widest map
+    of :data:`SCENARIO_MAP_WIDTHS_MM` (its height from ``board_size``, pixels) that leaves the
+    side lists under it (``side_items``, one list per side, in two columns as wide as the map)
+    and the right column beside it (``right_items``) room for their text at full size
+    (:func:`pipeline.render.drawing.paragraphs_height`); the narrowest when none does (the text
+    then shrinks, never under 7 pt: the fit checks refuse what still overflows). A width whose
+    side columns cannot hold a side's name (``side_names``, on its bar) at its smallest size is
+    never taken while a wider one can. Returns
+    ``{map: {x, y, w, h}, side_box: {y, h, column}, right: {x, y, w, h}}`` (``side_box.y``:
+    the top of the sides' name bars; their lists start 7.5 mm lower and are ``h`` high).
+
+        >>> lay = sheet_layout((1056, 876), [[{"text": "1 × Samurai", "size": 2.9}]] * 2, [{"text": "Short.", "size": 3}])
+        >>> lay["map"]["w"], lay["right"]["x"]
+        (184.0, 199.0)
+    """
+    from pipeline.render.drawing import paragraphs_height, text_length
+
+    W, H = SCENARIO_SHEET_MM
+    bw, bh = board_size
+    longest = max((text_length(n, round(SIDE_NAME_MIN_MM * 8), True) / 8 for n in side_names), default=0.0)
+    widths = [w for w in SCENARIO_MAP_WIDTHS_MM if longest <= (w - SHEET_GAP) / 2 - 4] or list(SCENARIO_MAP_WIDTHS_MM[:1])
+    for map_w in widths:
+        map_h = map_w * bh / bw
+        side_y = SHEET_MAP_Y + map_h + SHEET_GAP
+        side_h = H - side_y - 7.5 - 6.5
+        column = (map_w - SHEET_GAP) / 2
+        rx = SHEET_MAP_X + map_w + 7
+        right = {"x": rx, "y": SHEET_MAP_Y, "w": W - rx - SHEET_MARGIN, "h": H - SHEET_MAP_Y - SHEET_MARGIN}
+        fits = all(paragraphs_height(items, column - 2) <= side_h for items in side_items) and paragraphs_height(right_items, right["w"]) <= right["h"]
+        if fits:
+            break
+    return {"map": {"x": SHEET_MAP_X, "y": SHEET_MAP_Y, "w": map_w, "h": round(map_h, 4)},
+            "side_box": {"y": round(side_y, 4), "h": round(side_h, 4), "column": column}, "right": right}
+
+
 def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any]:
-    """Context of ``genpei/scenario_sheet.yaml.j2`` (millimetre units, A4 landscape)."""
+    """Context of ``genpei/scenario_sheet.yaml.j2`` (millimetre units, A4 landscape): the
+    scenario and its sides, each side's list and the right column as paragraphs items
+    (``side.lines``, ``right_items``) with the least scale each may shrink to at 7 pt
+    (``side_min_scale``, ``right_min_scale``), and where the parts go (:func:`sheet_layout`)."""
     sc = loaded.scenario
     W, H = SCENARIO_SHEET_MM
-    bw, bh = layout.size
-    map_w = 168.0
-    map_h = map_w * bh / bw
     sides = []
     for side in sc.sides:
         forces: dict[str, int] = {}
@@ -231,21 +327,30 @@ def scenario_context(data: Any, layout: HexLayout, loaded: Any) -> dict[str, Any
             "forces": [{"abbreviation": data.units[u].abbreviation, "name": data.units[u].name, "name_ja": data.units[u].name_ja, "count": n} for u, n in forces.items()],
             "leaders": [{"name": data.leaders[ld].name, "count": n} for ld, n in leaders.items()],
         })
+    for side in sides:
+        side["lines"] = _side_items(side)
     wind = None
     if sc.wind_tide is not None:
         wind = "Wind and tide push " + ", ".join(sc.wind_tide.directions) + " (arrow on the map)."
+    scenario = {
+        "code": sc.code, "name": sc.title.removeprefix(sc.code + " "), "date": "date not public" if sc.date == "unknown" else sc.date,
+        "rules_known": bool(sc.special_rules) or sc.map != "not public", "summary": " ".join(sc.summary.split()),
+        "first_player": sc.first_player, "naval": sc.naval, "wind_tide": wind, "banners": sc.victory.banners,
+        "victory_rules": [" ".join(r.summary.split()) for r in sc.victory.rules],
+        "special_rules": [" ".join(r.summary.split()) for r in sc.special_rules],
+        "map": sc.map, "provenance": _provenance(sc),
+    }
+    right = _right_items(scenario)
+    names = [s["name"] + (" (moves first)" if s["first"] else "") for s in sides]
+    lay = sheet_layout(layout.size, [s["lines"] for s in sides], right, names)
     return {
         "sheet": {"width": W, "height": H},
-        "map": {"x": 8.0, "y": 27.0, "w": map_w, "h": round(map_h, 4)},
-        "scenario": {
-            "code": sc.code, "name": sc.title.removeprefix(sc.code + " "), "date": "date not public" if sc.date == "unknown" else sc.date,
-            "rules_known": bool(sc.special_rules) or sc.map != "not public", "summary": " ".join(sc.summary.split()),
-            "first_player": sc.first_player, "naval": sc.naval, "wind_tide": wind, "banners": sc.victory.banners,
-            "victory_rules": [" ".join(r.summary.split()) for r in sc.victory.rules],
-            "special_rules": [" ".join(r.summary.split()) for r in sc.special_rules],
-            "map": sc.map, "provenance": _provenance(sc),
-        },
+        **lay,
+        "scenario": scenario,
         "sides": sides,
+        "side_min_scale": min((_min_scale(s["lines"]) for s in sides), default=1.0),
+        "right_items": right,
+        "right_min_scale": _min_scale(right),
         "system": {"name": data.system.name, "name_ja": SYSTEM_NAME_JA},
     }
 
@@ -664,7 +769,7 @@ def print_text(data: Any, templates: Path | None = None) -> str:
     font subset of these serves every print file of the build (cut once, :func:`print_files`)."""
     import json
 
-    parts = [SYSTEM_NAME_JA]
+    parts = [SYSTEM_NAME_JA, SHEET_MARKS]
     for group in (data.units, data.leaders, data.markers, data.terrain):
         parts += [json.dumps(v.model_dump(mode="json"), ensure_ascii=False) for v in group.values()]
     parts += [json.dumps(s.scenario.model_dump(mode="json"), ensure_ascii=False) for s in data.scenarios]
