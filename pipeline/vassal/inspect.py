@@ -236,7 +236,17 @@ def iter_inspect_bytes(data: bytes, title: str = "") -> Iterator[str]:
     if data.lstrip()[:1] == b"<":
         yield from _lines(parse_xml(data, title), None, title)
         return
-    with open_archive(data) as arc:
+    yield from _archive_lines(data, title)
+
+
+def _archive_lines(source: bytes | str, title: str) -> Iterator[str]:
+    """The lines of an archive given as its bytes or its path (read entry by entry from the
+    file, never whole: a module of 150 MB is not held in memory to describe it).
+
+    Raises:
+        VassalFormatError: as :func:`iter_inspect_bytes`.
+    """
+    with open_archive(source) as arc:
         entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
         if entry not in arc and "savedGame" not in arc and os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log"):
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
@@ -266,6 +276,15 @@ def iter_inspect_path(path: str | os.PathLike[str]) -> Iterator[str]:
         raise VassalFormatError("not a regular file (a folder, a device or missing)", os.path.basename(os.fspath(path)))
     if os.path.getsize(path) > Limits().max_total_size:
         raise VassalFormatError("file larger than the size limit", os.path.basename(os.fspath(path)))
+    title = os.path.basename(os.fspath(path))
     with open(path, "rb") as fh:
-        data = fh.read()
-    yield from iter_inspect_bytes(data, os.path.basename(os.fspath(path)))
+        raw = fh.read(4096)
+        head = raw.lstrip()
+        if head and head[:1] != b"<":  # an archive: its entries are read from the file
+            archive = True
+        else:  # bare XML (or only whitespace so far): read whole, as inspect_bytes reads it
+            archive, data = False, raw + fh.read()
+    if archive:
+        yield from _archive_lines(os.fspath(path), title)
+    else:
+        yield from iter_inspect_bytes(data, title)
