@@ -23,7 +23,8 @@ from .read import grid_from_element, image_size
 from .save import read_saved_game
 from .sequence import decode
 
-__all__ = ["describe_trait", "inspect_bytes", "inspect_path"]
+__all__ = ["describe_trait", "inspect_bytes", "inspect_path", "iter_inspect_bytes",
+           "iter_inspect_path"]
 
 VM = "VASSAL.build.module."
 _MODS = ((130, "Ctrl"), (65, "Shift"), (520, "Alt"), (260, "Meta"))
@@ -212,33 +213,78 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
 
 
 def inspect_bytes(data: bytes, title: str = "") -> list[str]:
-    """Lines describing a module/extension archive, a save, or bare buildFile XML bytes.
+    """Lines describing a module/extension archive, a save, or bare buildFile XML bytes: the
+    lines of :func:`iter_inspect_bytes` as a list.
 
     Raises:
         VassalFormatError: the archive or XML is unsafe or unreadable.
     """
+    return list(iter_inspect_bytes(data, title))
+
+
+def iter_inspect_bytes(data: bytes, title: str = "") -> Iterator[str]:
+    """The lines of :func:`inspect_bytes`, one at a time: a module's setups are read one after
+    another as their lines are asked for, and only one setup's pieces are held at once (a
+    module with millions of placed pieces is described without holding millions of lines).
+
+    Raises:
+        VassalFormatError: the archive or XML is unsafe or unreadable (before the first line:
+            each later part of the description reports its own failure as a line).
+    """
     from .archive import parse_xml
 
     if data.lstrip()[:1] == b"<":
-        return list(_lines(parse_xml(data, title), None, title))
-    with open_archive(data) as arc:
+        yield from _lines(parse_xml(data, title), None, title)
+        return
+    yield from _archive_lines(data, title)
+
+
+def _archive_lines(source: bytes | str, title: str) -> Iterator[str]:
+    """The lines of an archive given as its bytes or its path (read entry by entry from the
+    file, never whole: a module of 150 MB is not held in memory to describe it).
+
+    Raises:
+        VassalFormatError: as :func:`iter_inspect_bytes`.
+    """
+    with open_archive(source) as arc:
         entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
         if entry not in arc and "savedGame" not in arc and os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log"):
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
         if entry not in arc and "savedGame" in arc:
             save = read_saved_game(arc.read("savedGame"))
-            return [f"Save with {len(save.pieces)} pieces ({title})"] + [
-                f"  {p.name} on {p.map_name} at ({p.x}, {p.y})" for p in save.pieces]
-        return list(_lines(arc.read_xml(entry), arc, title))
+            yield f"Save with {len(save.pieces)} pieces ({title})"
+            for p in save.pieces:
+                yield f"  {p.name} on {p.map_name} at ({p.x}, {p.y})"
+            return
+        yield from _lines(arc.read_xml(entry), arc, title)
 
 
 def inspect_path(path: str | os.PathLike[str]) -> list[str]:
     """:func:`inspect_bytes` of a file (size-bounded like :func:`~.archive.open_archive`)."""
+    return list(iter_inspect_path(path))
+
+
+def iter_inspect_path(path: str | os.PathLike[str]) -> Iterator[str]:
+    """:func:`iter_inspect_bytes` of a file (size-bounded like :func:`~.archive.open_archive`).
+
+    Raises:
+        VassalFormatError: not a regular file, too large, or as :func:`iter_inspect_bytes`.
+    """
     from .archive import Limits, VassalFormatError
 
     if not os.path.isfile(path):
         raise VassalFormatError("not a regular file (a folder, a device or missing)", os.path.basename(os.fspath(path)))
     if os.path.getsize(path) > Limits().max_total_size:
         raise VassalFormatError("file larger than the size limit", os.path.basename(os.fspath(path)))
+    title = os.path.basename(os.fspath(path))
     with open(path, "rb") as fh:
-        return inspect_bytes(fh.read(), os.path.basename(os.fspath(path)))
+        raw = fh.read(4096)
+        head = raw.lstrip()
+        if head and head[:1] != b"<":  # an archive: its entries are read from the file
+            archive = True
+        else:  # bare XML (or only whitespace so far): read whole, as inspect_bytes reads it
+            archive, data = False, raw + fh.read()
+    if archive:
+        yield from _archive_lines(os.fspath(path), title)
+    else:
+        yield from iter_inspect_bytes(data, title)

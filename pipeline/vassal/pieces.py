@@ -18,7 +18,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .sequence import decode, encode, split_levels, split_nested
 from .traits import KNOWN_TRAIT_IDS, BasicPiece, Trait, trait_id
@@ -354,7 +354,7 @@ def unnest_type(type_string: str) -> list[str]:
     return list(_unnest_type(type_string))
 
 
-@lru_cache(maxsize=4096)
+@cache
 def _unnest_type(type_string: str) -> tuple[str, ...]:
     fast = split_levels(type_string)
     if fast is not None and len(fast) <= 10_000:
@@ -419,7 +419,7 @@ def _parse_int(text: str, what: str) -> int:
         raise PieceDecodeError(f"{what} is not an integer: {text!r}") from None
 
 
-@lru_cache(maxsize=4096)
+@cache
 def _basic_type(type_string: str) -> tuple[str, str, str, str]:
     """Clone key, delete key, image and name of a BasicPiece type ``piece;…`` (§3.5), cached.
 
@@ -515,11 +515,14 @@ def _type_token_of(raw: str) -> str | None:
 
 
 #: :func:`_type_token_of`, cached: a save repeats a few hundred types thousands of times, and
-#: the cached token is one string whose hash is worked out once.
-_type_token = lru_cache(maxsize=4096)(_type_token_of)
+#: the cached token is one string whose hash is worked out once. The caches keyed by a type
+#: alone have no bound: a module's distinct types are few beside its commands, and each must
+#: be decoded once however many there are (a bounded cache that fills decodes a type again
+#: each time it comes back); they are emptied when a lint ends (:func:`clear_decode_caches`).
+_type_token = cache(_type_token_of)
 
 
-@lru_cache(maxsize=4096)
+@cache
 def _type_token_bytes(raw: bytes) -> str | None:
     """:func:`_type_token_of` of the UTF-8 bytes of a raw type token, cached by the bytes: the
     long type of a repeated piece is decoded to ``str`` once per lint, not once per command.
