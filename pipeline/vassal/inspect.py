@@ -19,7 +19,7 @@ from lxml import etree
 from .archive import VassalFormatError, open_archive
 from .grids import HexGrid, SquareGrid
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import grid_from_element, image_size
+from .read import grid_from_element, pixel_size
 from .save import read_saved_game
 from .sequence import decode
 
@@ -115,7 +115,7 @@ def _board_size(arc, b: etree._Element) -> tuple[int, int]:
     name = b.get("image") or ""
     if arc is not None and name and "images/" + name in arc:
         try:
-            size = image_size(arc.read_head("images/" + name, 1 << 16))
+            size = pixel_size(arc.read_head("images/" + name, 1 << 16))
         except VassalFormatError:
             size = None
         if size:
