@@ -512,8 +512,9 @@ LOAD_CONSTRAINTS = (("VASL", "3.4", ""), ("VSQL", "3.4", ""), ("Paths of Glory",
 
 
 def launcher_refusal(name: str, vassal_version: str, version: str) -> str | None:
-    """Why VASSAL 3.7.26's launcher refuses to open a module named ``name`` with metadata
-    ``vassal_version`` and ``version``, or None. ``Launcher.checkModuleLoadable``: a name in
+    """Why VASSAL 3.7.26's Module Manager refuses to open a module named ``name`` with metadata
+    ``vassal_version`` and ``version``, or None. ``Launcher.checkModuleLoadable``, called by
+    ``Player.LaunchAction.actionPerformed`` and the Editor's launch action: a name in
     :data:`LOAD_CONSTRAINTS` whose metadata VassalVersion or version compares below the
     constraint's (``VersionUtils.compareVersions``) is refused with
     ``Error.module_too_old_vassal_version`` or ``Error.module_too_old_module_version``; any
@@ -531,11 +532,12 @@ def launcher_refusal(name: str, vassal_version: str, version: str) -> str | None
             continue
         if min_vassal and compare_versions(vassal_version, min_vassal) < 0:
             return (f"module {name!r} declares VassalVersion {vassal_version!r}, below "
-                    f"{min_vassal}: the launcher refuses to open it ('too old', "
-                    "Launcher.checkModuleLoadable)")
+                    f"{min_vassal}: the Module Manager refuses to play or edit it ('too old', "
+                    "Player.LaunchAction / Editor: Launcher.checkModuleLoadable)")
         if min_module and compare_versions(version, min_module) < 0:
             return (f"module {name!r} has version {version!r}, below {min_module}: the "
-                    "launcher refuses to open it ('too old', Launcher.checkModuleLoadable)")
+                    "Module Manager refuses to play or edit it ('too old', Player.LaunchAction "
+                    "/ Editor: Launcher.checkModuleLoadable)")
     return None
 
 
@@ -1175,6 +1177,58 @@ def check_classes(ctx: ModuleContext) -> None:
                 continue
             severity = ERROR if kind in ("int", "double", "color") else WARNING
             ctx.add(severity, bf, ctx.path(el), f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
+
+
+@module_check
+def check_code_references(ctx: ModuleContext) -> None:
+    """A module's own classes (``*.class`` entries) that refer to VASSAL classes VASSAL 3.7.26
+    does not have (removed before 3.7: ``VASSAL/counters/Transparent``, ``VASSAL/tools/
+    FileChooser``, …), read from each class file's constant pool (:mod:`.javaclass`) and
+    compared with the class list of ``vassal-3.7.26.jar`` (:mod:`.jar_classes`).
+
+    The JVM links such a class with ``NoClassDefFoundError``: ``Builder.create`` cannot build
+    the component (VASSAL: "failed to load class"), and the traits and pieces it makes are
+    lost. An error for a class the buildFile names or that a named class refers to (it is
+    loaded), a warning for one nothing here loads. Entries that are no class file are not
+    judged."""
+    from .javaclass import ClassFileError, class_refs, missing_vassal_classes
+
+    arc, names = ctx.archive, ctx.names
+    if ctx.bare or arc is None or names is None or ctx.root is None:
+        return
+    refs: dict[str, tuple[str, frozenset[str]]] = {}
+    for entry in names.names:
+        if not entry.endswith(".class"):
+            continue
+        try:
+            found = class_refs(arc.read(entry))
+        except (ClassFileError, VassalFormatError):
+            continue
+        refs[found.name] = (entry, found.refs)
+    if not refs:
+        return
+    todo = [str(el.tag).replace(".", "/") for el in ctx.iter()]
+    loaded: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in refs and name not in loaded:
+            loaded.add(name)
+            todo.extend(refs[name][1])
+    for name in sorted(refs):
+        entry, used = refs[name]
+        gone = missing_vassal_classes(used)
+        if not gone:
+            continue
+        shown = ", ".join(g.replace("/", ".") for g in gone[:3]) + (
+            f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+        if name in loaded:
+            ctx.add(ERROR, entry, "", f"module class {name.replace('/', '.')} uses {shown}, "
+                    "which VASSAL 3.7.26 does not have: NoClassDefFoundError when it is loaded, "
+                    "so what it builds is lost ('failed to load class')")
+        else:
+            ctx.add(WARNING, entry, "", f"module class {name.replace('/', '.')} uses {shown}, "
+                    "which VASSAL 3.7.26 does not have; nothing in the buildFile loads it here "
+                    "(NoClassDefFoundError if something does)")
 
 
 #: Key-stroke fields (0-based, after the trait id) of the traits of §3.5.

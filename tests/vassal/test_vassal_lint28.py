@@ -91,11 +91,14 @@ def test_restricted_to_the_observer_side():
 def test_reserved_names_only_below_their_version():
     """``Launcher.checkModuleLoadable`` (3.7.26) refuses "Paths of Glory" below module version
     9.9 and VASL/VSQL below VassalVersion 3.4 (``LoadConstraint``, compared with
-    ``VersionUtils.compareVersions``); the names are not reserved otherwise. vassal-check:
-    "Paths of Glory" 10.0 LOADED; 1.0 refused with the launcher's dialog."""
+    ``VersionUtils.compareVersions``); the names are not reserved otherwise. The check runs in
+    the Module Manager's ``Player.LaunchAction.actionPerformed`` (and the Editor's), before a
+    Player starts; vassal-check starts ``Player.main`` directly, past it, so it LOADED both
+    "Paths of Glory" 10.0 and 1.0 clean: this one is read from the code, not confirmed."""
     assert by(lint_bytes(_named("Paths of Glory", "10.0"), "pog.vmod"), ERROR) == []
     errs = by(lint_bytes(_named("Paths of Glory", "1.0"), "pog.vmod"), ERROR)
     assert len(errs) == 1 and "below 9.9" in errs[0] and "checkModuleLoadable" in errs[0]
+    assert "Module Manager refuses" in errs[0]
     assert launcher_refusal("VASL", "3.7.0", "6.6") is None
     assert "below 3.4" in launcher_refusal("VSQL", "3.2.17", "6.6")
     assert launcher_refusal("Paths of Glory", "3.7.0", "9.10") is None  # 9.10 > 9.9
@@ -278,6 +281,82 @@ def test_extension_gpid_without_its_prefix():
     assert lint_bytes(unprefixed_extension("e1:5"), "e.vmdx", base=BASE) == []
 
 
+def class_file(name: str, superclass: str, uses: tuple[str, ...] = ()) -> bytes:
+    """A minimal Java class file (JVMS §4.1, major 52): ``public class name extends
+    superclass``, its pool holding a Class entry for each of ``uses``; no fields, no methods."""
+    pool: list[bytes] = []
+
+    def utf8(text: str) -> int:
+        raw = text.encode()
+        pool.append(b"\x01" + struct.pack(">H", len(raw)) + raw)
+        return len(pool)
+
+    def klass(text: str) -> int:
+        index = utf8(text)
+        pool.append(b"\x07" + struct.pack(">H", index))
+        return len(pool)
+
+    this, sup = klass(name), klass(superclass)
+    for used in uses:
+        klass(used)
+    pool.append(b"\x05" + bytes(8))  # a long: two slots
+    return (b"\xca\xfe\xba\xbe" + struct.pack(">HHH", 0, 52, len(pool) + 2) + b"".join(pool)
+            + struct.pack(">HHHHHHH", 0x21, this, sup, 0, 0, 0, 0))
+
+
+def code_module(superclass: str, *, named: bool = True) -> bytes:
+    """A module with class ``custom/Widget`` (extending ``superclass``), named in the buildFile
+    as a GameModule child when ``named``."""
+    ents = module(buildfile(extra="<custom.Widget/>" if named else ""))
+    ents["custom/Widget.class"] = class_file("custom/Widget", superclass,
+                                             ("VASSAL/tools/FileChooser", "java/io/File"))
+    return archive_bytes(ents, EPOCH)
+
+
+def test_module_code_using_classes_removed_before_37():
+    """A class file's constant pool names the classes it uses (JVMS §4.4); those under
+    ``VASSAL/`` missing from vassal-3.7.26.jar (:mod:`pipeline.vassal.jar_classes`) fail with
+    NoClassDefFoundError when the class is linted: ``Builder.create`` cannot build the
+    component. vassal-check: "failed to load class" for custom.Widget
+    (NoClassDefFoundError: VASSAL/counters/Transparent). Unloaded code is a warning; a class
+    extending a class 3.7 has is not judged by this check."""
+    from pipeline.vassal.javaclass import class_refs
+
+    refs = class_refs(class_file("custom/Widget", "VASSAL/counters/Transparent",
+                                 ("VASSAL/tools/FileChooser",)))
+    assert refs.name == "custom/Widget"
+    assert refs.refs == {"VASSAL/counters/Transparent", "VASSAL/tools/FileChooser"}
+    errs = by(lint_bytes(code_module("VASSAL/counters/Transparent"), "c.vmod"), ERROR)
+    assert errs == ["error: custom/Widget.class: module class custom.Widget uses "
+                    "VASSAL.counters.Transparent, VASSAL.tools.FileChooser, which VASSAL 3.7.26 "
+                    "does not have: NoClassDefFoundError when it is loaded, so what it builds "
+                    "is lost ('failed to load class')"]
+    warns = by(lint_bytes(code_module("VASSAL/counters/Decorator", named=False), "c.vmod"),
+               WARNING)
+    assert len(warns) == 1 and "nothing in the buildFile loads it" in warns[0]
+    assert "VASSAL.tools.FileChooser" in warns[0] and "Decorator" not in warns[0]
+
+
+def test_every_class_of_the_37_jar_reads():
+    """The constant-pool reader on the 2220 classes of the real jar, where it is installed:
+    each names itself as its entry does, and none uses a VASSAL class the jar lacks."""
+    import zipfile
+
+    import pytest
+
+    from pipeline.vassal.javaclass import class_refs, missing_vassal_classes
+
+    jar = Path("/work/shared/vassal/vassal-3.7.26.jar")
+    if not jar.is_file():
+        pytest.skip("VASSAL 3.7.26 is not installed here")
+    with zipfile.ZipFile(jar) as zf:
+        names = [n for n in zf.namelist() if n.endswith(".class")]
+        for n in names:
+            refs = class_refs(zf.read(n))
+            assert refs.name + ".class" == n and not missing_vassal_classes(refs.refs), n
+    assert len(names) == 2220
+
+
 # ------------------------------------------------------------------------------ vassal-check
 
 
@@ -299,6 +378,7 @@ def write_cases(out: Path) -> list[str]:
         "no_gpid": {"m.vmod": no_gpid_setup()},
         "send_to": {"m.vmod": send_to_module("Nowhere")},
         "unprefixed": {"m.vmod": BASE, "e.vmdx": unprefixed_extension("1")},
+        "removed_class": {"m.vmod": code_module("VASSAL/counters/Transparent")},
     }
     for name, files in cases.items():
         folder = out / name
