@@ -430,6 +430,22 @@ def _parser() -> etree.XMLParser:
                            huge_tree=False, dtd_validation=False, remove_blank_text=False)
 
 
+#: the largest text or attribute value the XML reader takes (libxml2 without XML_PARSE_HUGE)
+XML_VALUE_LIMIT_MB = 10
+
+
+def _syntax_message(exc: etree.XMLSyntaxError) -> str:
+    """One line for a parse failure: the parser's message with its position; a value beyond
+    the reader's size limit said in our words (the parser's own text suggests an option)."""
+    line, column = getattr(exc, "position", (exc.lineno, 0)) or (0, 0)
+    text = " ".join(str(getattr(exc, "msg", "") or exc).split())
+    if "XML_PARSE_HUGE" in text or "limit exceeded" in text.lower():
+        return (f"a text or attribute value at line {line}, column {column} is larger than "
+                f"{XML_VALUE_LIMIT_MB} MB, the most gunbai reads of one value: not checked")
+    text = text.split(" (<string>", 1)[0].split(", line ", 1)[0]
+    return f"malformed XML: {text} (line {line}, column {column})"
+
+
 def parse_xml(data: bytes, entry: str | None = None) -> etree._Element:
     """Parse untrusted XML bytes safely: no DTD loading, no network, no entity expansion, no
     huge trees; any DOCTYPE or ENTITY declaration is rejected outright.
@@ -452,7 +468,7 @@ def parse_xml(data: bytes, entry: str | None = None) -> etree._Element:
     try:
         root = etree.fromstring(data, parser=_parser())
     except etree.XMLSyntaxError as exc:
-        raise VassalFormatError(f"malformed XML: {exc}", entry) from None
+        raise VassalFormatError(_syntax_message(exc), entry) from None
     docinfo = root.getroottree().docinfo
     if docinfo.doctype or docinfo.internalDTD is not None:
         raise VassalFormatError("XML contains a DOCTYPE (refused)", entry)

@@ -135,10 +135,28 @@ def _part(what: str, lines: Callable[[], Iterator[str]]) -> Iterator[str]:
         yield f"{what}: cannot be read: {exc}"
 
 
+def _px(value: float) -> str:
+    """A grid measure in pixels as a person writes it: at most 3 decimals, no trailing zeros
+    (``227.90000000000052`` is ``227.9``).
+
+    >>> _px(227.90000000000052), _px(64.0), _px(55.4256)
+    ('227.9', '64', '55.426')
+    """
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
 def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
-    kind = "Extension" if root.tag == VM + "ModuleExtension" else "Module"
-    name = root.get("module") if kind == "Extension" else root.get("name")
-    yield f"{kind} {name!r} version {root.get('version', '')} ({title})"
+    if root.tag == VM + "ModuleExtension":
+        # VASSAL names an extension after its file ("Extension 'X' was built for …",
+        # ModuleExtension.getName: the archive's name without its suffix)
+        name = os.path.splitext(os.path.basename(title))[0] or root.get("extensionId", "")
+        base = "any module" if root.get("anyModule") == "true" else f"module {root.get('module')!r}"
+        built = (f" {root.get('moduleVersion')}" if root.get("moduleVersion") and
+                 root.get("anyModule") != "true" else "")
+        yield (f"Extension {name!r} version {root.get('version', '')}, extensionId "
+               f"{root.get('extensionId', '')!r}, for {base}{built} ({title})")
+    else:
+        yield f"Module {root.get('name')!r} version {root.get('version', '')} ({title})"
     grids: dict[str, tuple[HexGrid | SquareGrid | None, int, int, int, int]] = {}
 
     def maps() -> Iterator[str]:
@@ -156,7 +174,7 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
         problem = _numbering_problem(hg) if hg is not None else None
         g = grid_from_element(hg) if hg is not None and problem is None else None
         if isinstance(g, HexGrid):
-            desc = (f"hex grid x0={g.x0} y0={g.y0} dx={g.dx} dy={g.dy}"
+            desc = (f"hex grid x0={_px(g.x0)} y0={_px(g.y0)} dx={_px(g.dx)} dy={_px(g.dy)}"
                     f"{' sideways' if g.sideways else ''}")
         elif problem is not None:
             desc = f"hex grid {problem}"
@@ -195,6 +213,8 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
 
     def placed(f: str) -> Iterator[str]:
         with open_archive(arc.read(f)) as inner:
+            if "savedGame" not in inner:
+                raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)", f)
             save = read_saved_game(inner.read("savedGame"))
         for p in save.pieces:
             where = f"({p.x}, {p.y})"
@@ -223,7 +243,10 @@ def inspect_bytes(data: bytes, title: str = "") -> list[str]:
         return list(_lines(parse_xml(data, title), None, title))
     with open_archive(data) as arc:
         entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
-        if entry not in arc and "savedGame" not in arc and os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log"):
+        if entry not in arc and "savedGame" not in arc and (
+            "savedata" in arc
+            or os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log")
+        ):
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
         if entry not in arc and "savedGame" in arc:
             save = read_saved_game(arc.read("savedGame"))

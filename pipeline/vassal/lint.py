@@ -1826,9 +1826,12 @@ def _run_checks(arc: Archive, name: str, base: Archive | None, bare: bool,
     findings: list[Finding] = []
     if base is not None and base_ctx is None:
         base_ctx = _module_context(base, [], as_base=True)
-    # a save: it has savedGame and no buildFile, or (savedGame missing) its name says it is one
+    # a save: it has savedGame and no buildFile, or (savedGame missing) its name or its save
+    # metadata (savedata, SaveMetaData) says it is one
     named_save = os.path.splitext(name)[1].lower() in SAVE_SUFFIXES
-    if ("savedGame" in arc or named_save) and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+    if ("savedGame" in arc or "savedata" in arc or named_save) and not (
+        {"buildFile.xml", "buildFile"} & set(arc.names)
+    ):
         _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
         return findings, None
     ctx = _module_context(arc, findings, bare=bare, base=base_ctx)
