@@ -224,7 +224,19 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
                 where = g.location(p.x - ew, p.y - eh, (w, h)) or where
             yield f"  {p.name} on {p.map_name} at {where}"
 
+    def at_start() -> Iterator[str]:
+        from .atstart import read_at_start_stacks
+
+        for st in read_at_start_stacks(root):
+            where = (f"location {st.location}" if st.location is not None else f"({st.x}, {st.y})")
+            board = f" board {st.board!r}" if st.board is not None else ""
+            names = ", ".join(p.basic.name if p is not None and p.basic is not None
+                              else f"{label} (undecodable)" for label, p in st.pieces)
+            yield (f"At-start stack {st.name!r} on {st.map_name!r}{board} at {where}: "
+                   f"{len(st.pieces)} piece(s){': ' + names if names else ''}")
+
     yield from _part("Maps", maps)
+    yield from _part("At-start stacks", at_start)
     yield from _part("Prototypes", prototypes)
     yield from _part("Pieces", pieces)
     for s in root.iter(VM + "PredefinedSetup"):

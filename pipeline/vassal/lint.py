@@ -1231,6 +1231,60 @@ def check_code_references(ctx: ModuleContext) -> None:
                     "(NoClassDefFoundError if something does)")
 
 
+@module_check
+def check_at_start_stacks(ctx: ModuleContext) -> None:
+    """At-Start Stacks (``SetupStack``, :mod:`.atstart`) stand on a board that exists
+    (``SetupStack.isOwningBoardActive``: an owning board the map lacks, and the stack is never
+    placed), at a grid location the board has (``SetupStack.updatePosition``: a name
+    ``MapGrid.getLocation`` cannot find is "Error.setup_stack_position_error", Bad Data, and
+    the stack stays at its x/y). Whether x/y lies on the board is not judged: without an
+    owning board it counts from the map's edge, which may show it."""
+    from .atstart import grid_point, read_at_start_stacks
+    from .read import read_module_root
+
+    if ctx.root is None or ctx.kind != "module":
+        return
+    stacks = read_at_start_stacks(ctx.root)
+    if not stacks:
+        return
+    arc = ctx.archive
+
+    def read_image(name: str) -> bytes | None:
+        entry = "images/" + name
+        if arc is None or entry not in arc:
+            return None
+        try:
+            return arc.read(entry)
+        except VassalFormatError:
+            return None
+
+    info = read_module_root(ctx.root, None if ctx.bare else read_image)
+    bf = ctx.buildfile_entry
+    for st in stacks:
+        m = info.maps.get(st.map_name)
+        if m is None:
+            continue
+        path = ctx.path(st.element)
+        if st.board is not None and st.board not in m.boards:
+            ctx.add(ERROR, bf, path, f"at-start stack {st.name!r} belongs to board {st.board!r}, "
+                    f"which map {st.map_name!r} does not have: it is never placed "
+                    "(SetupStack.isOwningBoardActive)")
+            continue
+        board = m.boards.get(st.board) if st.board is not None else (
+            next(iter(m.boards.values())) if len(m.boards) == 1 else None)
+        if board is None or st.location is None:
+            continue
+        # a zoned board also takes a zone's or region's name (ZonedGrid.getRegionLocation):
+        # judged only on a plain hex or square grid
+        if board.grid is not None and board.size is not None and not board.zones and (
+            grid_point(board, st.location) is None
+        ):
+            ctx.add(ERROR, bf, path, f"at-start stack {st.name!r} stands at grid location "
+                    f"{st.location!r}, which board {board.name!r} does not have: "
+                    "'Error.setup_stack_position_error' (Bad Data) on a new game, and the "
+                    "stack stays at its x/y (SetupStack.updatePosition)")
+
+
 #: Key-stroke fields (0-based, after the trait id) of the traits of §3.5.
 TRAIT_KEY_FIELDS: dict[str, tuple[int, ...]] = {
     "delete;": (1,), "clone;": (1,), "label;": (0,), "sendto;": (1, 7),

@@ -399,6 +399,83 @@ def test_a_huge_attribute_is_one_plain_line():
     assert "larger than 10 MB" in errs[0] and "line 1" in errs[0]
 
 
+# ------------------------------------------------------------------------- At-Start Stacks
+
+
+def at_start_module(*stacks: str, grid: bool = True) -> bytes:
+    """The case module with ``stacks`` (SetupStack elements) on its map, whose board ``B`` has a
+    square grid of 100 px cells numbered from 0 (``0,0`` at the top left) when ``grid``."""
+    square = (f'<{VM}map.boardPicker.board.SquareGrid dx="100" dy="100" x0="0" y0="0">'
+              f'<{VM}map.boardPicker.board.mapgrid.SquareGridNumbering first="H" hType="N" '
+              f'vType="N" hOff="0" vOff="0" sep=","/></{VM}map.boardPicker.board.SquareGrid>'
+              if grid else "")
+    bf = buildfile().replace(b'name="B"/>', f'name="B">{square}</{VM}map.boardPicker.Board>'
+                             .encode())
+    bf = bf.replace(f"</{VM}map.BoardPicker>".encode(),
+                    f"</{VM}map.BoardPicker>{''.join(stacks)}".encode())
+    return archive_bytes(module(bf), EPOCH)
+
+
+def setup_stack(name: str, *, board: str = "B", x: int = 0, y: int = 0,
+                location: str | None = None, gpid: str = "2") -> str:
+    where = (f'useGridLocation="true" location="{location}"' if location is not None
+             else 'useGridLocation="false"')
+    return (f'<{VM}map.SetupStack name="{name}" owningBoard="{board}" x="{x}" y="{y}" {where}>'
+            f"{slot('Inf', gpid, piece(gpid=gpid))}</{VM}map.SetupStack>")
+
+
+def test_at_start_stacks_on_boards_that_exist():
+    """``SetupStack.isOwningBoardActive`` (3.7.26): a stack whose owning board the map lacks is
+    never placed; ``SetupStack.updatePosition``: a grid location the board's grid cannot find
+    is "Error.setup_stack_position_error" (Bad Data) on a new game. vassal-check loads both
+    clean (it starts no new game, and the data warning shows only then): read from the code."""
+    good = at_start_module(setup_stack("A", x=150, y=250), setup_stack("G", location="04,05", gpid="3"))
+    assert lint_bytes(good, "a.vmod") == []
+    errs = by(lint_bytes(at_start_module(setup_stack("Lost", board="Nowhere")), "a.vmod"), ERROR)
+    assert len(errs) == 1 and "belongs to board 'Nowhere'" in errs[0]
+    errs = by(lint_bytes(at_start_module(setup_stack("Far", location="99,99")), "a.vmod"), ERROR)
+    assert len(errs) == 1 and "grid location '99,99'" in errs[0]
+
+
+def test_inspect_and_import_read_at_start_stacks():
+    """``inspect`` lists each stack; :func:`~pipeline.vassal.atstart.at_start_save` puts its
+    pieces where ``SetupStack.setup`` does: x/y on the owning board (plus its origin, the edge
+    here 0), or the centre of the grid location (``04,05``: VASSAL numbers this grid with one leading zero, and its cell (4, 5) is centred on (400, 500), SquareGrid with x0 = y0 = 0)."""
+    from pipeline.vassal.archive import open_archive
+    from pipeline.vassal.atstart import at_start_save
+    from pipeline.vassal.read import read_module
+
+    data = at_start_module(setup_stack("A", x=150, y=250), setup_stack("G", location="04,05", gpid="3"))
+    lines = inspect_bytes(data, "a.vmod")
+    assert "At-start stack 'A' on 'Main Map' board 'B' at (150, 250): 1 piece(s): Inf" in lines
+    assert "At-start stack 'G' on 'Main Map' board 'B' at location 04,05: 1 piece(s): Inf" in lines
+    with open_archive(data) as arc:
+        save = at_start_save(arc.read_xml("buildFile.xml"), read_module(arc))
+    assert [(p.basic.name, p.basic.map_name, p.basic.x, p.basic.y, p.basic.gpid)
+            for p in save.pieces] == [("Inf", "Main Map", 150, 250, "2"),
+                                      ("Inf", "Main Map", 400, 500, "3")]
+
+
+def test_import_of_a_real_modules_at_start_set_up(tmp_path):
+    """Almoravid (corpus) sets up 218 pieces with At-Start Stacks (193 of them in map folders,
+    ``MapSubFolder``) and no setup file for them: ``gunbai import at-start`` reads them as a
+    setup's pieces; the Taifas Box stands at its x/y (5285, 3063) on Main Map (no owning board,
+    edge 0), in the zone VASSAL names there."""
+    from pipeline.setup_import import load_setup
+    from pipeline.vassal.save import locate_pieces
+
+    fix = Path(__file__).parent.parent / "fixtures" / "vassal" / "corpus" / "almoravid" / "files"
+    path = tmp_path / "Almoravid.vmod"
+    path.write_bytes(archive_bytes({"buildFile.xml": (fix / "buildFile.xml").read_bytes()}))
+    info, save, label = load_setup(Path("at-start"), path)
+    assert label.endswith("At-Start Stacks") and len(save.pieces) == 218
+    placed = locate_pieces(save, info)
+    assert len(placed) == 218
+    box = next(p for p in placed if p.name == "Taifas Box")
+    assert (box.map_name, box.board, box.x, box.y, box.location) == (
+        "Main Map", "Almoravid", 5285, 3063, "Taifas Box")
+
+
 # ------------------------------------------------------------------------------ vassal-check
 
 
