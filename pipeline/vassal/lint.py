@@ -20,6 +20,13 @@ PlaceMarker/Replace gpids [8]; GKC target enums and key-stroke fields [14]; exte
 extensiondata with universal, module name, extensionId, one child per ExtensionElement, targets
 resolving against the base module, ``extId:n`` gpids [21-24]. :func:`lint` also takes a bare
 buildFile.xml (archive checks skipped) and, for an extension, its base module.
+
+From modules nobody here wrote (issue 28): the launcher's load constraints on reserved names
+(:func:`launcher_refusal`), the build file's name by VassalVersion, images of pieces defined in
+saves, save pieces without gpids, Send To Location zones and regions (:func:`send_to_problem`),
+unprefixed extension gpids, module classes using VASSAL classes 3.7.26 lacks
+(:func:`check_code_references`), At-Start Stacks' boards and grid locations
+(:func:`check_at_start_stacks`); PlayerHands have no edge.
 """
 
 from __future__ import annotations
