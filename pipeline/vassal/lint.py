@@ -1726,15 +1726,17 @@ def check_save_pieces(ctx: SaveContext) -> None:
 
 def _save_image_findings(mod: ModuleContext, p: DecodedPiece) -> Iterator[tuple[str, str]]:
     """``(severity, message)`` for each image of a save piece that neither the module (nor an
-    extension's base) holds nor any piece of the module names (those are reported on the
-    module): a piece defined only inside the save, whose image VASSAL looks up in the module's
+    extension's base) holds nor any piece of the module (or of an extension's base) names
+    (those are reported on the module): a piece defined only inside the save, whose image VASSAL looks up in the module's
     archive when it draws it (``ImageOp`` through ``DataArchive.getInputStream``, as for module
     pieces) and shows "Image not found" when loading the save. Not judged for an extension
     linted without its base, nor for a bare buildFile."""
     if mod.names is None or mod.bare or (mod.kind == "extension" and mod.base is None):
         return
     if mod.piece_images is None:
-        mod.piece_images = {image for _, q in mod.pieces for image, _ in _piece_image_refs(q)}
+        owners = [mod] if mod.base is None else [mod, mod.base]
+        mod.piece_images = {image for ctx in owners for _, q in ctx.pieces
+                            for image, _ in _piece_image_refs(q)}
     archives = [mod.names]
     if mod.base is not None and mod.base.names is not None:
         archives.append(mod.base.names)
