@@ -547,7 +547,7 @@ def edit(
 
 @app.command("import")
 def import_(
-    setup: Annotated[Path | None, typer.Argument(help="The saved game or predefined setup (.vsav), or the name of a setup stored in the module. Leave out to draft a data folder from the module.")] = None,
+    setup: Annotated[Path | None, typer.Argument(help="The saved game or predefined setup (.vsav), or the name of a setup stored in the module, or at-start for the module's At-Start Stacks. Leave out to draft a data folder from the module.")] = None,
     module: Annotated[Path | None, typer.Option("--module", help="The module (.vmod) the setup was made with.", show_default=False)] = None,
     extension: Annotated[list[Path] | None, typer.Option("--extension", help="An extension (.vmdx) loaded onto the module when the setup was made (repeatable); its setups may be named.")] = None,
     system: Annotated[str | None, typer.Option("--system", help="Game system to import into: genpei, ronin, ohw, sekigahara (default: the one whose data names the module, for a module gunbai built).")] = None,

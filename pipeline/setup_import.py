@@ -52,6 +52,7 @@ from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem, GunbaiError
 from pipeline.output import check_overwrite
 from pipeline.vassal.archive import VassalFormatError, open_archive
+from pipeline.vassal.atstart import AT_START, at_start_save
 from pipeline.vassal.read import ModuleInfo, read_module
 from pipeline.vassal.save import ERROR as SAVE_ERROR
 from pipeline.vassal.save import DecodedSave, SetupPiece, locate_pieces, read_save, read_save_path
@@ -185,7 +186,9 @@ def system_importer(system: str) -> Importer:
 def load_setup(setup: Path, module_path: Path, extensions: Sequence[Path] = ()) -> tuple[ModuleInfo, DecodedSave, str]:
     """Read the module (with the ``extensions`` loaded onto it) and the setup. ``setup`` is a
     ``.vsav`` file, or, when no such file exists, the name (or archive path) of a predefined
-    setup stored in the module or in one of the extensions.
+    setup stored in the module or in one of the extensions, or ``at-start``
+    (:data:`~.vassal.atstart.AT_START`): the module's At-Start Stacks, the pieces a new game
+    starts with (:func:`~.vassal.atstart.at_start_save`).
 
     Raises:
         ImportError_: a file cannot be read or is not what it should be, or the save is cut
@@ -208,6 +211,14 @@ def load_setup(setup: Path, module_path: Path, extensions: Sequence[Path] = ()) 
             if setup.is_file():
                 save = read_save_path(setup)
                 label = str(setup)
+            elif str(setup) == AT_START:
+                # the module's At-Start Stacks: the pieces a new game starts with
+                entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
+                save = at_start_save(arc.read_xml(entry), module)
+                if not save.pieces:
+                    raise ImportError_(f"{module_path}: the module has no At-Start Stack with "
+                                       "pieces placed on a map; nothing written")
+                label = f"{module_path}: At-Start Stacks"
             else:
                 wanted = str(setup)
                 found = next(((path, f) for path, setups in holders for n, f in setups if wanted in (n, f)), None)

@@ -19,7 +19,7 @@ from lxml import etree
 from .archive import VassalFormatError, open_archive
 from .grids import HexGrid, SquareGrid
 from .pieces import DecodedPiece, PieceDecodeError, decode_add_piece
-from .read import grid_from_element, image_size
+from .read import grid_from_element, pixel_size
 from .save import read_saved_game
 from .sequence import decode
 
@@ -116,7 +116,7 @@ def _board_size(arc, b: etree._Element) -> tuple[int, int]:
     name = b.get("image") or ""
     if arc is not None and name and "images/" + name in arc:
         try:
-            size = image_size(arc.read_head("images/" + name, 1 << 16))
+            size = pixel_size(arc.read_head("images/" + name, 1 << 16))
         except VassalFormatError:
             size = None
         if size:
@@ -136,10 +136,28 @@ def _part(what: str, lines: Callable[[], Iterator[str]]) -> Iterator[str]:
         yield f"{what}: cannot be read: {exc}"
 
 
+def _px(value: float) -> str:
+    """A grid measure in pixels as a person writes it: at most 3 decimals, no trailing zeros
+    (``227.90000000000052`` is ``227.9``).
+
+    >>> _px(227.90000000000052), _px(64.0), _px(55.4256)
+    ('227.9', '64', '55.426')
+    """
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
 def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
-    kind = "Extension" if root.tag == VM + "ModuleExtension" else "Module"
-    name = root.get("module") if kind == "Extension" else root.get("name")
-    yield f"{kind} {name!r} version {root.get('version', '')} ({title})"
+    if root.tag == VM + "ModuleExtension":
+        # VASSAL names an extension after its file ("Extension 'X' was built for …",
+        # ModuleExtension.getName: the archive's name without its suffix)
+        name = os.path.splitext(os.path.basename(title))[0] or root.get("extensionId", "")
+        base = "any module" if root.get("anyModule") == "true" else f"module {root.get('module')!r}"
+        built = (f" {root.get('moduleVersion')}" if root.get("moduleVersion") and
+                 root.get("anyModule") != "true" else "")
+        yield (f"Extension {name!r} version {root.get('version', '')}, extensionId "
+               f"{root.get('extensionId', '')!r}, for {base}{built} ({title})")
+    else:
+        yield f"Module {root.get('name')!r} version {root.get('version', '')} ({title})"
     grids: dict[str, tuple[HexGrid | SquareGrid | None, int, int, int, int]] = {}
 
     def maps() -> Iterator[str]:
@@ -157,7 +175,7 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
         problem = _numbering_problem(hg) if hg is not None else None
         g = grid_from_element(hg) if hg is not None and problem is None else None
         if isinstance(g, HexGrid):
-            desc = (f"hex grid x0={g.x0} y0={g.y0} dx={g.dx} dy={g.dy}"
+            desc = (f"hex grid x0={_px(g.x0)} y0={_px(g.y0)} dx={_px(g.dx)} dy={_px(g.dy)}"
                     f"{' sideways' if g.sideways else ''}")
         elif problem is not None:
             desc = f"hex grid {problem}"
@@ -196,6 +214,8 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
 
     def placed(f: str) -> Iterator[str]:
         with open_archive(arc.read(f)) as inner:
+            if "savedGame" not in inner:
+                raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)", f)
             save = read_saved_game(inner.read("savedGame"))
         for p in save.pieces:
             where = f"({p.x}, {p.y})"
@@ -205,7 +225,19 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
                 where = g.location(p.x - ew, p.y - eh, (w, h)) or where
             yield f"  {p.name} on {p.map_name} at {where}"
 
+    def at_start() -> Iterator[str]:
+        from .atstart import read_at_start_stacks
+
+        for st in read_at_start_stacks(root):
+            where = (f"location {st.location}" if st.location is not None else f"({st.x}, {st.y})")
+            board = f" board {st.board!r}" if st.board is not None else ""
+            names = ", ".join(p.basic.name if p is not None and p.basic is not None
+                              else f"{label} (undecodable)" for label, p in st.pieces)
+            yield (f"At-start stack {st.name!r} on {st.map_name!r}{board} at {where}: "
+                   f"{len(st.pieces)} piece(s){': ' + names if names else ''}")
+
     yield from _part("Maps", maps)
+    yield from _part("At-start stacks", at_start)
     yield from _part("Prototypes", prototypes)
     yield from _part("Pieces", pieces)
     for s in root.iter(VM + "PredefinedSetup"):
@@ -248,7 +280,10 @@ def _archive_lines(source: bytes | str, title: str) -> Iterator[str]:
     """
     with open_archive(source) as arc:
         entry = "buildFile.xml" if "buildFile.xml" in arc else "buildFile"
-        if entry not in arc and "savedGame" not in arc and os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log"):
+        if entry not in arc and "savedGame" not in arc and (
+            "savedata" in arc
+            or os.path.splitext(title)[1].lower() in (".vsav", ".vlog", ".sav", ".log")
+        ):
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
         if entry not in arc and "savedGame" in arc:
             save = read_saved_game(arc.read("savedGame"))

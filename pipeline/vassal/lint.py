@@ -20,6 +20,13 @@ PlaceMarker/Replace gpids [8]; GKC target enums and key-stroke fields [14]; exte
 extensiondata with universal, module name, extensionId, one child per ExtensionElement, targets
 resolving against the base module, ``extId:n`` gpids [21-24]. :func:`lint` also takes a bare
 buildFile.xml (archive checks skipped) and, for an extension, its base module.
+
+From modules nobody here wrote (issue 28): the launcher's load constraints on reserved names
+(:func:`launcher_refusal`), the build file's name by VassalVersion, images of pieces defined in
+saves, save pieces without gpids, Send To Location zones and regions (:func:`send_to_problem`),
+unprefixed extension gpids, module classes using VASSAL classes 3.7.26 lacks
+(:func:`check_code_references`), At-Start Stacks' boards and grid locations
+(:func:`check_at_start_stacks`); PlayerHands have no edge.
 """
 
 from __future__ import annotations
@@ -36,9 +43,9 @@ from operator import is_not
 from lxml import etree
 
 from .archive import DEFAULT_EPOCH, Archive, Limits, VassalFormatError, archive_bytes, open_archive
-from .buildfile import FORBIDDEN_MODULE_NAMES, Board, Map, map_size
+from .buildfile import Board, Map, map_size
 from .pieces import DecodedPiece, PieceDecodeError, clear_decode_caches, decode_add_piece
-from .read import element_label, image_info, image_size, parse_svg, short_tag, svg_root_size
+from .read import element_label, image_info, parse_svg, pixel_size, short_tag, svg_root_size
 from .refs import (
     ArchiveNames,
     case_hint,
@@ -167,6 +174,8 @@ class ModuleContext(_Collector):
     svg_sizes: dict[str, tuple[int, int] | None] = field(default_factory=dict)
 
     _has_code: bool | None = None
+    #: every image name the module's own pieces use (:func:`_save_image_findings`), found once
+    piece_images: set[str] | None = None
 
     @property
     def has_code(self) -> bool:
@@ -504,6 +513,50 @@ def _version(text: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+#: ``Launcher.constraints`` (VASSAL 3.7.26, ``VASSAL/launch/Launcher.java``): module name, the
+#: lowest VassalVersion and the lowest module version it may declare ("" for no bound).
+LOAD_CONSTRAINTS = (("VASL", "3.4", ""), ("VSQL", "3.4", ""), ("Paths of Glory", "", "9.9"))
+
+
+def launcher_refusal(name: str, vassal_version: str, version: str) -> str | None:
+    """Why VASSAL 3.7.26's Module Manager refuses to open a module named ``name`` with metadata
+    ``vassal_version`` and ``version``, or None. ``Launcher.checkModuleLoadable``, called by
+    ``Player.LaunchAction.actionPerformed`` and the Editor's launch action: a name in
+    :data:`LOAD_CONSTRAINTS` whose metadata VassalVersion or version compares below the
+    constraint's (``VersionUtils.compareVersions``) is refused with
+    ``Error.module_too_old_vassal_version`` or ``Error.module_too_old_module_version``; any
+    other module with that name opens.
+
+    >>> launcher_refusal("Paths of Glory", "3.7.0", "10.1") is None
+    True
+    >>> launcher_refusal("VASL", "3.2.17", "6.6")[:40]
+    "module 'VASL' declares VassalVersion '3."
+    """
+    from .versions import compare_versions
+
+    for reserved, min_vassal, min_module in LOAD_CONSTRAINTS:
+        if name != reserved:
+            continue
+        if min_vassal and compare_versions(vassal_version, min_vassal) < 0:
+            return (f"module {name!r} declares VassalVersion {vassal_version!r}, below "
+                    f"{min_vassal}: the Module Manager refuses to play or edit it ('too old', "
+                    "Player.LaunchAction / Editor: Launcher.checkModuleLoadable)")
+        if min_module and compare_versions(version, min_module) < 0:
+            return (f"module {name!r} has version {version!r}, below {min_module}: the "
+                    "Module Manager refuses to play or edit it ('too old', Player.LaunchAction "
+                    "/ Editor: Launcher.checkModuleLoadable)")
+    return None
+
+
+def _metadata_versions(md: etree._Element | None, root: etree._Element) -> tuple[str, str, str]:
+    """``(name, VassalVersion, version)`` as ``ModuleMetaData`` reads them: from moduledata, or
+    from the buildFile's root when there is no moduledata (``MetaDataFactory.buildMetaData``)."""
+    if md is not None:
+        return ((md.findtext("name") or "").strip(), (md.findtext("VassalVersion") or "").strip(),
+                (md.findtext("version") or "").strip())
+    return root.get("name", "").strip(), root.get("VassalVersion", ""), root.get("version", "")
+
+
 @module_check
 def check_metadata(ctx: ModuleContext) -> None:
     """Metadata ``<data version="1">``; VassalVersion 3.5 to 3.7 (3.7.x recommended); equal
@@ -527,6 +580,21 @@ def check_metadata(ctx: ModuleContext) -> None:
             ctx.add(ERROR, md_entry, "data/VassalVersion",
                     f"VassalVersion {vv!r} makes VASSAL look for 'buildFile', which is missing "
                     "(§1, §7.1)")
+        elif ver is not None and ver >= (3, 5) and bf == "buildFile":
+            # GameModule.build / ModuleExtension.build (3.7.26): compareVersions(
+            # truncateToMinorVersion(VassalVersion), "3.5") >= 0 reads BUILDFILE, buildFile.xml
+            if ctx.kind == "extension":
+                ctx.add(ERROR, md_entry, "data/VassalVersion",
+                        f"VassalVersion {vv!r} makes VASSAL read 'buildFile.xml', but the "
+                        "extension's build file is named 'buildFile': VASSAL logs 'File "
+                        "buildFile.xml not found in archive' and loads it as an empty extension "
+                        "(ModuleExtension.build); rename the entry buildFile.xml")
+            else:
+                ctx.add(ERROR, md_entry, "data/VassalVersion",
+                        f"VassalVersion {vv!r} makes VASSAL read 'buildFile.xml', but the "
+                        "module's build file is named 'buildFile': 'Could not find buildFile in "
+                        "module file', the module does not open (GameModule.build, "
+                        "BasicModule.no_buildfile); rename the entry buildFile.xml")
         elif not _VERSION_37.fullmatch(vv):
             ctx.add(NOTE, md_entry, "data/VassalVersion", f"VassalVersion {vv!r} is not 3.7.x")
         if ctx.kind == "extension" and md_entry == "extensiondata":
@@ -547,8 +615,10 @@ def check_metadata(ctx: ModuleContext) -> None:
         name = root.get("name", "")
         if not name.strip():
             ctx.add(ERROR, bf, "GameModule", "module name is empty")
-        if name.strip() in FORBIDDEN_MODULE_NAMES:
-            ctx.add(ERROR, bf, "GameModule", f"module name {name!r} is reserved (§1)")
+        refusal = launcher_refusal(*_metadata_versions(md, root))
+        if refusal is not None:
+            ctx.add(ERROR, "moduledata" if md is not None else bf,
+                    "data" if md is not None else "GameModule", refusal)
         if md is not None and (md.findtext("name") or "").strip() != name.strip():
             ctx.add(ERROR, "moduledata", "data/name",
                     f"name {md.findtext('name')!r} differs from GameModule name {name!r} (§1)")
@@ -644,7 +714,7 @@ def _board_size(arc: Archive, b: etree._Element) -> tuple[int, int] | None:
     image = b.get("image", "")
     if image and "images/" + image in arc:
         try:
-            size = image_size(arc.read("images/" + image))
+            size = pixel_size(arc.read("images/" + image))
         except VassalFormatError:
             size = None
         if size:
@@ -745,6 +815,18 @@ def check_gpids(ctx: ModuleContext) -> None:
         if n is None:
             ctx.add(WARNING, bf, path, f"{what} gpid {gpid!r} is no number: the editor's "
                     "GpIdChecker replaces it, so saved pieces lose their link to it (§2.2)")
+        elif own and not colon:
+            # GameRefresher builds one GpIdChecker over the module and its extensions, which
+            # keeps prefixes (extensionsLoaded): an unprefixed gpid of the base's is a duplicate,
+            # an error slot, and "Refresh Counters" then refuses to run (gpid_error_message)
+            clash = ctx.base is not None and gpid in ctx.base.gpids
+            ctx.add(ERROR if clash else WARNING, bf, path,
+                    f"{what} gpid {gpid!r} lacks the extension's prefix {own!r}"
+                    + (": the base module has gpid " + gpid + " too, so 'Refresh Counters' finds"
+                       " a duplicate and refuses to run" if clash else
+                       ": it clashes with any base-module gpid " + gpid + ", after which "
+                       "'Refresh Counters' refuses to run")
+                    + " (GpIdChecker.testGpId with extensions loaded, GameRefresher; §5)")
         elif (prefix + colon if colon else "") != own:
             ctx.add(NOTE, bf, path, f"{what} gpid {gpid!r} has the prefix of another "
                     f"{'extension' if colon else 'module'} ({own or 'no prefix'} expected); "
@@ -1104,6 +1186,112 @@ def check_classes(ctx: ModuleContext) -> None:
             ctx.add(severity, bf, ctx.path(el), f"{attr}={value!r}: {problem} (§2.1, §8 item 7)")
 
 
+@module_check
+def check_code_references(ctx: ModuleContext) -> None:
+    """A module's own classes (``*.class`` entries) that refer to VASSAL classes VASSAL 3.7.26
+    does not have (removed before 3.7: ``VASSAL/counters/Transparent``, ``VASSAL/tools/
+    FileChooser``, …), read from each class file's constant pool (:mod:`.javaclass`) and
+    compared with the class list of ``vassal-3.7.26.jar`` (:mod:`.jar_classes`).
+
+    The JVM links such a class with ``NoClassDefFoundError``: ``Builder.create`` cannot build
+    the component (VASSAL: "failed to load class"), and the traits and pieces it makes are
+    lost. An error for a class the buildFile names or that a named class refers to (it is
+    loaded), a warning for one nothing here loads. Entries that are no class file are not
+    judged."""
+    from .javaclass import ClassFileError, class_refs, missing_vassal_classes
+
+    arc, names = ctx.archive, ctx.names
+    if ctx.bare or arc is None or names is None or ctx.root is None:
+        return
+    refs: dict[str, tuple[str, frozenset[str]]] = {}
+    for entry in names.names:
+        if not entry.endswith(".class"):
+            continue
+        try:
+            found = class_refs(arc.read(entry))
+        except (ClassFileError, VassalFormatError):
+            continue
+        refs[found.name] = (entry, found.refs)
+    if not refs:
+        return
+    todo = [str(el.tag).replace(".", "/") for el in ctx.iter()]
+    loaded: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in refs and name not in loaded:
+            loaded.add(name)
+            todo.extend(refs[name][1])
+    for name in sorted(refs):
+        entry, used = refs[name]
+        gone = missing_vassal_classes(used)
+        if not gone:
+            continue
+        shown = ", ".join(g.replace("/", ".") for g in gone[:3]) + (
+            f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+        if name in loaded:
+            ctx.add(ERROR, entry, "", f"module class {name.replace('/', '.')} uses {shown}, "
+                    "which VASSAL 3.7.26 does not have: NoClassDefFoundError when it is loaded, "
+                    "so what it builds is lost ('failed to load class')")
+        else:
+            ctx.add(WARNING, entry, "", f"module class {name.replace('/', '.')} uses {shown}, "
+                    "which VASSAL 3.7.26 does not have; nothing in the buildFile loads it here "
+                    "(NoClassDefFoundError if something does)")
+
+
+@module_check
+def check_at_start_stacks(ctx: ModuleContext) -> None:
+    """At-Start Stacks (``SetupStack``, :mod:`.atstart`) stand on a board that exists
+    (``SetupStack.isOwningBoardActive``: an owning board the map lacks, and the stack is never
+    placed), at a grid location the board has (``SetupStack.updatePosition``: a name
+    ``MapGrid.getLocation`` cannot find is "Error.setup_stack_position_error", Bad Data, and
+    the stack stays at its x/y). Whether x/y lies on the board is not judged: without an
+    owning board it counts from the map's edge, which may show it."""
+    from .atstart import grid_point, read_at_start_stacks
+    from .read import read_module_root
+
+    if ctx.root is None or ctx.kind != "module":
+        return
+    stacks = read_at_start_stacks(ctx.root)
+    if not stacks:
+        return
+    arc = ctx.archive
+
+    def read_image(name: str) -> bytes | None:
+        entry = "images/" + name
+        if arc is None or entry not in arc:
+            return None
+        try:
+            return arc.read(entry)
+        except VassalFormatError:
+            return None
+
+    info = read_module_root(ctx.root, None if ctx.bare else read_image)
+    bf = ctx.buildfile_entry
+    for st in stacks:
+        m = info.maps.get(st.map_name)
+        if m is None:
+            continue
+        path = ctx.path(st.element)
+        if st.board is not None and st.board not in m.boards:
+            ctx.add(ERROR, bf, path, f"at-start stack {st.name!r} belongs to board {st.board!r}, "
+                    f"which map {st.map_name!r} does not have: it is never placed "
+                    "(SetupStack.isOwningBoardActive)")
+            continue
+        board = m.boards.get(st.board) if st.board is not None else (
+            next(iter(m.boards.values())) if len(m.boards) == 1 else None)
+        if board is None or st.location is None:
+            continue
+        # a zoned board also takes a zone's or region's name (ZonedGrid.getRegionLocation):
+        # judged only on a plain hex or square grid
+        if board.grid is not None and board.size is not None and not board.zones and (
+            grid_point(board, st.location) is None
+        ):
+            ctx.add(ERROR, bf, path, f"at-start stack {st.name!r} stands at grid location "
+                    f"{st.location!r}, which board {board.name!r} does not have: "
+                    "'Error.setup_stack_position_error' (Bad Data) on a new game, and the "
+                    "stack stays at its x/y (SetupStack.updatePosition)")
+
+
 #: Key-stroke fields (0-based, after the trait id) of the traits of §3.5.
 TRAIT_KEY_FIELDS: dict[str, tuple[int, ...]] = {
     "delete;": (1,), "clone;": (1,), "label;": (0,), "sendto;": (1, 7),
@@ -1157,15 +1345,69 @@ def _trait_detail_findings(p: DecodedPiece) -> Iterator[tuple[str, str]]:
 @module_check
 def check_trait_details(ctx: ModuleContext) -> None:
     """Per-trait checks beyond :func:`check_pieces`: GKC target enums (trait and the
-    ``target`` attribute of Global/Mass/Deck key commands), key-stroke fields (§8 item 14)."""
+    ``target`` attribute of Global/Mass/Deck key commands), key-stroke fields, Send To Location
+    zones and regions that exist (:func:`send_to_problem`; an extension only with its base)
+    (§8 item 14)."""
     bf = ctx.buildfile_entry
+    zones = regions = None
+    used = {name for _, p in ctx.pieces for name in p.prototype_names}
     for el, p in ctx.pieces:
         for severity, message in _trait_detail_findings(p):
             ctx.add(severity, bf, ctx.path(el), message)
+        for type_, _ in p.levels:
+            if type_.startswith("sendto;") and (ctx.kind == "module" or ctx.base is not None):
+                if zones is None:
+                    zones, regions = _names_of(ctx, _ZONE_TAG), _names_of(ctx, _REGION_TAG)
+                problem = send_to_problem(type_, zones, regions or set())
+                if problem is None:
+                    continue
+                if el.tag == VM + "PrototypeDefinition" and el.get("name", "") not in used:
+                    # a prototype no piece names never fires (leftovers copied from another
+                    # module): fragile, not broken
+                    ctx.add(WARNING, bf, ctx.path(el), problem + " (no piece uses this prototype)")
+                else:
+                    ctx.add(ERROR, bf, ctx.path(el), problem)
     for el in ctx.iter(VM + "GlobalKeyCommand", VM + "map.MassKeyCommand",
                        VM + "map.DeckGlobalKeyCommand", VM + "StartupGlobalKeyCommand"):
         for problem in gkc_target_problems(el.get("target", "")):
             ctx.add(ERROR, bf, ctx.path(el), f"target: {problem} (§8 item 14)")
+
+
+_ZONE_TAG = VM + "map.boardPicker.board.mapgrid.Zone"
+_REGION_TAG = VM + "map.boardPicker.board.Region"
+
+
+def _names_of(ctx: ModuleContext, tag: str) -> set[str]:
+    """The ``name`` of every ``tag`` element of the module (and of an extension's base)."""
+    names = {el.get("name", "") for el in ctx.iter(tag)}
+    if ctx.base is not None:
+        names |= _names_of(ctx.base, tag)
+    return names
+
+
+def send_to_problem(type_: str, zones: set[str], regions: set[str]) -> str | None:
+    """What is wrong with a Send To Location trait (``sendto;`` type) that sends to a zone or a
+    region no map of the module has, or None. ``SendToLocation.getSendLocation`` (3.7.26):
+    destination ``Z`` looks the zone up by name with ``Map.findZone(String)`` and ``R`` the
+    region with ``Map.findRegion(String)`` (every ZonedGrid / RegionGrid of the map's boards);
+    when nothing is found it reports "Bad Data in Module: Zone not found" (``reportDataError``)
+    and the piece is not sent. Fields after ``sendto;``: 13 the destination, 14 the zone, 15 the
+    region; a name holding ``$`` (a property expanded when it fires) or a ``{…}`` expression
+    (evaluated when it fires) is not judged.
+
+    >>> send_to_problem("sendto;Go;;;;0;0;;;0;0;1;1;;Z;Nowhere;;", {"Camp"}, set())
+    "Send To Location 'Go' sends to zone 'Nowhere', which no map has: 'Zone not found' when it fires, the piece stays"
+    """
+    fields = decode(type_[len("sendto;"):], ";")
+    dest = fields[13][:1] if len(fields) > 13 and fields[13] else "L"
+    if dest not in ("Z", "R"):
+        return None
+    what, index, known = ("zone", 14, zones) if dest == "Z" else ("region", 15, regions)
+    name = fields[index] if len(fields) > index else ""
+    if "$" in name or name.startswith("{") or name in known:
+        return None
+    return (f"Send To Location {fields[0]!r} sends to {what} {name!r}, which no map has: "
+            f"'{what.capitalize()} not found' when it fires, the piece stays")
 
 
 def _target_segments(target: str) -> list[tuple[str, str | None]]:
@@ -1389,11 +1631,16 @@ def check_save_pieces(ctx: SaveContext) -> None:
     if known.maps_known:
         for name, info in known.maps.items():
             bounds[name] = _map_bounds(ctx, entry, info, save.boards.get(name))
+            if info.element.tag == VM + "PlayerHand":
+                # PlayerHand.mapSize (3.7.26): the hand's size is its boards' united with the
+                # bounding box of every piece in it, so no piece is ever beyond its edge
+                bounds[name] = None
         for name in save.boards:
             if name not in known.maps:
                 ctx.add(ERROR, entry, "", f"board command for map {name!r}, which the module "
                         "does not have: VASSAL ignores it")
     parked = 0
+    no_gpid: list[str] = []
     repeated: dict[tuple[str, str], list[str]] = {}
     # pieces of one kind repeat hundreds of times in a save and across a module's setups:
     # their findings depend only on their levels above the BasicPiece (and its type) and on
@@ -1407,12 +1654,16 @@ def check_save_pieces(ctx: SaveContext) -> None:
         stack, basic = p.stack, p.basic
         kind = "stack" if stack is not None else "piece" if basic is not None else p.kind
         if kind == "piece":
+            if not basic.gpid:  # type: ignore[union-attr]
+                no_gpid.append(f"command[{index_of.get(id(p), -1)}]")
             basic_type, basic_state = p.levels[-1]
             key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
             found = memo.get(key)
             if found is None:
                 found = memo[key] = list(_piece_findings(p, known.prototypes, known.sides,
                                                          known.read, known.code))
+                if mod is not None:
+                    found.extend(_save_image_findings(mod, p))
             if found:
                 path = f"command[{index_of.get(id(p), -1)}]"
                 for severity, message in found:
@@ -1448,6 +1699,13 @@ def check_save_pieces(ctx: SaveContext) -> None:
     for (severity, message), paths in repeated.items():
         more = f" (and {len(paths) - 1} more pieces of this save)" if len(paths) > 1 else ""
         ctx.add(severity, entry, paths[0], message + more)
+    if no_gpid:
+        which = (f"{len(no_gpid)} pieces of this save have no gpid (the first here)"
+                 if len(no_gpid) > 1 else "a piece of this save has no gpid")
+        ctx.add(WARNING, entry, no_gpid[0],
+                f"{which}: 'Refresh Counters' "
+                "cannot match them to a PieceSlot and leaves them as they are "
+                "(GpIdChecker.createUpdatedPiece: 'Slot not found')")
     if parked:
         ctx.add(NOTE, entry, "", f"{parked} pieces or stacks are parked at negative coordinates "
                 "(off the board's top or left edge): VASSAL loads them and never draws them")
@@ -1464,6 +1722,31 @@ def check_save_pieces(ctx: SaveContext) -> None:
         ctx.add(NOTE, entry, "", f"{moved} stacked pieces record another position than their "
                 "stack: VASSAL draws them at the stack's (BasicPiece.getPosition, §4.4)")
     _check_changes(ctx, entry, save, known)
+
+
+def _save_image_findings(mod: ModuleContext, p: DecodedPiece) -> Iterator[tuple[str, str]]:
+    """``(severity, message)`` for each image of a save piece that neither the module (nor an
+    extension's base) holds nor any piece of the module (or of an extension's base) names
+    (those are reported on the module): a piece defined only inside the save, whose image VASSAL looks up in the module's
+    archive when it draws it (``ImageOp`` through ``DataArchive.getInputStream``, as for module
+    pieces) and shows "Image not found" when loading the save. Not judged for an extension
+    linted without its base, nor for a bare buildFile."""
+    if mod.names is None or mod.bare or (mod.kind == "extension" and mod.base is None):
+        return
+    if mod.piece_images is None:
+        owners = [mod] if mod.base is None else [mod, mod.base]
+        mod.piece_images = {image for ctx in owners for _, q in ctx.pieces
+                            for image, _ in _piece_image_refs(q)}
+    archives = [mod.names]
+    if mod.base is not None and mod.base.names is not None:
+        archives.append(mod.base.names)
+    for image, what in _piece_image_refs(p):
+        if image in mod.piece_images or resolve_image(image, archives) is not None:
+            continue
+        full = image if image.startswith("/") else "images/" + image
+        yield ERROR, (f"{what} {image!r} of a piece defined in the save, not found: no {full}"
+                      f"{case_hint(full, archives)} in the module or VASSAL's jar; 'Image not "
+                      "found' when the save is loaded (§1, §7.3)")
 
 
 def _check_changes(ctx: SaveContext, entry: str, save: DecodedSave, known: _Known) -> None:
@@ -1606,9 +1889,12 @@ def _run_checks(arc: Archive, name: str, base: Archive | None, bare: bool,
     findings: list[Finding] = []
     if base is not None and base_ctx is None:
         base_ctx = _module_context(base, [], as_base=True)
-    # a save: it has savedGame and no buildFile, or (savedGame missing) its name says it is one
+    # a save: it has savedGame and no buildFile, or (savedGame missing) its name or its save
+    # metadata (savedata, SaveMetaData) says it is one
     named_save = os.path.splitext(name)[1].lower() in SAVE_SUFFIXES
-    if ("savedGame" in arc or named_save) and not ({"buildFile.xml", "buildFile"} & set(arc.names)):
+    if ("savedGame" in arc or "savedata" in arc or named_save) and not (
+        {"buildFile.xml", "buildFile"} & set(arc.names)
+    ):
         _lint_save(arc, os.path.basename(name) or "save", findings, module=base_ctx)
         return findings, None
     ctx = _module_context(arc, findings, bare=bare, base=base_ctx)

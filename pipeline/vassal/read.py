@@ -41,6 +41,7 @@ __all__ = [
     "board_grids",
     "board_size",
     "parse_svg",
+    "pixel_size",
     "read_module",
     "read_module_root",
     "short_tag",
@@ -221,6 +222,17 @@ def image_size(data: bytes) -> tuple[int, int] | None:
                 return w, h
             i += 2 + length
     return None
+
+
+def pixel_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` in pixels of a raster image VASSAL reads (PNG, GIF, JPEG, BMP, TIFF:
+    :func:`image_info`), else None (an SVG board's size is not judged from here).
+
+    >>> pixel_size(b"BM" + bytes(12) + (40).to_bytes(4, "little") + (800).to_bytes(4, "little") + (600).to_bytes(4, "little"))
+    (800, 600)
+    """
+    info = image_info(data, lambda _data: None)
+    return (info.width, info.height) if info is not None else None
 
 
 def short_tag(tag: str) -> str:
@@ -422,7 +434,7 @@ def board_size(b: etree._Element, read_image) -> tuple[int, int] | None:
     image = b.get("image", "")
     if image and read_image is not None:
         data = read_image(image)
-        size = image_size(data) if data is not None else None
+        size = pixel_size(data) if data is not None else None
         if size:
             return size
     w, h = _int(b.get("width"), 0), _int(b.get("height"), 0)

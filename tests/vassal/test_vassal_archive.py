@@ -60,8 +60,10 @@ def test_huge_claimed_size_rejected():
     # patch the central directory's uncompressed size (offset 24 in the CD header)
     cd = data.rfind(b"PK\x01\x02")
     struct.pack_into("<I", data, cd + 24, 3_000_000_000)
-    with pytest.raises(VassalFormatError) as exc:
-        open_archive(bytes(data))
+    # refused when it is read, before inflating anything; the other entries stay readable
+    with open_archive(bytes(data)) as arc, pytest.raises(VassalFormatError,
+                                                         match="budget") as exc:
+        arc.read("big")
     assert exc.value.entry == "big"
 
 
@@ -74,15 +76,26 @@ def test_lying_size_caught_when_reading():
     assert exc.value.entry == "f"
 
 
-def test_ratio_and_count_limits():
-    bomb = raw_zip({"zeros": b"\x00" * 2_000_000})
-    with pytest.raises(VassalFormatError, match="ratio"):
-        open_archive(bomb)
+def test_budgets_not_ratio():
+    """A budget of decompressed bytes per entry and in total, counted while inflating: 2 MB of
+    zeros (ratio ~1000:1) reads, an entry over the per-entry budget does not, nor the entry that
+    would take the archive over its total budget; the entries read before stay readable."""
+    zeros = raw_zip({"zeros": b"\x00" * 2_000_000})
+    with open_archive(zeros) as arc:
+        assert len(arc.read("zeros")) == 2_000_000
     many = raw_zip({f"f{i}": b"" for i in range(20)})
     with pytest.raises(VassalFormatError, match="entries"):
         open_archive(many, Limits(max_entries=10))
-    with pytest.raises(VassalFormatError, match="size"):
-        open_archive(raw_zip({"a": b"x" * 100}), Limits(max_entry_size=50))
+    with open_archive(raw_zip({"a": b"x" * 100, "b": b"y"}), Limits(max_entry_size=50)) as arc:
+        with pytest.raises(VassalFormatError, match="budget of 50 bytes per entry") as exc:
+            arc.read("a")
+        assert exc.value.entry == "a" and arc.read("b") == b"y"
+    three = raw_zip({"a": b"x" * 40, "b": b"y" * 40, "c": b"z" * 10})
+    with open_archive(three, Limits(max_total_size=60)) as arc:
+        assert arc.read("a") == b"x" * 40
+        with pytest.raises(VassalFormatError, match="20 bytes left") as exc:
+            arc.read("b")
+        assert exc.value.entry == "b" and arc.read("c") == b"z" * 10
 
 
 def test_entity_declaration_rejected():
