@@ -101,7 +101,7 @@ def test_nine_cards_of_63_by_88_mm_fit_an_a4_page_butted_inside_the_margin():
     (page,) = sheets.pack([SheetItem(f"c{i}", 63, 88) for i in range(9)], spec=spec, butted=True)
     xs = sorted({p.x for p in page.pieces})
     ys = sorted({p.y for p in page.pieces})
-    assert [round(b - a, 6) for a, b in zip(xs, xs[1:])] == [63, 63] and [round(b - a, 6) for a, b in zip(ys, ys[1:])] == [88, 88]
+    assert [round(b - a, 6) for a, b in zip(xs, xs[1:], strict=False)] == [63, 63] and [round(b - a, 6) for a, b in zip(ys, ys[1:], strict=False)] == [88, 88]
     x0, y0, x1, y1 = sheets.printable_area(spec)
     b = spec.bleed_mm
     assert min(p.x for p in page.pieces) - b >= x0 and max(p.x + p.w for p in page.pieces) + b <= x1 + 1e-9
