@@ -29,22 +29,19 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-GUNBAI = [sys.executable, "-m", "pipeline"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bench_build  # noqa: E402
 
-def cpu_children() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
+ROOT = bench_build.ROOT
+GUNBAI = bench_build.GUNBAI
 
 
 def mtimes(folder: Path) -> dict[Path, int]:
@@ -52,18 +49,14 @@ def mtimes(folder: Path) -> dict[Path, int]:
 
 
 def run(label: str, cmd: list[str], env: dict[str, str], out: Path) -> dict:
+    """:func:`bench_build.run` of ``cmd``, with the files of ``out`` it changed (by modification
+    time) and the systems it skipped."""
     before = mtimes(out) if out.is_dir() else {}
-    load0 = os.getloadavg()[0]
-    c0, w0 = cpu_children(), time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    wall, cpu = time.perf_counter() - w0, cpu_children() - c0
-    load1 = os.getloadavg()[0]
-    if proc.returncode != 0:
-        sys.exit(f"{label}: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
+    r = bench_build.run(label, cmd, env)
     after = mtimes(out)
-    changed = sum(1 for p, t in after.items() if before.get(p) != t) + sum(1 for p in before if p not in after)
-    skipped = len(re.findall(r"unchanged since the last (?:run|build)", proc.stdout))
-    return {"run": label, "wall": wall, "cpu": cpu, "changed": changed, "skipped": skipped, "load": (load0, load1)}
+    r["changed"] = sum(1 for p, t in after.items() if before.get(p) != t) + sum(1 for p in before if p not in after)
+    r["skipped"] = len(re.findall(r"unchanged since the last (?:run|build)", r["out"]))
+    return r
 
 
 def toggle_name_ja(units: Path, original: str, suffix: str = "隊") -> str:

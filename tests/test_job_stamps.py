@@ -20,31 +20,16 @@ from pipeline import stamp
 from pipeline.build import FIT_CACHE, build_all, render_only
 from pipeline.errors import DataError
 from pipeline.launch import fast_build
+from tests import test_whole_builds as whole
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "source_data"
-
-
-def _data(tmp_path: Path, *systems: str) -> Path:
-    root = tmp_path / "source_data"
-    for s in systems:
-        shutil.copytree(DATA / s, root / s)
-    return root
+ROOT, _data = whole.ROOT, whole._data
+#: OHW and Sekigahara built once into an output folder (a fixture of this module too).
+built = whole.built
 
 
 def _mtimes(folder: Path) -> dict[str, int]:
     return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in sorted(folder.rglob("*"))
             if p.is_file() and ".cache" not in p.parts}
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """OHW and Sekigahara built once (their stamps fresh)."""
-    tmp = tmp_path_factory.mktemp("jobs")
-    data = _data(tmp, "ohw", "sekigahara")
-    out = tmp / "build"
-    build_all(data, out, progress=False)
-    return data, out
 
 
 @pytest.mark.parametrize("job", stamp.JOBS)
