@@ -242,7 +242,7 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
         base_opts = _base_options(chosen, base_module, base_mapping, options)
     results: list[BuildResult] = []
     digests: dict[str, str] = {}
-    with Transaction(out_root) as tx, _template_caches():
+    with _template_caches(), Transaction(out_root) as tx:
         # every system's print PDFs are made together at the end of this block, on one set of
         # forked processes (sheets.print_files_together), still inside the transaction
         with print_files_together():
@@ -325,12 +325,13 @@ FIT_CACHE = Path(".cache") / "fit.json"
 
 def _compiled_templates(out_dir: Path) -> None:
     """Keep and reuse the compiled templates and the fit checks' text layouts of the system
-    building into ``out_dir``."""
+    building into ``out_dir`` (written only into an ``out_dir`` that exists: a command refused
+    before it wrote anything leaves no folder)."""
     from pipeline.render.fit import use_fit_cache
     from pipeline.render.templates import use_bytecode_cache
 
-    use_bytecode_cache(out_dir / TEMPLATE_CACHE)
-    use_fit_cache(out_dir / FIT_CACHE)
+    use_bytecode_cache(out_dir / TEMPLATE_CACHE, only_in=out_dir)
+    use_fit_cache(out_dir / FIT_CACHE, only_in=out_dir)
 
 
 @contextmanager
@@ -419,7 +420,7 @@ def render_only(data_root: Path, out_root: Path, *, what: str, system: str | Non
     check_output_folders(data_root, out_root, names, force=force)
     lines = []
     digests: dict[str, str] = {}
-    with Transaction(out_root) as tx, _template_caches():
+    with _template_caches(), Transaction(out_root) as tx:
         for name in names:
             gs = _system(name)
             if what == "sheets" and not gs.print_sheets:

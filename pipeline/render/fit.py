@@ -110,8 +110,9 @@ class FitCache:
     only the drawings this command looked up (the file does not grow with old data).
     """
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, only_in: Path | None = None):
         self.path = Path(path)
+        self.only_in = only_in
         self.known: dict[str, list[list[str]]] = {}
         self.used: dict[str, list[list[str]]] = {}
         self.added = 0
@@ -146,6 +147,8 @@ class FitCache:
         """Write the drawings looked up (atomically); a failure only costs laying out again."""
         if not self.used or (not self.added and len(self.used) == len(self.known)):
             return  # nothing new, nothing to drop
+        if self.only_in is not None and not self.only_in.is_dir():
+            return  # the command wrote nothing there: neither does its cache
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -172,14 +175,15 @@ def _layout_digest() -> str:
     return _layout[0]
 
 
-def use_fit_cache(path: Path | None) -> None:
+def use_fit_cache(path: Path | None, *, only_in: Path | None = None) -> None:
     """Keep the layouts :func:`check` works out in ``path`` (a JSON file, e.g.
     ``build/genpei/.cache/fit.json``) and read the earlier ones from it; the file is written
-    when the next cache is chosen (or ``None``, no cache: the default)."""
+    when the next cache is chosen (or ``None``, no cache: the default), and only if the folder
+    ``only_in`` (the system's output folder) exists then."""
     global _fit_cache
     if _fit_cache is not None:
         _fit_cache.save()
-    _fit_cache = FitCache(path) if path is not None else None
+    _fit_cache = FitCache(path, only_in) if path is not None else None
 
 
 def _overflows(template: str, text: str) -> list[Any]:
