@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,17 +242,18 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
         base_opts = _base_options(chosen, base_module, base_mapping, options)
     results: list[BuildResult] = []
     digests: dict[str, str] = {}
-    with Transaction(out_root) as tx:
+    with _template_caches(), Transaction(out_root) as tx:
         # every system's print PDFs are made together at the end of this block, on one set of
         # forked processes (sheets.print_files_together), still inside the transaction
         with print_files_together():
             for name in chosen:
                 data_dir, out_dir = data_root / name, out_root / name
-                last = None if force else stamp.fresh(data_dir, out_dir, name, options)
+                tree = stamp.tree_digest(data_dir, name)
+                last = None if force else stamp.fresh(data_dir, out_dir, name, options, tree=tree)
                 if last is not None:
                     results.append(BuildResult(name, skipped=last))
                     continue
-                digests[name] = stamp.inputs_digest(data_dir, name, options)
+                digests[name] = stamp.with_options(tree, options)
                 shown.step(name, "building")
                 gs = _system(name)
                 early = gs.prepare_print and gs.print_sheets
@@ -261,6 +263,7 @@ def build_all(data_root: Path, out_root: Path, *, progress: bool = True, system:
                     # before forking: every process then has it loaded; a build preparing its print
                     # files imports the rest of the PDF library itself while it waits for drawings
                     load_pdf_library(subsetter_only=early)
+                _compiled_templates(out_dir)
                 _start_drawing()
                 from pipeline.render import cache
 
@@ -335,6 +338,41 @@ def _relative(path: Path, out_root: Path) -> Path:
     return path.relative_to(out_root.parent) if path.is_relative_to(out_root.parent) else path
 
 
+#: Under a system's output folder: the templates compiled by its last command
+#: (:func:`pipeline.render.templates.use_bytecode_cache`), beside the render cache.
+TEMPLATE_CACHE = Path(".cache") / "templates"
+
+
+#: Under a system's output folder: the text layouts of its last command's fit checks
+#: (:func:`pipeline.render.fit.use_fit_cache`).
+FIT_CACHE = Path(".cache") / "fit.json"
+
+
+def _compiled_templates(out_dir: Path) -> None:
+    """Keep and reuse the compiled templates and the fit checks' text layouts of the system
+    building into ``out_dir`` (written only into an ``out_dir`` that exists: a command refused
+    before it wrote anything leaves no folder)."""
+    from pipeline.render.fit import use_fit_cache
+    from pipeline.render.templates import use_bytecode_cache
+
+    use_bytecode_cache(out_dir / TEMPLATE_CACHE, only_in=out_dir)
+    use_fit_cache(out_dir / FIT_CACHE, only_in=out_dir)
+
+
+@contextmanager
+def _template_caches() -> Iterator[None]:
+    """A command's block in which each system's compiled templates and text layouts are kept
+    (:func:`_compiled_templates`); none afterwards."""
+    try:
+        yield
+    finally:
+        from pipeline.render.fit import use_fit_cache
+        from pipeline.render.templates import use_bytecode_cache
+
+        use_bytecode_cache(None)
+        use_fit_cache(None)
+
+
 def _start_drawing() -> None:
     """Fork the drawing processes now, before any other thread runs."""
     from pipeline.render import parallel
@@ -389,6 +427,11 @@ def render_only(data_root: Path, out_root: Path, *, what: str, system: str | Non
     one line per system. All or nothing, like :func:`build_all`; ``force``: write into an
     output folder that holds other files (:func:`check_output_folders`).
 
+    A system with nothing to do is skipped, as a build is: its build stamp or the job's own
+    stamp (:func:`pipeline.stamp.job_fresh`) says its inputs and the job's outputs are as the
+    last run left them. After a run the job's stamp records what it wrote; a run that changed
+    a file of the folder drops the build's stamp (the folder no longer is what that build left).
+
     Raises:
         GunbaiError: bad data or environment, or an output folder that is not gunbai's
             (nothing is written).
@@ -401,21 +444,31 @@ def render_only(data_root: Path, out_root: Path, *, what: str, system: str | Non
     names = systems_in(data_root, system)
     check_output_folders(data_root, out_root, names, force=force)
     lines = []
-    with Transaction(out_root) as tx:
+    digests: dict[str, str] = {}
+    with _template_caches(), Transaction(out_root) as tx:
         for name in names:
             gs = _system(name)
             if what == "sheets" and not gs.print_sheets:
                 lines.append(f"{name}: no print sheets for this system yet")
                 continue
+            tree = stamp.tree_digest(data_root / name, name)
+            if not force and stamp.job_fresh(data_root / name, out_root / name, name, what, tree=tree):
+                lines.append(stamp.job_line(name, what))
+                continue
+            digests[name] = stamp.with_options(tree, stamp.job_options(what))
             shown.step(name, f"rendering {what}")
+            _compiled_templates(out_root / name)
             _start_drawing()
             written = gs.render(data_root / name, out_root / name, what=what)
             lines.append(f"{name}: {len(written)} files ({what}) in {out_root / name}")
         shown.clear()
-    for name in names:
+        made = {name: tx.written_under(out_root / name) for name in digests}
+    for name in digests:
         base = Path(os.path.abspath(out_root / name))
         if any(p.is_relative_to(base) for p in tx.changed + tx.removed):
             stamp.remove(out_root / name)  # the folder now differs from what the last build stamped
+        if made[name]:
+            stamp.write(out_root / name, digests[name], f"{what} of {name}", made[name], job=what)
     yield from lines
 
 

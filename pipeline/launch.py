@@ -1,9 +1,11 @@
-"""The ``gunbai`` entry point: answers a ``gunbai build`` that has nothing to do before importing
-the command line library, the drawing engine or any game system.
+"""The ``gunbai`` entry point: answers a ``gunbai build``, ``counters``, ``cards`` or ``sheets``
+that has nothing to do before importing the command line library, the drawing engine or any
+game system.
 
-``gunbai build`` with only ``--data``, ``--out``, ``--system``, ``--jobs`` or ``--quiet`` looks at
-each system's stamp (:mod:`pipeline.stamp`, standard library only). When every system is
-unchanged it prints the usual lines and exits 0 in a fraction of a second. In every other case
+``gunbai build`` (or a job) with only ``--data``, ``--out``, ``--system``, ``--jobs`` or
+``--quiet`` looks at each system's stamp (:mod:`pipeline.stamp`, standard library only; a job
+takes its own stamp or the build's). When every system is unchanged it prints the usual lines
+and exits 0 in a fraction of a second. In every other case
 (something changed, another command, ``--help``, anything it does not recognise, a bad
 environment) it hands over to the full command line (:mod:`pipeline.cli`), which does the work
 and reports problems.
@@ -15,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+#: The commands besides ``build`` the fast path answers (:data:`pipeline.stamp.JOBS`).
+_JOBS = ("counters", "cards", "sheets")
 #: ``gunbai build`` options the fast path understands (option → takes a value).
 _OPTIONS = {"--data": True, "--out": True, "--system": True, "--jobs": True, "-j": True, "--quiet": False, "-q": False}
 
@@ -40,9 +44,10 @@ def _parse(args: list[str]) -> dict[str, str | None] | None:
     return opts
 
 
-def fast_build(args: list[str]) -> list[str] | None:
-    """The lines ``gunbai build ARGS`` prints when every system it would build is unchanged since
-    its last build, or None when there is work to do (or anything to report)."""
+def fast_build(args: list[str], job: str | None = None) -> list[str] | None:
+    """The lines ``gunbai build ARGS`` (``job``: ``gunbai counters ARGS``, ``cards``,
+    ``sheets``) prints when every system it would build is unchanged since its last build (or
+    run of the job), or None when there is work to do (or anything to report)."""
     from pipeline import stamp
 
     opts = _parse(args)
@@ -62,6 +67,11 @@ def fast_build(args: list[str]) -> list[str] | None:
         return None
     lines = []
     for system in chosen:
+        if job is not None:
+            if not stamp.job_fresh(data / str(system), out / str(system), str(system), job):
+                return None
+            lines.append(stamp.job_line(str(system), job))
+            continue
         last = stamp.fresh(data / str(system), out / str(system), str(system), stamp.BUILD_OPTIONS)
         if last is None:
             return None
@@ -77,9 +87,9 @@ def main() -> None:
     handle_sigterm()
     try:
         args = sys.argv[1:]
-        if args[:1] == ["build"]:
+        if args[:1] and args[0] in ("build", *_JOBS):
             try:
-                lines = fast_build(args[1:])
+                lines = fast_build(args[1:], None if args[0] == "build" else args[0])
             except OSError:
                 lines = None
             if lines is not None:

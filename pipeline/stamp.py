@@ -17,6 +17,12 @@ answers before importing any drawing, YAML or VASSAL code (:mod:`pipeline.launch
 
 A file deleted or edited in the output folder, or a stamp written by another version, makes
 the system build again. ``gunbai build --force`` ignores the stamps.
+
+The jobs ``gunbai counters``, ``cards`` and ``sheets`` (:data:`JOBS`) answer from the same
+stamps: a job has nothing to do when the build stamp is fresh (a build writes every job's
+outputs) or when its own stamp, ``.gunbai-stamp-<job>.json`` (the same record, over the files
+that job wrote, with the job's name among the options), is (:func:`job_fresh`). Both are checked
+from one walk of the inputs (:func:`tree_digest`).
 """
 
 from __future__ import annotations
@@ -43,6 +49,32 @@ DEPENDENCY_FILES = ("pyproject.toml", "requirements.lock")
 OUT_MARK = "<out>"
 #: Build options that change what is written (part of each system's digest).
 BUILD_OPTIONS = {"print_sheets": True}
+#: The commands that write one kind of output (each may keep its own stamp).
+JOBS = ("counters", "cards", "sheets")
+
+
+def stamp_file(job: str | None = None) -> str:
+    """The stamp's file name inside ``build/<system>/``: the build's (``job`` None) or a job's
+    (``.gunbai-stamp-counters.json``).
+
+    >>> stamp_file(), stamp_file("cards")
+    ('.gunbai-stamp.json', '.gunbai-stamp-cards.json')
+    """
+    if job is None:
+        return STAMP_FILE
+    if job not in JOBS:
+        raise ValueError(f"{job!r} is not a job ({', '.join(JOBS)})")
+    return f".gunbai-stamp-{job}.json"
+
+
+def job_options(job: str) -> dict:
+    """The options of a job's stamp (its digest is of the same inputs as a build's)."""
+    return {"job": job}
+
+
+def job_line(system: str, job: str) -> str:
+    """The line ``gunbai counters``/``cards``/``sheets`` prints for a system with nothing to do."""
+    return f"{system}: {job} unchanged since the last run, skipped"
 
 
 def skipped_line(system: str, summary: str) -> str:
@@ -135,11 +167,11 @@ def locked_digest(h, distributions) -> None:
         h.update(f"{name}=={pins.get(name, '-')}\0".encode())
 
 
-def inputs_digest(data_dir: Path, system: str, options: dict | None = None) -> str:
-    """SHA-256 (hex) of everything a build of ``system`` from ``data_dir`` depends on (see the
-    module doc). ``options`` are the build options that change the outputs."""
+def tree_digest(data_dir: Path, system: str) -> str:
+    """SHA-256 (hex) of the files a build or a job of ``system`` from ``data_dir`` reads (the
+    data folder, the templates, the code, the lock; see the module doc), without the options."""
     h = hashlib.sha256(f"gunbai-stamp {FORMAT}\0{sys.version}\0".encode())
-    h.update(json.dumps({"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", ""), "options": options or {}}, sort_keys=True).encode())
+    h.update(json.dumps({"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}, sort_keys=True).encode())
     _hash_tree(h, "data", Path(data_dir))
     others = {s for s in SYSTEMS if s != system}
     _hash_tree(h, "templates", REPO / "templates", {REPO / "templates" / s for s in others})
@@ -148,6 +180,18 @@ def inputs_digest(data_dir: Path, system: str, options: dict | None = None) -> s
         p = REPO / name
         h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b"-") + b"\0")
     return h.hexdigest()
+
+
+def with_options(tree: str, options: dict | None) -> str:
+    """The inputs digest of a :func:`tree_digest` ``tree`` built with ``options``."""
+    return hashlib.sha256(f"{tree}\0".encode() + json.dumps({"options": options or {}}, sort_keys=True).encode()).hexdigest()
+
+
+def inputs_digest(data_dir: Path, system: str, options: dict | None = None) -> str:
+    """SHA-256 (hex) of everything a build of ``system`` from ``data_dir`` depends on (see the
+    module doc). ``options`` are the build options that change the outputs (a job's:
+    :func:`job_options`)."""
+    return with_options(tree_digest(data_dir, system), options)
 
 
 def outputs_listing(out_dir: Path, names: list[str]) -> dict[str, list[int] | None]:
@@ -164,11 +208,13 @@ def outputs_listing(out_dir: Path, names: list[str]) -> dict[str, list[int] | No
     return out
 
 
-def fresh(data_dir: Path, out_dir: Path, system: str, options: dict | None = None) -> str | None:
-    """The summary line of the last build when ``out_dir`` holds exactly what that build wrote
-    from the same inputs (so the system can be skipped), else None."""
+def fresh(data_dir: Path, out_dir: Path, system: str, options: dict | None = None, *, job: str | None = None,
+          tree: str | None = None) -> str | None:
+    """The summary line of the last build (or of the last run of ``job``) when ``out_dir``
+    holds exactly what it wrote from the same inputs (so the system can be skipped), else
+    None. ``tree``: the :func:`tree_digest` when the caller has it (not walked again)."""
     try:
-        stamp = json.loads((Path(out_dir) / STAMP_FILE).read_text(encoding="utf-8"))
+        stamp = json.loads((Path(out_dir) / stamp_file(job)).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(stamp, dict) or stamp.get("format") != FORMAT:
@@ -176,22 +222,35 @@ def fresh(data_dir: Path, out_dir: Path, system: str, options: dict | None = Non
     outputs = stamp.get("outputs")
     if not isinstance(outputs, dict) or not outputs or outputs != outputs_listing(Path(out_dir), list(outputs)):
         return None
-    if stamp.get("inputs") != inputs_digest(data_dir, system, options):
+    if tree is None:
+        tree = tree_digest(data_dir, system)
+    if stamp.get("inputs") != with_options(tree, options):
         return None
     summary = stamp.get("summary")
     # the paths in the line are the output folder's as it is now (a moved folder is named anew)
     return summary.replace(OUT_MARK, str(out_dir)) if isinstance(summary, str) else None
 
 
-def write(out_dir: Path, digest: str, summary: str, files: list[Path]) -> None:
-    """Record a successful build of ``out_dir`` from inputs ``digest`` that wrote ``files``
-    (call after the outputs are in place). Written atomically; a failure to write only costs a
-    rebuild next time."""
+def job_fresh(data_dir: Path, out_dir: Path, system: str, job: str, tree: str | None = None) -> bool:
+    """True when ``job`` (``counters``, ``cards``, ``sheets``) of ``system`` has nothing to do:
+    the build stamp (:data:`BUILD_OPTIONS`) or the job's own stamp is fresh. The inputs are
+    walked once (``tree``: already walked)."""
+    if not (Path(out_dir) / STAMP_FILE).is_file() and not (Path(out_dir) / stamp_file(job)).is_file():
+        return False
+    tree = tree if tree is not None else tree_digest(data_dir, system)
+    return (fresh(data_dir, out_dir, system, BUILD_OPTIONS, tree=tree) is not None
+            or fresh(data_dir, out_dir, system, job_options(job), job=job, tree=tree) is not None)
+
+
+def write(out_dir: Path, digest: str, summary: str, files: list[Path], *, job: str | None = None) -> None:
+    """Record a successful build (or run of ``job``) of ``out_dir`` from inputs ``digest``
+    that wrote ``files`` (call after the outputs are in place). Written atomically; a failure
+    to write only costs a rebuild next time."""
     names = [os.path.relpath(f, out_dir) for f in files]
     summary = summary.replace(str(out_dir) + os.sep, OUT_MARK + os.sep)
     data = json.dumps({"format": FORMAT, "inputs": digest, "summary": summary, "outputs": outputs_listing(Path(out_dir), names)}, sort_keys=True, indent=1)
-    path = Path(out_dir) / STAMP_FILE
-    tmp = path.with_name(f".{STAMP_FILE}.{os.getpid()}.tmp")
+    path = Path(out_dir) / stamp_file(job)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(data, encoding="utf-8")
@@ -200,6 +259,6 @@ def write(out_dir: Path, digest: str, summary: str, files: list[Path]) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def remove(out_dir: Path) -> None:
-    """Forget the stamp of ``out_dir`` (the next build of it is a full one)."""
-    (Path(out_dir) / STAMP_FILE).unlink(missing_ok=True)
+def remove(out_dir: Path, job: str | None = None) -> None:
+    """Forget the stamp of ``out_dir`` (the next build of it is a full one), or ``job``'s."""
+    (Path(out_dir) / stamp_file(job)).unlink(missing_ok=True)

@@ -10,11 +10,20 @@ box ("tofu") and is a problem too. Every game system checks its texts this way w
 (Genpei: :mod:`pipeline.systems.genpei.fit`; the measured systems:
 :mod:`pipeline.measured.fit`), so a text that cannot be shown is refused before anything is
 drawn.
+
+Laying the texts out is most of a data load's time: a command can keep the results
+(:func:`use_fit_cache`, ``build/<system>/.cache/fit.json``), each under the SHA-256 of the
+drawing text the template rendered and of the layout code, so a load after a one-unit change
+lays out only the texts of that unit.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from pipeline.data.yamlfile import YamlDocument, shown_value
@@ -91,6 +100,106 @@ def _texts(data: Any, loc: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], s
             yield from _texts(v, loc + (i,))
 
 
+class FitCache:
+    """The overflows (:class:`~pipeline.render.drawing.Overflow`) of drawings laid out by an
+    earlier command, kept in one JSON file: drawing key → ``[[where, text, need], …]``.
+
+    A key is the SHA-256 of the layout code (:data:`_LAYOUT_FILES`), the template's name and
+    the drawing text it rendered: the same text laid out by the same code overflows the same
+    way. A file that cannot be read or is not such a map counts as empty; :meth:`save` keeps
+    only the drawings this command looked up (the file does not grow with old data).
+    """
+
+    def __init__(self, path: Path, only_in: Path | None = None):
+        self.path = Path(path)
+        self.only_in = only_in
+        self.known: dict[str, list[list[str]]] = {}
+        self.used: dict[str, list[list[str]]] = {}
+        self.added = 0
+        try:
+            found = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            found = None
+        if isinstance(found, dict) and found.get("code") == _layout_digest() and isinstance(found.get("drawings"), dict):
+            self.known = {k: v for k, v in found["drawings"].items() if isinstance(v, list)
+                          and all(isinstance(o, list) and len(o) == 3 and all(isinstance(x, str) for x in o) for o in v)}
+
+    @staticmethod
+    def key(template: str, text: str) -> str:
+        """The key of ``text``, rendered by ``template``."""
+        return hashlib.sha256(f"{_layout_digest()}\0{template}\0{text}".encode()).hexdigest()
+
+    def get(self, key: str) -> list[Any] | None:
+        """The overflows laid out for ``key`` before, or None."""
+        from pipeline.render.drawing import Overflow
+
+        found = self.known.get(key)
+        if found is None:
+            return None
+        self.used[key] = found
+        return [Overflow(*o) for o in found]
+
+    def put(self, key: str, found: list[Any]) -> None:
+        self.used[key] = self.known[key] = [[o.where, o.text, o.need] for o in found]
+        self.added += 1
+
+    def save(self) -> None:
+        """Write the drawings looked up (atomically); a failure only costs laying out again."""
+        if not self.used or (not self.added and len(self.used) == len(self.known)):
+            return  # nothing new, nothing to drop
+        if self.only_in is not None and not self.only_in.is_dir():
+            return  # the command wrote nothing there: neither does its cache
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"code": _layout_digest(), "drawings": self.used}, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+
+#: The code that decides whether a text fits (its source is part of every :class:`FitCache` key).
+_LAYOUT_FILES = ("drawing.py", "fonts.py", "templates.py", "fit.py")
+_layout: list[str] = []
+#: The cache :func:`check` uses, or None (:func:`use_fit_cache`).
+_fit_cache: FitCache | None = None
+
+
+def _layout_digest() -> str:
+    if not _layout:
+        h = hashlib.sha256(b"gunbai fit 1\0")
+        here = Path(__file__).resolve().parent
+        for name in _LAYOUT_FILES:
+            h.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
+        _layout.append(h.hexdigest())
+    return _layout[0]
+
+
+def use_fit_cache(path: Path | None, *, only_in: Path | None = None) -> None:
+    """Keep the layouts :func:`check` works out in ``path`` (a JSON file, e.g.
+    ``build/genpei/.cache/fit.json``) and read the earlier ones from it; the file is written
+    when the next cache is chosen (or ``None``, no cache: the default), and only if the folder
+    ``only_in`` (the system's output folder) exists then."""
+    global _fit_cache
+    if _fit_cache is not None:
+        _fit_cache.save()
+    _fit_cache = FitCache(path, only_in) if path is not None else None
+
+
+def _overflows(template: str, text: str) -> list[Any]:
+    """:func:`~pipeline.render.drawing.overflows` of ``text`` parsed, from the cache when there."""
+    cache = _fit_cache
+    key = FitCache.key(template, text) if cache is not None else ""
+    if cache is not None:
+        found = cache.get(key)
+        if found is not None:
+            return found
+    result = overflows(parse_drawing_text(text, template))
+    if cache is not None:
+        cache.put(key, result)
+    return result
+
+
 def check(renderer: TemplateRenderer, template: str, context: dict[str, Any], fields: Iterable[Field], out: list[DataProblem], place: str = "") -> None:
     """Lay out ``template`` with ``context`` and add to ``out`` a problem for each data field
     whose text overflows its place at the smallest size the template allows, or uses a character
@@ -107,9 +216,8 @@ def check(renderer: TemplateRenderer, template: str, context: dict[str, Any], fi
     """
     fields = [f for f in fields if f[2]]
     glyph_problems(fields, out)
-    drawing = parse_drawing_text(renderer.render_yaml(template, context), template)
     blamed: set[int] = set()
-    for o in overflows(drawing):
+    for o in _overflows(template, renderer.render_yaml(template, context)):
         flat = " ".join(o.text.split())
         candidates = [i for i, (_d, _l, v) in enumerate(fields) if " ".join(v.split()) and " ".join(v.split()) in flat]
         if not candidates:

@@ -97,13 +97,16 @@ class SheetItem:
 
 @dataclass(frozen=True)
 class Placed:
-    """A piece on a page: trim box ``x, y, w, h`` (mm, top-left origin)."""
+    """A piece on a page: trim box ``x, y, w, h`` (mm, top-left origin, as it lies on the page);
+    ``rotate``: its picture turned that many degrees counterclockwise (0 or 90 on a front, 270
+    on the mirrored back of a piece turned 90), so ``w × h`` is the piece's ``h × w``."""
 
     name: str
     x: float
     y: float
     w: float
     h: float
+    rotate: int = 0
 
 
 @dataclass(frozen=True)
@@ -131,9 +134,70 @@ def printable_area(spec: SheetSpec) -> tuple[float, float, float, float]:
     return spec.margin_mm, spec.margin_mm, w - spec.margin_mm, h - spec.margin_mm
 
 
-def pack(items: Iterable[SheetItem], paper: tuple[float, float] | None = None, spec: SheetSpec | None = None) -> list[Page]:
-    """Lay ``items`` out on pages, in order, on shelves (a new shelf when the size changes or the
-    row is full, a new page when the page is full), with cut marks.
+#: Slack for lengths that fit exactly (3 cards of 63 mm and their bleed in 192 mm).
+_EPS = 1e-6
+
+
+def _pitch(w: float, h: float, spec: SheetSpec, butted: bool) -> tuple[float, float, float]:
+    """Room one piece takes in a block (``w``, ``h`` with the gutters) and the block's outer bleed."""
+    b = spec.bleed_mm
+    return (w, h, 2 * b) if butted else (w + 2 * b, h + 2 * b, 0.0)
+
+
+def grid(w: float, h: float, spec: SheetSpec, *, butted: bool = False) -> tuple[int, int]:
+    """``(columns, rows)`` of ``w × h`` mm pieces an empty page of ``spec`` holds as one block
+    (:func:`pack`'s rules: bleed, gutters, cut marks round the block, the title line), e.g.
+    cards of 63 × 88 mm butted on A4 with a 5 mm margin and 3 mm marks:
+
+    >>> grid(63, 88, SheetSpec(margin_mm=5, mark_mm=3), butted=True)
+    (3, 3)
+    >>> grid(63, 88, SheetSpec())
+    (2, 2)
+    """
+    x0, y0, x1, y1 = printable_area(spec)
+    edge = spec.mark_mm + 1.0
+    pw, ph, extra = _pitch(w, h, spec, butted)
+    cols = int((x1 - x0 - 2 * edge - extra + _EPS) // pw)
+    rows = int((y1 - y0 - spec.header_mm - 2 * edge - extra + _EPS) // ph)
+    return max(cols, 0), max(rows, 0)
+
+
+def capacity(w: float, h: float, spec: SheetSpec, *, butted: bool = False, rotate: bool = False) -> int:
+    """How many ``w × h`` mm pieces an empty page of ``spec`` holds (turned a quarter when that
+    holds more and ``rotate``): what "fits" means when a page's fill is measured
+    (:func:`fill`)."""
+    c, r = grid(w, h, spec, butted=butted)
+    if rotate and w != h:
+        rc, rr = grid(h, w, spec, butted=butted)
+        return max(c * r, rc * rr)
+    return c * r
+
+
+def fill(page: Page, sizes: dict[str, tuple[float, float]], spec: SheetSpec, *, butted: bool = False, rotate: bool = False) -> float:
+    """The share of ``page`` its pieces use: each piece counts ``1 / capacity`` of its size
+    (``sizes[name]``, the trim size before any turn), so a page of one size filled as
+    :func:`pack` fills it is 1.0 and a page with half of them 0.5."""
+    return sum(1.0 / capacity(*sizes[p.name], spec, butted=butted, rotate=rotate) for p in page.pieces)
+
+
+def _room(f: tuple[float, float, int], row: tuple[float, float, float, float, float], spec: SheetSpec, butted: bool) -> int:
+    """How many pieces ``f`` (w, h, turn) fit in the rest of a partial row ``row`` (:func:`pack`)."""
+    _top, nx, right, rh, _bottom = row
+    pw = _pitch(f[0], f[1], spec, butted)[0]
+    return 0 if f[1] > rh + _EPS or nx + f[0] > right + _EPS else int((right - nx - f[0] + _EPS) // pw) + 1
+
+
+def pack(items: Iterable[SheetItem], paper: tuple[float, float] | None = None, spec: SheetSpec | None = None, *,
+         butted: bool = False, rotate: bool = False) -> list[Page]:
+    """Lay ``items`` out on pages, in order, in *blocks*: the pieces of one size that follow
+    each other fill rows left to right, the rows stacked, ``2 × bleed`` apart (``butted``:
+    edge to edge, sharing their cut lines, the bleed only round the block, as card sheets are
+    printed); the cut marks continue every trim edge outside the block; a new block (below,
+    past the marks) when the size changes, a new page when the page is full; pieces of the next
+    size that are no taller go on in a block's partial last row first. ``rotate``: each size
+    is placed upright or turned a quarter (:attr:`Placed.rotate` 90), whichever begins fewer
+    pages, then fills more of the current one (by :func:`fill`'s measure), then uses less of
+    the last (OHW's 4 × 2 inch bases: 6 a page on their side, 4 upright).
 
     Raises:
         ValueError: a piece (with bleed and marks) is larger than the printable area.
@@ -143,46 +207,95 @@ def pack(items: Iterable[SheetItem], paper: tuple[float, float] | None = None, s
         spec = replace(spec, paper=next(k for k, v in PAPER.items() if v == paper))
     x0, y0, x1, y1 = printable_area(spec)
     b, m = spec.bleed_mm, spec.mark_mm
-    edge = m + 1.0  # room for marks around a shelf
+    edge = m + 1.0  # room for marks around a block
     top = y0 + spec.header_mm
     pages: list[Page] = [Page()]
-    shelf: list[Placed] = []
-    shelf_size: tuple[float, float] | None = None
-    x = y = 0.0
-
-    def close_shelf() -> None:
-        if shelf:
-            pages[-1].marks.extend(shelf_marks(shelf, b, m))
-
-    y = top + edge
-    x = x0 + edge
+    y = top + edge  # top of the next block's artwork (bleed included)
+    runs: list[list[SheetItem]] = []
     for it in items:
-        if it.w + 2 * b + 2 * edge > x1 - x0 or it.h + 2 * b + 2 * edge > y1 - top:
-            raise ValueError(f"piece {it.name} ({it.w:.1f} × {it.h:.1f} mm) does not fit the printable area of {spec.paper}")
-        size = (it.w, it.h)
-        new_row = shelf_size is not None and (size != shelf_size or x + b + it.w + b > x1 - edge)
-        if new_row:
-            close_shelf()
-            y += shelf_size[1] + 2 * b + 2 * edge  # type: ignore[index]
-            x = x0 + edge
-            shelf = []
-        if y + 2 * b + it.h > y1 - edge:
-            close_shelf()
-            pages.append(Page())
-            y, x, shelf = top + edge, x0 + edge, []
-        p = Placed(it.name, x + b, y + b, it.w, it.h)
-        pages[-1].pieces.append(p)
-        shelf.append(p)
-        shelf_size = size
-        x += it.w + 2 * b
-    close_shelf()
+        if runs and (runs[-1][0].w, runs[-1][0].h) == (it.w, it.h):
+            runs[-1].append(it)
+        else:
+            runs.append([it])
+    # the partial last row of the block just placed: (its top, next free x, the block's right
+    # edge, the row's piece height, the block's bottom); pieces of the next sizes no taller go
+    # on in that row, top-aligned, their vertical cuts marked below the block and the lower
+    # edge of a shorter one right of it
+    row: tuple[float, float, float, float, float] | None = None
+
+    def oriented(w: float, h: float) -> list[tuple[float, float, int]]:
+        return [(w, h, 0)] + ([(h, w, 90)] if rotate and w != h else [])
+
+    def cost(w: float, h: float, n: int, best: int) -> tuple[int, float, float]:
+        """(pages begun, less the share of this page filled, height used on the last page)
+        placing ``n`` pieces ``w × h`` from ``y``; ``best``: the size's :func:`capacity`."""
+        cols, rows = grid(w, h, spec, butted=butted)
+        pw, ph, extra = _pitch(w, h, spec, butted)
+        here = max(0, int((y1 - edge - y - extra + _EPS) // ph)) * cols
+        if n <= here:
+            return 0, -n / best, -(-n // cols) * ph
+        left = n - here
+        full = rows * cols
+        return -(-left // full), -here / best, -(-(left - (-(-left // full) - 1) * full) // cols) * ph
+
+    for run in runs:
+        fits = [(w, h, t) for w, h, t in oriented(run[0].w, run[0].h) if min(grid(w, h, spec, butted=butted)) >= 1]
+        if not fits:
+            raise ValueError(f"piece {run[0].name} ({run[0].w:.1f} × {run[0].h:.1f} mm) does not fit the printable area of {spec.paper}")
+        i = 0
+        if row is not None:  # go on in the last block's partial row, in the turn that places most
+            top_y, nx, right, rh, bottom = row
+
+            best = max(fits, key=lambda f: _room(f, row, spec, butted))
+            if _room(best, row, spec, butted) > 0:
+                w, h, turn = best
+                pw = _pitch(w, h, spec, butted)[0]
+                beside = []
+                while i < len(run) and nx + w <= right + _EPS:
+                    beside.append(Placed(run[i].name, nx, top_y, w, h, turn))
+                    nx += pw
+                    i += 1
+                pages[-1].pieces.extend(beside)
+                gap = b + 0.5
+                for x in sorted({round(v, 4) for q in beside for v in (q.x, q.x + q.w)}):
+                    pages[-1].marks.append(Mark(x, bottom + gap, x, bottom + gap + m))
+                if h < rh - _EPS:  # a shorter piece's lower edge, marked right of the block
+                    pages[-1].marks.append(Mark(right + gap, top_y + h, right + gap + m, top_y + h))
+                row = (top_y, nx, right, rh, bottom)
+            if i >= len(run):
+                continue
+        rest = len(run) - i
+        best_cap = capacity(run[0].w, run[0].h, spec, butted=butted, rotate=rotate)
+        w, h, turn = min(fits, key=lambda f: cost(f[0], f[1], rest, best_cap))
+        cols, rows = grid(w, h, spec, butted=butted)
+        pw, ph, extra = _pitch(w, h, spec, butted)
+        while i < len(run):
+            here = int((y1 - edge - y - extra + _EPS) // ph)
+            if here < 1:
+                pages.append(Page())
+                y = top + edge
+                row = None
+                continue
+            take = min(len(run) - i, here * cols)
+            block = []
+            for k in range(take):
+                r, c = divmod(k, cols)
+                block.append(Placed(run[i + k].name, x0 + edge + b + c * pw, y + b + r * ph, w, h, turn))
+            pages[-1].pieces.extend(block)
+            pages[-1].marks.extend(shelf_marks(block, b, m))
+            used_rows = -(-take // cols)
+            last = take - (used_rows - 1) * cols
+            bottom = y + used_rows * ph + extra - b  # the block's lowest trim edge
+            row = (block[-1].y, block[-1].x + pw, x0 + edge + b + cols * pw - (0.0 if butted else 2 * b), h, bottom) if last < cols else None
+            y += used_rows * ph + extra + 2 * edge
+            i += take
     return [p for p in pages if p.pieces]
 
 
 def shelf_marks(shelf: list[Placed], bleed: float, length: float) -> list[Mark]:
-    """Cut marks of one shelf: every distinct vertical trim edge continued above and below the
-    shelf, every horizontal trim edge continued left and right, starting ``bleed + 0.5`` mm
-    outside the artwork."""
+    """Cut marks of one block (or shelf) of pieces: every distinct vertical trim edge continued
+    above and below it, every horizontal trim edge continued left and right, starting
+    ``bleed + 0.5`` mm outside the artwork."""
     gap = bleed + 0.5
     top = min(p.y for p in shelf)
     bottom = max(p.y + p.h for p in shelf)
@@ -206,7 +319,8 @@ def mirrored(pages: list[Page], spec: SheetSpec, backs: dict[str, str | None]) -
     w, _ = spec.size
     out = []
     for pg in pages:
-        pieces = [Placed(backs[p.name], w - p.x - p.w, p.y, p.w, p.h) for p in pg.pieces if backs.get(p.name)]  # type: ignore[arg-type]
+        # a piece turned a quarter one way shows its back turned the other way, seen from behind
+        pieces = [Placed(backs[p.name], w - p.x - p.w, p.y, p.w, p.h, (360 - p.rotate) % 360) for p in pg.pieces if backs.get(p.name)]  # type: ignore[arg-type]
         marks = [Mark(w - mk.x0, mk.y0, w - mk.x1, mk.y1) for mk in pg.marks]
         out.append(Page(pieces, marks, pg.title))
     return out
@@ -602,7 +716,12 @@ def draw_pages(pdf, pages: list[Page], images: dict[str, Image.Image | bytes], s
             if p.name not in placed:
                 img = images[p.name]
                 placed[p.name] = embed_png(pdf, img) if isinstance(img, bytes) else embed_image(pdf, with_bleed(img, round(b / p.w * img.width)))
-            pdf.image(placed[p.name], x=p.x - b, y=p.y - b, w=p.w + 2 * b, h=p.h + 2 * b)
+            if p.rotate:  # the picture upright (its w × h is the box's h × w), turned about the box's centre
+                cx, cy = p.x + p.w / 2, p.y + p.h / 2
+                with pdf.rotation(p.rotate, x=cx, y=cy):
+                    pdf.image(placed[p.name], x=cx - p.h / 2 - b, y=cy - p.w / 2 - b, w=p.h + 2 * b, h=p.w + 2 * b)
+            else:
+                pdf.image(placed[p.name], x=p.x - b, y=p.y - b, w=p.w + 2 * b, h=p.h + 2 * b)
         _marks_and_titles(pdf, pg, spec, footer)
 
 
@@ -695,9 +814,10 @@ def decode_pngs_shared(pngs: dict[str, bytes]) -> dict[str, Image.Image]:
 
 
 def counter_pages(items: list[SheetItem], spec: SheetSpec, title: str) -> tuple[list[Page], list[Page]]:
-    """Front pages and mirrored back pages of ``items``, titled ``<title>: front i/n`` and
+    """Front pages and mirrored back pages of ``items`` (packed in blocks, a size turned a
+    quarter where a page then holds more of it: :func:`pack`), titled ``<title>: front i/n`` and
     ``<title>: back i/n (print duplex, flip on long edge)``."""
-    fronts = pack(items, spec=spec)
+    fronts = pack(items, spec=spec, rotate=True)
     backs = mirrored(fronts, spec, {it.name: it.back for it in items})
     for i, pg in enumerate(fronts):
         pg.title = f"{title}: front {i + 1}/{len(fronts)}"
@@ -761,17 +881,19 @@ def job_size(job, drawing) -> tuple[int, int]:
 
 def draw_pages_vector(pdf, pages: list[Page], drawings: dict, spec: SheetSpec, *, footer: str = "") -> None:
     """Add ``pages`` to ``pdf`` as :func:`draw_pages` does, each piece drawn as vector content
-    instead of a picture: ``drawings[name]`` is ``(Drawing, layout px per mm)``; the piece's
-    drawing on its trim box and its bleed (:func:`pipeline.render.vector.draw_bleed_pdf`)
-    around it, then the cut marks, title and footer."""
+    instead of a picture: ``drawings[name]`` is ``(Drawing, layout px per mm)``; every piece's
+    bleed (:func:`pipeline.render.vector.draw_bleed_pdf`) round its trim box, then each
+    piece's drawing on its trim box (over a butted neighbour's bleed), then the cut marks,
+    title and footer."""
     from pipeline.render.vector import draw_bleed_pdf, draw_pdf
 
     b = spec.bleed_mm
     for pg in pages:
         pdf.add_page()
+        for p in pg.pieces:  # every bleed first: butted pieces cover their neighbours' bleed
+            draw_bleed_pdf(pdf, drawings[p.name][0], (p.x, p.y, p.w, p.h), b)
         for p in pg.pieces:
             drawing, L = drawings[p.name]
-            draw_bleed_pdf(pdf, drawing, (p.x, p.y, p.w, p.h), b)
             draw_pdf(pdf, drawing, (p.x, p.y, p.w, p.h), L)
         _marks_and_titles(pdf, pg, spec, footer)
 
@@ -792,6 +914,30 @@ def _marks_and_titles(pdf, pg: Page, spec: SheetSpec, footer: str) -> None:
         pdf.text(x1 - pdf.get_string_width(footer), y0 + 4, footer)
 
 
+#: The page margin of card sheets (mm): the cards are butted in a grid whose cut marks lie in
+#: the margin, and most printers print to within 4-5 mm of the edge, so nine cards of 63 × 88
+#: mm fit an A4 page (a 10 mm margin holds four).
+CARD_MARGIN_MM = 5.0
+#: The cut marks' length on card sheets (mm), so the marks of a 3-card row fit A4's margin.
+CARD_MARK_MM = 3.0
+
+
+def card_spec(opts: PrintOptions, paper: str) -> SheetSpec:
+    """The :class:`SheetSpec` of a card sheet: ``opts`` on ``paper`` with at most
+    :data:`CARD_MARGIN_MM` of margin and :data:`CARD_MARK_MM` marks."""
+    spec = opts.spec(paper)
+    return replace(spec, margin_mm=min(spec.margin_mm, CARD_MARGIN_MM), mark_mm=min(spec.mark_mm, CARD_MARK_MM))
+
+
+def card_pages(names: list[str], card_mm: tuple[float, float], spec: SheetSpec, title: str) -> list[Page]:
+    """The pages of the cards ``names`` at ``card_mm``: butted in a grid (:func:`pack`,
+    ``butted``), titled ``<title> i/n``."""
+    pages = pack([SheetItem(n, *card_mm) for n in names], spec=spec, butted=True) if names else []
+    for i, pg in enumerate(pages):
+        pg.title = f"{title} {i + 1}/{len(pages)}"
+    return pages
+
+
 def cards_pdf(card_jobs: dict, card_mm: tuple[float, float], page_jobs: dict, cache, paper: str, opts: PrintOptions, *, title: str, pdf_title: str,
               caption: str, name: str = "cards.pdf", text: str = "") -> bytes:
     """A cards PDF of vector pages: the ``card_jobs`` drawings at ``card_mm`` (w, h) with bleed and
@@ -805,12 +951,9 @@ def cards_pdf(card_jobs: dict, card_mm: tuple[float, float], page_jobs: dict, ca
     Raises:
         RenderError: a drawing is invalid. ValueError: a card does not fit the printable area.
     """
-    spec = opts.spec(paper)
+    spec = card_spec(opts, paper)
     x0, y0, x1, y1 = spec.margin_mm, spec.margin_mm + spec.header_mm, spec.size[0] - spec.margin_mm, spec.size[1] - spec.margin_mm
-    items = [SheetItem(n, *card_mm) for n in card_jobs]
-    pages = pack(items, spec=spec) if items else []
-    for i, pg in enumerate(pages):
-        pg.title = f"{title} {i + 1}/{len(pages)}"
+    pages = card_pages(list(card_jobs), card_mm, spec, title)
     r = cache.renderer
     jobs = {**card_jobs, **page_jobs}
     key = digest("cards-vector-pdf", vector_key(), asdict(opts), paper, title, pdf_title, caption, text, card_mm, list(card_jobs), list(page_jobs),

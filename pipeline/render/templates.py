@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,61 @@ HELPERS: dict[str, Any] = {
 }
 
 
+#: Where compiled templates are kept between commands (:func:`use_bytecode_cache`), or None.
+_bytecode_folder: Path | None = None
+_bytecode_only_in: Path | None = None
+#: Every renderer made in this process (each takes the folder set later too).
+_renderers: weakref.WeakSet = weakref.WeakSet()
+
+
+class _FolderBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's folder of compiled templates (written atomically), where a folder that cannot be
+    read or written (removed, read-only, full) only costs compiling again; nothing is written
+    while the folder ``only_in`` (the system's output folder) does not exist, so a command that
+    fails before writing anything leaves no folder behind."""
+
+    def __init__(self, directory: str, only_in: Path | None = None):
+        super().__init__(directory)
+        self.only_in = only_in
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # unreadable or damaged (a cut file): compiled again, and rewritten
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if self.only_in is not None and not self.only_in.is_dir():
+            return
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache(folder: Path | None, only_in: Path | None = None) -> jinja2.BytecodeCache | None:
+    return None if folder is None else _FolderBytecodeCache(str(folder), only_in)
+
+
+def use_bytecode_cache(folder: Path | None, *, only_in: Path | None = None) -> None:
+    """Keep the templates compiled by every renderer of this process in ``folder`` (e.g.
+    ``build/genpei/.cache/templates``, beside the render cache), and read them from there:
+    a command whose templates are unchanged does not compile them again (Genpei's 14 templates
+    take about 0.4 s of CPU to compile). A compiled template is found by its name and source
+    (Jinja checks the source's checksum and its own and Python's versions), so what is drawn
+    never depends on the folder; a build into a new output folder compiles everything. A
+    template already compiled in this process is not read again. ``None``: compile in memory
+    only (the default). ``only_in``: write only while this folder exists (the system's output
+    folder: a command that fails before it is made leaves nothing behind)."""
+    global _bytecode_folder, _bytecode_only_in
+    _bytecode_folder = Path(folder) if folder is not None else None
+    _bytecode_only_in = Path(only_in) if only_in is not None else None
+    cache = _bytecode_cache(_bytecode_folder, _bytecode_only_in)
+    for r in list(_renderers):
+        r.env.bytecode_cache = cache
+
+
 class TemplateRenderer:
     """Renders the templates under one folder.
 
@@ -133,6 +189,8 @@ class TemplateRenderer:
         self.env.filters["tojson"] = yaml_json
         self.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
         self._rendered: dict[tuple[str, str], str] = {}
+        self.env.bytecode_cache = _bytecode_cache(_bytecode_folder, _bytecode_only_in)
+        _renderers.add(self)
 
     #: Most rendered texts remembered per renderer (a build renders a few hundred).
     MEMO_SIZE = 8192
