@@ -246,3 +246,18 @@ def test_what_the_code_digest_leaves_out_exists():
     assert NOT_PLAY_CODE and all(p.is_file() for p in NOT_PLAY_CODE)
     assert {p.name for p in NOT_PLAY_CODE} == {"ladder.py"}
     assert len(code_digest("ohw")) == 64
+
+
+@pytest.mark.parametrize("system", ["genpei", "ohw", "sekigahara", "ronin"])
+def test_the_shipped_ladder_records_are_of_todays_game_code(system):
+    # the README's ladder table and every verdict's policy come from source_data/*/ladder.yaml;
+    # a change to the code that plays a game (code_digest) must re-prove them
+    # (gunbai verify --ladder --games 100 --games 40), else verify --play says each record was
+    # played with other engine code
+    import re
+
+    from pipeline.verdicts import code_digest
+
+    text = (ROOT / "source_data" / system / "ladder.yaml").read_text(encoding="utf-8")
+    digests = set(re.findall(r"^\s*code: ([0-9a-f]{64})$", text, re.M))
+    assert digests == {code_digest(system)}
