@@ -328,6 +328,9 @@ def map_pieces(importer: Importer, data: Any, source: SetupSource, mapping: Piec
                 continue
             mapped.append(Mapped(p, target, f"mapping {Path(str(mapping_path)).name}:{line}" if line else "mapping"))
             continue
+        if p.properties.get("Notice"):  # a notice gunbai's own module lays on the board, no scenario piece
+            ignored.append(p)
+            continue
         own = importer.own_target(p)
         if own is not None:
             problem = _check(importer, data, own)

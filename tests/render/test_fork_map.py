@@ -126,13 +126,17 @@ def test_font_subsets_cut_later_are_found_in_the_folder_of_their_start(two_worke
     parallel.shutdown()
 
 
-def test_font_subsets_made_on_the_drawing_processes_are_found_after(two_workers, tmp_path):
+def test_font_subsets_made_on_the_drawing_processes_are_found_after(two_workers, tmp_path, monkeypatch):
     """prepare_pdf_subsets cuts both subsets on the drawing processes into the subset folder;
     the calling process then knows them without cutting them again."""
     from fontTools.ttLib import TTFont
 
     from pipeline.render import fonts
 
+    # what an earlier test of this process (a pytest-xdist worker runs several files) cut for
+    # the same characters is forgotten here, so these subsets are cut into this folder
+    monkeypatch.setattr(fonts, "_subsets", {})
+    monkeypatch.setattr(fonts, "_early", {})
     before = fonts._subset_dir
     fonts.keep_subsets_in(tmp_path / "fonts")
     try:

@@ -56,7 +56,12 @@ def test_everything_the_build_writes_lints_clean(built):
     assert errors(lint(vmod)) == []
     assert errors(lint_bytes(vmdx.read_bytes(), "genpei.vmdx", base=vmod.read_bytes())) == []
     findings = lint_bytes(vmdx.read_bytes(), "genpei.vmdx", base=vmod.read_bytes())
-    assert [f for f in findings if f.severity == "warning"] == []
+    warnings = [f for f in findings if f.severity == "warning"]
+    # reviewed: the empty-board notice of each of the 28 setups whose map is not public is a
+    # piece of no palette slot (no gpid), which VASSAL's Refresh Counters leaves as it is
+    # ("Slot not found"); nothing else warns
+    assert all(f.check == "check_save_pieces" and "has no gpid" in f.message for f in warnings), warnings
+    assert len(warnings) == len({f.entry for f in warnings}) == 28
 
 
 def test_extension_extends_the_module_gunbai_builds(built):
@@ -204,7 +209,8 @@ def test_extension_structure(built):
     gpids = [s.get("gpid") for s in root.iter("VASSAL.build.widget.PieceSlot")]
     assert all(g.startswith(ext_id + ":") for g in gpids) and len(set(gpids)) == len(gpids)
     assert max(int(g.split(":")[1]) for g in gpids) < int(root.get("nextPieceSlotId"))
-    setup = next(n for n in entries if n.endswith(".vsav") and read_save(entries[n]).pieces)  # a setup with pieces
+    # a setup with pieces of the scenario (the 28 whose map is not public hold only a notice)
+    setup = next(n for n in entries if n.endswith(".vsav") and any(p.gpid for p in read_save(entries[n]).pieces))
     save = read_save(entries[setup])
     base_gpids = {s.get("gpid") for s in etree.fromstring(entries_of(built / "samurai_battles.vmod")["buildFile.xml"]).iter(
         "VASSAL.build.widget.PieceSlot")}

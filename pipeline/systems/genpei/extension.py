@@ -54,7 +54,7 @@ from pipeline.vassal.extension import (
 )
 from pipeline.vassal.pieces import PieceDefinition, decode_add_piece
 from pipeline.vassal.save import PlacedPiece, SaveGame
-from pipeline.vassal.traits import BasicPiece, Layer, RawTrait, UsePrototype
+from pipeline.vassal.traits import BasicPiece, Layer, Marker, RawTrait, UsePrototype
 
 #: File name of the extension in the output folder (VASSAL calls the extension by it).
 EXTENSION_FILE = "genpei.vmdx"
@@ -283,7 +283,8 @@ def scenario_saves(data: GenpeiData, pack: PackExtension, gpids: dict[str, str])
             placed.append(PlacedPiece(str(1000 + i), definition, bmap.name, x, y, gpid, stacked=stacked, layer=layer))
         if loaded.scenario.map == "not public":
             # the empty board says why it is empty: a notice at its centre, above every layer's pieces
-            notice = PieceDefinition([RawTrait("immob;cA;I", "")], BasicPiece(notice_image_name(loaded.scenario.id), f"{loaded.scenario.code}: map not public"))
+            # its Marker property Notice tells gunbai import that it is no piece of the scenario
+            notice = PieceDefinition([RawTrait("immob;cA;I", ""), Marker(("Notice",), ("map not public",))], BasicPiece(notice_image_name(loaded.scenario.id), f"{loaded.scenario.code}: map not public"))
             layer = bmap.layer_index(mapping.layers.of("marker")) if mapping.layers is not None else None
             placed.append(PlacedPiece("999", notice, bmap.name, width // 2 + mapping.board_origin[0], height // 2 + mapping.board_origin[1],
                                       None, stacked=False, layer=layer))
