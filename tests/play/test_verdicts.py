@@ -191,7 +191,7 @@ def test_verdicts_round_trip_through_json():
 
 def test_chart_is_a_png_and_repeats(tmp_path):
     from pipeline.data.playability import Playability, WinRateBand
-    from pipeline.play.chart import draw_chart, write_chart
+    from pipeline.render.balance_chart import draw_chart, write_chart
 
     v = _verdict((240, 160), 400)
     v.findings, v.band = judge(v, Playability(win_rate=WinRateBand(min=0.4, max=0.55)), ["random", "greedy"], None, 1)
