@@ -873,50 +873,6 @@ def _apply_clip_and_opacity(layer: Image.Image, clip: Shape | None, T: Affine, o
     layer.putalpha(alpha)
 
 
-#: The smallest text a VASSAL image may show, in pixels of its em (a font size of 7 px: capitals
-#: about 5 px high, what a player still reads at zoom 1). See :func:`smallest_texts`.
-LEGIBLE_PX = 7.0
-#: The smallest text a printed page or piece may show, in points (1/72 inch): the size of a
-#: printed chart's footnotes, read at arm's length.
-LEGIBLE_PT = 5.5
-
-
-def smallest_texts(drawing: Drawing, px_per_unit: float, floor: float) -> list[tuple[str, str, float]]:
-    """Every text of ``drawing`` that may be drawn smaller than ``floor`` at ``px_per_unit``
-    (pixels, or points for a print piece, per unit): a text with a box at its ``min_size``
-    (the size it may shrink to), a text without one at its ``size``, a paragraphs block's items
-    at its ``min_scale``; in groups at the group's scale. Returns ``(where, text, size)`` with
-    the size in the floor's unit (pixels or points).
-
-    Example (a 100-unit counter drawn at 55 px: size 9 is 4.95 px)::
-
-        >>> d = parse_drawing({"canvas": {"width": 100, "height": 100},
-        ...                    "shapes": [{"text": {"x": 50, "y": 50, "text": "CP4", "size": 9}}]})
-        >>> [(w, t, round(s, 2)) for w, t, s in smallest_texts(d, 0.55, LEGIBLE_PX)]
-        [('shapes[0]', 'CP4', 4.95)]
-    """
-    out: list[tuple[str, str, float]] = []
-
-    def walk(shapes: tuple[Shape, ...], scale: float) -> None:
-        for shape in shapes:
-            p = shape.params
-            if shape.name == "text" and p["text"].strip():
-                boxed = p["max_width"] is not None or p["max_height"] is not None
-                size = (p["min_size"] if p["min_size"] is not None else p["size"] * 0.4) if boxed else p["size"]
-                if size * scale * px_per_unit < floor - 1e-9:
-                    out.append((shape.where, p["text"], size * scale * px_per_unit))
-            elif shape.name == "paragraphs":
-                for it in p["items"]:
-                    size = it["size"] * p["min_scale"] * scale * px_per_unit
-                    if it["text"].strip() and size < floor - 1e-9:
-                        out.append((shape.where, it["text"], size))
-            elif shape.name == "group":
-                walk(shape.children, scale * p["scale"])
-
-    walk(drawing.shapes, 1.0)
-    return out
-
-
 def pixel_size(drawing: Drawing, *, width_px: int | None = None, scale: float | None = None) -> tuple[int, int]:
     """The pixel size a drawing gets at ``width_px`` (height follows the aspect) or ``scale`` (px per unit)."""
     if (width_px is None) == (scale is None):

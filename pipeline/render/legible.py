@@ -36,6 +36,12 @@ MIN_SCREEN_PX = 8.0
 #: the usual floor of printed game aids' fine print; the 6 pt side lists and the 2.5 pt
 #: footnote of the first scenario sheets were under it).
 MIN_PRINT_PT = 7.0
+#: The floors the measured tables' pieces keep (Ronin, OHW, Sekigahara: this project's choice,
+#: under Genpei's because their 55 px counters carry a stat line or a mon beside the name): a
+#: font size of 7 px, capitals about 5 px high, what a player still reads at zoom 1; and 5.5 pt,
+#: a printed chart's footnotes read at arm's length. One floor for every system is to come.
+LEGIBLE_PX = 7.0
+LEGIBLE_PT = 5.5
 #: Points per millimetre (72 pt to the inch).
 PT_PER_MM = 72 / 25.4
 

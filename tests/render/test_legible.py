@@ -1,6 +1,6 @@
 """Every text of a VASSAL image of Ronin, OHW and Sekigahara can be read: at the image's own size
 no text may be drawn (at the smallest size its template lets it shrink to) below
-:data:`~pipeline.render.drawing.LEGIBLE_PX`, and none overflows its place. The same pieces in
+:data:`~pipeline.render.legible.LEGIBLE_PX`, and none overflows its place. The same pieces in
 print (a Ronin base 25 mm, a Sekigahara base to scale) are far larger, so the pixel floor on
 the VASSAL image is the one that binds; the print floor is checked on the printed size too."""
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.render.drawing import LEGIBLE_PT, LEGIBLE_PX, overflows, parse_drawing, smallest_texts
+from pipeline.render.drawing import overflows, parse_drawing
+from pipeline.render.legible import LEGIBLE_PT, LEGIBLE_PX, floor_problems
 from pipeline.render.templates import TemplateRenderer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_every_counter_text_is_legible_at_its_vassal_size(system):
     for name, job in jobs.items():
         d = RENDERER.drawing(job.template, job.context)
         px_per_unit = job.size[0] / d.width
-        small += [(name, where, text, round(px, 1)) for where, text, px in smallest_texts(d, px_per_unit, LEGIBLE_PX)]
+        small += [(name, s.where, s.text, round(s.smallest, 1)) for s in floor_problems(d, px_per_unit, LEGIBLE_PX)]
         over += [(name, o.text, o.need) for o in overflows(d)]
     assert small == [], f"texts below {LEGIBLE_PX} px: {small[:8]}"
     assert over == []
@@ -48,7 +49,7 @@ def test_ronin_counters_in_print_keep_the_print_floor():
     for name, job in jobs.items():
         d = RENDERER.drawing(job.template, job.context)
         scale = pt_per_unit * (0.8 if name.startswith("marker_") else 1.0)
-        assert smallest_texts(d, scale, LEGIBLE_PT) == [], name
+        assert floor_problems(d, scale, LEGIBLE_PT) == [], name
 
 
 def test_a_text_below_the_floor_is_found():
@@ -59,7 +60,7 @@ def test_a_text_below_the_floor_is_found():
         {"text": {"x": 50, "y": 50, "text": "Samurai", "size": 17, "max_width": 60, "min_size": 12}},
         {"text": {"x": 50, "y": 50, "text": "ok", "size": 13}},
     ]})
-    found = [(w, t, round(s, 2)) for w, t, s in smallest_texts(d, 0.55, LEGIBLE_PX)]
+    found = [(s.where, s.text, round(s.smallest, 2)) for s in floor_problems(d, 0.55, LEGIBLE_PX)]
     assert found == [("shapes[0]", "CP4 F4", 4.95), ("shapes[1]", "Samurai", 6.6)]
 
 
