@@ -166,18 +166,17 @@ class ScenarioText:
 
     def undo(self) -> bool:
         """Go back one edit; False when there is none."""
-        if not self.undo_stack:
-            return False
-        self.redo_stack.append(self.text)
-        self.text = self.undo_stack.pop()
-        return True
+        return self._step(self.undo_stack, self.redo_stack)
 
     def redo(self) -> bool:
         """Do again the last undone edit; False when there is none."""
-        if not self.redo_stack:
+        return self._step(self.redo_stack, self.undo_stack)
+
+    def _step(self, back: list[str], forth: list[str]) -> bool:
+        if not back:
             return False
-        self.undo_stack.append(self.text)
-        self.text = self.redo_stack.pop()
+        forth.append(self.text)
+        self.text = back.pop()
         return True
 
     def _commit(self, doc: CommentedMap) -> None:

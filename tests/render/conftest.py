@@ -20,3 +20,13 @@ def data():
 @pytest.fixture
 def layout(data):
     return make_layout(data)
+
+
+@pytest.fixture(scope="module")
+def genpei():
+    """The shipped Genpei data (``source_data/genpei``, every scenario) and its hex layout."""
+    from pipeline.systems.genpei.build import layout_of
+    from pipeline.systems.genpei.load import load
+
+    data = load(Path(__file__).resolve().parents[2] / "source_data" / "genpei")
+    return data, layout_of(data)

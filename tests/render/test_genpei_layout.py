@@ -6,18 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def genpei():
-    from pipeline.systems.genpei.build import layout_of
-    from pipeline.systems.genpei.load import load
-
-    data = load(ROOT / "source_data" / "genpei")
-    return data, layout_of(data)
 
 
 def test_no_section_line_strikes_a_hex_label(genpei):

@@ -302,15 +302,6 @@ def test_palisade_tile_shows_ground_not_a_brown_slab(data, layout):
 # PDFs and scenario sheets on the real data (low resolution to stay fast)
 
 
-@pytest.fixture(scope="module")
-def genpei():
-    from pipeline.systems.genpei.build import layout_of
-    from pipeline.systems.genpei.load import load
-
-    data = load(ROOT / "source_data" / "genpei")
-    return data, layout_of(data)
-
-
 def test_scenario_sheet_places_what_the_vassal_setup_places(genpei):
     from pipeline.systems.genpei.module import palette, placements
     from pipeline.systems.genpei.printing import map_pieces
