@@ -155,7 +155,7 @@ def test_the_code_digest_covers_every_module_a_game_runs():
     # what decides a verdict's games must be in its cache key: every pipeline module loaded to
     # build the playables and play a game lies under the system's code_paths (or only draws,
     # shows progress, checks legality or writes outputs); of the system's drawing_code, no
-    # function runs once the data is loaded (a loader's text-fit check runs before), whatever
+    # function runs (loading checks no text fit: that is verification's), whatever
     # policy of the ladder plays; nor of a third-party package outside PLAY_DISTRIBUTIONS
     code = """
 import random, sys
@@ -201,9 +201,9 @@ print(bad, ran, sorted(x for x in third if requirement_closure([x[0]])[0] not in
 
 
 @pytest.mark.parametrize("system", ["genpei", "ohw", "sekigahara", "ronin"])
-def test_the_code_of_a_game_imports_no_drawing_code_but_the_loaders_fit_check(system):
-    # the code digest leaves drawing_code out: no file of the digest may take a name from it,
-    # but for the loader's text-fit check (it refuses data and shapes no game)
+def test_the_code_of_a_game_imports_no_drawing_code(system):
+    # the code digest leaves drawing_code out: no file of the digest may take a name from it
+    # (the interface's build, render and text-fit check aside, which no game calls)
     import ast
 
     from pipeline.systems.base import get_system
@@ -229,12 +229,13 @@ def test_the_code_of_a_game_imports_no_drawing_code_but_the_loaders_fit_check(sy
                 if n.rstrip(".") in drawing:
                     taken.append((path.name, n.rstrip("."), tuple(a.name for a in getattr(node, "names", ()))))
     allowed = {
-        ("load.py", ("problems",)), ("load.py", ("drawing_problems",)),  # the loader's text-fit check
-        ("system.py", ("build", "render")),  # the interface's build and render, which play no game
+        # the interface's build, render and text-fit check, which play no game (the fit check is
+        # verification's: gunbai verify refuses such data; loading draws nothing)
+        ("system.py", ("build", "render")), ("system.py", ("check_fit",)),
         ("verify.py", ("DIRECTIONS",)),  # Genpei's legality names hexsides by the layout's six directions
     }
     assert [t for t in taken if (t[0], t[2]) not in allowed] == []
-    assert any(t[0] == "load.py" for t in taken)  # the loader's fit check is seen
+    assert any(t[0] == "system.py" and t[2] == ("check_fit",) for t in taken)  # the check is seen
 
 
 def test_what_the_code_digest_leaves_out_exists():

@@ -122,9 +122,10 @@ class GameSystem(ABC):
             digests them with ``pipeline/play``).
         drawing_code: files of the system's package that decide no game: they draw, print,
             build or import modules (a change to them leaves the verdicts and the ladder
-            record standing). A loader may call their text-fit check (it refuses data, it
-            shapes no game); no other code of a game imports them
-            (``tests/test_verify_play.py`` traces a game of every policy to hold it).
+            record standing). No code of a game imports them, the loader included (the
+            text-fit check is :attr:`Parts.check_fit`, which verification and the builds call
+            after loading; ``tests/test_verify_play.py`` traces a game of every policy to hold
+            it).
     """
 
     name: ClassVar[str]
@@ -226,6 +227,8 @@ class Parts:
     Attributes:
         load: ``load(data_dir, scenario_files=files)`` → the data, with ``scenarios``.
         verify_all: ``verify_all(data)`` → the legality findings.
+        check_fit: ``check_fit(data)`` raises :class:`~pipeline.errors.DataError` for texts
+            that do not fit where the templates draw them (verification's, not loading's).
         build: ``build(data_dir, out_dir, progress=…)`` (``prepare_print=`` too when the
             system's :attr:`GameSystem.prepare_print`) → :class:`~pipeline.build.BuildResult`.
         render: ``render(data_dir, out_dir, what=…, data=…)`` → the files written.
@@ -235,6 +238,7 @@ class Parts:
     verify_all: Callable
     build: Callable
     render: Callable
+    check_fit: Callable
 
 
 class FolderSystem(GameSystem):
@@ -255,6 +259,7 @@ class FolderSystem(GameSystem):
     def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
         p = self.parts()
         data = p.load(data_dir, scenario_files=files)
+        p.check_fit(data)
         return p.verify_all(data), len(data.scenarios)
 
     def render(self, data_dir: Path, out_dir: Path, *, what: str, data: Any = None) -> list[Path]:

@@ -23,10 +23,10 @@ from pipeline.measured.art import (
     Scenery,
     Zone,
     battlefield_context,
-    clear_spot,
     crossings,
     point_in_polygon,
 )
+from pipeline.measured.layout import clear_spot
 from pipeline.render.drawing import _layout_text
 from tests.golden_images import assert_golden
 

@@ -169,7 +169,7 @@ def test_laid_out_models_keep_off_the_compass_and_scale_bar(data):
     """Seen in VASSAL: the Defence Attacker's row of twelve stood on the 36-inch board's scale bar
     (top left, 0.8-13.6 by 0.8-2.5 inches). Every shipped game's laid-out models now keep off
     both drawn boxes (the 12-model row falls back to 1.25 inches apart to fit between them)."""
-    from pipeline.measured.art import decoration_boxes
+    from pipeline.measured.layout import decoration_boxes
 
     assert decoration_boxes(36, 36)[1] == pytest.approx((0.8, 0.8, 13.6, 2.5))
     r = base_radius(data)

@@ -67,7 +67,11 @@ def render(data_dir: Path, out_dir: Path, *, what: str, data: GenpeiData | None 
     loaded it already (a build's :attr:`~pipeline.build.BuildResult.data`), else it is loaded."""
     from pipeline.systems.genpei import art
 
-    data = data if data is not None else load(data_dir)
+    if data is None:
+        data = load(data_dir)
+        from pipeline.systems.genpei.fit import check_fit
+
+        check_fit(data)
     layout = layout_of(data)
     cache = art.render_cache(out_dir / CACHE_DIR)
     if what == "counters":
@@ -154,8 +158,8 @@ def _send_images(data: GenpeiData, layout: HexLayout, cache) -> SentImages:
 
 
 def send_images_early(data: GenpeiData, cache) -> SentImages | None:
-    """:func:`_send_images` as soon as the data is parsed (``load(on_parsed=...)``), before its
-    text fit checks and the scenarios' verification, so that the drawing processes draw while
+    """:func:`_send_images` as soon as the data is loaded, before its text fit checks
+    (:func:`~pipeline.systems.genpei.fit.check_fit`) and the scenarios' verification, so that the drawing processes draw while
     this process checks (one core). Only with several drawing processes (with one, the images
     would be drawn here, now, before the checks).
 
@@ -300,7 +304,11 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True, prepare_print
 
     with _steps(progress, 6) as step:
         try:
-            data = load(data_dir, on_parsed=parsed)
+            data = load(data_dir)
+            parsed(data)
+            from pipeline.systems.genpei.fit import check_fit
+
+            check_fit(data)
             result.data = data
             result.seconds["load"] = time.perf_counter() - t0
             step("verifying scenarios")

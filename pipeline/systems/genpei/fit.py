@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import DataProblem
+from pipeline.errors import DataError, DataProblem
 from pipeline.render.fit import Field, check
 
 #: What each template is, for messages.
@@ -138,3 +138,16 @@ def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
     if sc.map == "not public":
         _check("genpei/setup_notice.yaml.j2", {"scenario": {"code": sc.code, "title": sc.title}}, fields[:1] + fields[3:4], out, (1.0, "screen"))
     return out
+
+
+def check_fit(data: Any) -> None:
+    """Refuse ``data`` (a :class:`~pipeline.systems.genpei.load.GenpeiData`) whose texts its
+    templates cannot show (:func:`problems`): run by ``gunbai verify``, ``build`` and the
+    renderers after loading, never by the loader (loading draws nothing).
+
+    Raises:
+        DataError: every such text, with its file, line and value.
+    """
+    found = problems(data)
+    if found:
+        raise DataError(found)

@@ -9,7 +9,6 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,15 +93,16 @@ class GenpeiData:
     docs: dict[str, YamlDocument] = field(default_factory=dict)
 
 
-def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Callable[[GenpeiData], None] | None = None) -> GenpeiData:
+def load(root: Path, *, scenario_files: list[Path] | None = None) -> GenpeiData:
     """Read and validate the data folder ``root``.
 
     Args:
         root: e.g. ``source_data/genpei``.
         scenario_files: scenario files to read instead of ``root/scenarios/*.yaml``.
-        on_parsed: called with the data once every file is parsed and its citations checked,
-            before the text fit checks (the slow part of the load, one core): e.g. to start work
-            on the drawing processes meanwhile (a build cutting its PDF font subsets).
+
+    Loading draws nothing: whether the texts fit where the templates draw them is checked apart
+    (:func:`pipeline.systems.genpei.fit.check_fit`, by ``gunbai verify``, ``build`` and the
+    renderers).
 
     Raises:
         DataError: any file is missing or invalid, an id is repeated, or a citation names a
@@ -147,13 +147,6 @@ def load(root: Path, *, scenario_files: list[Path] | None = None, on_parsed: Cal
 
     checked = [(docs[name], models[name]) for name in FILES] + [(s.doc, s.scenario) for s in data.scenarios]
     problems += source_problems(checked, data.sources, docs["sources.yaml"])
-    if problems:
-        raise DataError(problems)
-    from pipeline.systems.genpei.fit import problems as drawing_problems
-
-    if on_parsed is not None:
-        on_parsed(data)
-    problems += drawing_problems(data)  # texts that do not fit their template, missing glyphs
     if problems:
         raise DataError(problems)
     return data

@@ -45,10 +45,11 @@ class GenpeiSystem(FolderSystem):
 
     def parts(self) -> Parts:
         from pipeline.systems.genpei.build import build, render
+        from pipeline.systems.genpei.fit import check_fit
         from pipeline.systems.genpei.load import load
         from pipeline.systems.genpei.verify import verify_all
 
-        return Parts(load, verify_all, build, render)
+        return Parts(load, verify_all, build, render, check_fit)
 
     def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
         """Every scenario; an incomplete one (map not public, values the game needs unknown) as

@@ -44,7 +44,11 @@ def render_cards(data: OhwData, cache_dir: Path | None = None) -> dict[str, byte
 def render(data_dir: Path, out_dir: Path, *, what: str, data: OhwData | None = None) -> list[Path]:
     """Render ``counters`` (tables, counters, marker), ``cards`` or ``sheets`` (print PDFs). ``data``: the data of ``data_dir`` when the caller has
     loaded it already (a build's :attr:`~pipeline.build.BuildResult.data`), else it is loaded."""
-    data = data if data is not None else load(data_dir)
+    if data is None:
+        data = load(data_dir)
+        from pipeline.systems.ohw.printing import check_fit
+
+        check_fit(data)
     if what == "counters":
         return write_images(out_dir / "images", render_images(data, out_dir / CACHE_DIR))
     if what == "sheets":
@@ -58,6 +62,9 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result = BuildResult("ohw")
     t0 = time.perf_counter()
     data = load(data_dir)
+    from pipeline.systems.ohw.printing import check_fit
+
+    check_fit(data)
     result.data = data
     findings = verify_scenarios(data)
     BuildRefused.check(findings)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.data.common import Sources
-from pipeline.errors import DataError
+from pipeline.data.yamlfile import YamlDocument
 from pipeline.measured.data import Loaded, catalogue, load_folder
 from pipeline.systems.ohw.model import (
     DefenceType,
@@ -30,14 +30,16 @@ class OhwData:
     terrain: dict[str, TerrainType]
     defences: dict[str, DefenceType]
     scenarios: list[Loaded] = field(default_factory=list)
+    #: the parsed documents of the fixed files by file name (``units.yaml``), for line numbers
+    docs: dict[str, YamlDocument] = field(default_factory=dict)
 
 
 def load(root: Path, *, scenario_files: list[Path] | None = None) -> OhwData:
     """Read and validate ``root``.
 
     Raises:
-        DataError: a file is missing or invalid, an id repeats, a citation is unknown, a text
-            does not fit where its template draws it or uses a character the font lacks.
+        DataError: a file is missing or invalid, an id repeats, a citation is unknown (the
+            texts' fit on the drawings is checked apart: ``printing.check_fit``).
     """
     f = load_folder(root, FILES, Scenario, scenario_files)
     terrain: TerrainFile = f.files["terrain.yaml"]
@@ -49,10 +51,6 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> OhwData:
         terrain=catalogue(terrain.terrain, f.docs["terrain.yaml"], "terrain"),
         defences=catalogue(terrain.defences, f.docs["terrain.yaml"], "defences"),
         scenarios=f.scenarios,
+        docs=f.docs,
     )
-    from pipeline.systems.ohw.printing import drawing_problems
-
-    problems = drawing_problems(data, f.docs)  # texts that do not fit their template, missing glyphs
-    if problems:
-        raise DataError(problems)
     return data

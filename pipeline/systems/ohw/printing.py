@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from pipeline.errors import DataError
 from pipeline.measured.art import ArtError
 from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
 from pipeline.measured.printing import print_files as _files
@@ -109,3 +110,16 @@ def drawing_problems(data: OhwData, docs: dict) -> list:
             continue  # an unknown unit, side or terrain: verify reports it
         fit.sheet_problems(sheet, fields, out)
     return out
+
+
+def check_fit(data: OhwData) -> None:
+    """Refuse ``data`` whose texts do not fit where the templates draw them or use a character
+    the font lacks (:func:`drawing_problems`): run by ``gunbai verify``, ``build`` and the
+    renderers after loading, never by the loader (loading draws nothing).
+
+    Raises:
+        DataError: every such text, with its file, line and value.
+    """
+    problems = drawing_problems(data, data.docs)
+    if problems:
+        raise DataError(problems)

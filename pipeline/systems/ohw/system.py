@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.measured import ENGINE_CODE as MEASURED_ENGINE
 from pipeline.systems.base import FolderSystem, NotPlayable, Parts, Playable, random_play
 
 
@@ -22,14 +23,15 @@ class OhwSystem(FolderSystem):
         "greedy": lambda: _policies().greedy,
         "ismcts": lambda: _policies().ismcts,
     }
-    engine_code = ("measured",)
+    engine_code = MEASURED_ENGINE
 
     def parts(self) -> Parts:
         from pipeline.systems.ohw.build import build, render
+        from pipeline.systems.ohw.printing import check_fit
         from pipeline.systems.ohw.load import load
         from pipeline.systems.ohw.verify import verify_all
 
-        return Parts(load, verify_all, build, render)
+        return Parts(load, verify_all, build, render, check_fit)
 
     def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
         """Every scenario; a game is cut off after 2 × turns + 1 player turns (one more than the

@@ -60,7 +60,11 @@ def render(data_dir: Path, out_dir: Path, *, what: str, data: RoninData | None =
     """Render ``counters`` (tables, models, markers, terrain, zones) or ``cards`` as PNG, or ``sheets``
     (the print PDFs of :mod:`pipeline.systems.ronin.printing`). ``data``: the data of ``data_dir`` when the caller has
     loaded it already (a build's :attr:`~pipeline.build.BuildResult.data`), else it is loaded."""
-    data = data if data is not None else load(data_dir)
+    if data is None:
+        data = load(data_dir)
+        from pipeline.systems.ronin.printing import check_fit
+
+        check_fit(data)
     if what == "sheets":
         from pipeline.systems.ronin import art, printing
 
@@ -92,6 +96,9 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     result = BuildResult("ronin")
     t0 = time.perf_counter()
     data = load(data_dir)
+    from pipeline.systems.ronin.printing import check_fit
+
+    check_fit(data)
     result.data = data
     result.seconds["load"] = time.perf_counter() - t0
     findings = verify_all(data)

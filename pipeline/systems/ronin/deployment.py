@@ -410,9 +410,9 @@ def base_radius(data: RoninData) -> float:
 
 def keep_off(g: Game) -> list[Zone]:
     """What a laid-out set-up keeps its models off, inches: the game's terrain pieces and the
-    board's compass rose and scale bar (:func:`pipeline.measured.art.decoration_boxes` of the
+    board's compass rose and scale bar (:func:`pipeline.measured.layout.decoration_boxes` of the
     bare table the module's board is drawn from, :func:`pipeline.systems.ronin.art.table_context`)."""
-    from pipeline.measured.art import decoration_boxes
+    from pipeline.measured.layout import decoration_boxes
 
     t = g.table_side_in
     boxes = [Zone(kind="rect", x=x0, y=y0, w=x1 - x0, h=y1 - y0) for x0, y0, x1, y1 in decoration_boxes(t, t)]

@@ -118,8 +118,8 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
 
     Raises:
         DataError: any file is missing or invalid, an id is repeated, a citation names an
-            unknown document, a model names an unknown weapon or attribute, or a text does not
-            fit where its template draws it or uses a character the font lacks.
+            unknown document, or a model names an unknown weapon or attribute (the texts' fit on
+            the drawings is checked apart: ``printing.check_fit``).
     """
     models, docs, problems = load_files(root, FILES)
     problems += unread_files(root, FILES, ["factions", "scenarios", "rosters", "games"])
@@ -195,11 +195,6 @@ def load(root: Path, *, roster_files: list[Path] | None = None, game_files: list
         game_names.add(game.name, doc, ("name",))
         data.games.append(Loaded(game, doc))
     problems += source_problems([(doc, models.get(key)) for key, doc in docs.items()], data.sources, docs["sources.yaml"])
-    if problems:
-        raise DataError(problems)
-    from pipeline.systems.ronin.printing import drawing_problems
-
-    problems += drawing_problems(data)  # texts that do not fit their template, missing glyphs
     if problems:
         raise DataError(problems)
     return data

@@ -227,3 +227,16 @@ def drawing_problems(data: RoninData) -> list:
             continue  # an unknown scenario, roster or model, a zone too small: verify reports it
         fit.sheet_problems(sheet, fields, out)
     return out
+
+
+def check_fit(data: RoninData) -> None:
+    """Refuse ``data`` whose texts do not fit where the templates draw them or use a character
+    the font lacks (:func:`drawing_problems`): run by ``gunbai verify``, ``build`` and the
+    renderers after loading, never by the loader (loading draws nothing).
+
+    Raises:
+        DataError: every such text, with its file, line and value.
+    """
+    problems = drawing_problems(data)
+    if problems:
+        raise DataError(problems)

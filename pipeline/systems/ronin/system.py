@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.measured import ENGINE_CODE as MEASURED_ENGINE
 from pipeline.systems.base import (
     FolderSystem,
     NotPlayable,
@@ -32,30 +33,34 @@ class RoninSystem(FolderSystem):
         "ismcts": lambda: _policies().ismcts,
     }
     scenario_folders = ("games", "scenarios", "rosters")
-    engine_code = ("measured",)
+    engine_code = MEASURED_ENGINE
     drawing_code = ("art.py", "battlescribe.py", "build.py", "importer.py", "module.py", "odds_cli.py", "printing.py")
 
     def parts(self) -> Parts:
         from pipeline.systems.ronin.build import build, render
+        from pipeline.systems.ronin.printing import check_fit
         from pipeline.systems.ronin.load import load
         from pipeline.systems.ronin.verify import verify_all
 
-        return Parts(load, verify_all, build, render)
+        return Parts(load, verify_all, build, render, check_fit)
 
     def verify(self, data_dir: Path, files: list[Path] | None) -> tuple[list, int]:
         """Findings of the games of ``data_dir`` (or of ``files``: game files are checked as
         games, other files as rosters) and how many were checked."""
         from pipeline.systems.ronin.load import load
+        from pipeline.systems.ronin.printing import check_fit
         from pipeline.systems.ronin.verify import classify, verify_all, verify_game
 
         if not files:
             data = load(data_dir)
+            check_fit(data)
             return verify_all(data), len(data.games)
         from pipeline.systems.ronin.load import load_roster
         from pipeline.systems.ronin.roster import check_roster
 
         rosters, games = classify(files)
         data = load(data_dir, roster_files=None, game_files=games)
+        check_fit(data)
         findings: list = []
         for p in rosters:
             findings += check_roster(data, load_roster(p)).findings

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.data.common import Sources
-from pipeline.errors import DataError
+from pipeline.data.yamlfile import YamlDocument
 from pipeline.measured.data import Loaded, catalogue, load_folder
 from pipeline.measured.geometry import Base
 from pipeline.systems.sekigahara.model import Scenario, SystemInfo, UnitsFile, UnitType
@@ -24,6 +24,8 @@ class SekiData:
     sources: Sources
     units: dict[str, UnitType]
     scenarios: list[Loaded] = field(default_factory=list)
+    #: the parsed documents of the fixed files by file name (``units.yaml``), for line numbers
+    docs: dict[str, YamlDocument] = field(default_factory=dict)
 
     def base_of(self, up) -> Base:
         """The base of a unit placement: a line of its stands."""
@@ -35,14 +37,9 @@ def load(root: Path, *, scenario_files: list[Path] | None = None) -> SekiData:
     """Read and validate ``root``.
 
     Raises:
-        DataError: a file is missing or invalid, an id repeats, a citation is unknown, a text
-            does not fit where its template draws it or uses a character the font lacks.
+        DataError: a file is missing or invalid, an id repeats, a citation is unknown (the
+            texts' fit on the drawings is checked apart: ``printing.check_fit``).
     """
     f = load_folder(root, FILES, Scenario, scenario_files)
-    data = SekiData(root, f.files["system.yaml"], f.files["sources.yaml"], catalogue(f.files["units.yaml"].units, f.docs["units.yaml"], "units"), f.scenarios)
-    from pipeline.systems.sekigahara.printing import drawing_problems
-
-    problems = drawing_problems(data, f.docs)  # texts that do not fit their template, missing glyphs
-    if problems:
-        raise DataError(problems)
+    data = SekiData(root, f.files["system.yaml"], f.files["sources.yaml"], catalogue(f.files["units.yaml"].units, f.docs["units.yaml"], "units"), f.scenarios, f.docs)
     return data

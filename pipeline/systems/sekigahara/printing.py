@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.errors import DataError
 from pipeline.measured.art import ArtError
 from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
 from pipeline.measured.printing import print_files as _files
@@ -96,3 +97,16 @@ def drawing_problems(data: SekiData, docs: dict) -> list:
         fields += [(doc, ("units", i, "leader", "name"), up.leader.name) for i, up in enumerate(sc.units) if up.leader]
         fit.sheet_problems(sheet, fields, out)
     return out
+
+
+def check_fit(data: SekiData) -> None:
+    """Refuse ``data`` whose texts do not fit where the templates draw them or use a character
+    the font lacks (:func:`drawing_problems`): run by ``gunbai verify``, ``build`` and the
+    renderers after loading, never by the loader (loading draws nothing).
+
+    Raises:
+        DataError: every such text, with its file, line and value.
+    """
+    problems = drawing_problems(data, data.docs)
+    if problems:
+        raise DataError(problems)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.measured import ENGINE_CODE as MEASURED_ENGINE
 from pipeline.systems.base import FolderSystem, NotPlayable, Parts, Playable, random_play
 
 
@@ -23,14 +24,15 @@ class SekigaharaSystem(FolderSystem):
         "greedy": lambda: _policies().greedy,
         "ismcts": lambda: _policies().ismcts,
     }
-    engine_code = ("measured",)
+    engine_code = MEASURED_ENGINE
 
     def parts(self) -> Parts:
         from pipeline.systems.sekigahara.build import build, render
+        from pipeline.systems.sekigahara.printing import check_fit
         from pipeline.systems.sekigahara.load import load
         from pipeline.systems.sekigahara.verify import verify_all
 
-        return Parts(load, verify_all, build, render)
+        return Parts(load, verify_all, build, render, check_fit)
 
     def playables(self, data_dir: Path, files: list[Path] | None = None) -> list[Playable | NotPlayable]:
         """Every scenario (East = player 0, West = player 1), cut off after turns + 1 player
