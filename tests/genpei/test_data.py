@@ -380,25 +380,25 @@ def test_pack_sections_exist_in_seed(data: GenpeiData) -> None:
                 assert s.section in headings, (t.id, s.section)
 
 
-def test_on_parsed_is_called_once_with_the_data_before_the_fit_checks(monkeypatch) -> None:
-    """load(on_parsed=...): called once, with the parsed data (every scenario read), before the
-    text fit checks, whose problems still refuse the data afterwards."""
+def test_loading_checks_no_text_fit_and_verification_refuses_what_does_not_fit(monkeypatch) -> None:
+    """Loading draws nothing (the house rule): load() never runs the text fit checks; the
+    interface's check_fit (which gunbai verify and the builds call after loading) raises their
+    problems as a DataError."""
     from pipeline.errors import DataError, DataProblem
+    from pipeline.systems.base import get_system
     from pipeline.systems.genpei import fit
 
-    calls: list[str] = []
-    seen: list[GenpeiData] = []
-
-    def parsed(d: GenpeiData) -> None:
-        calls.append("parsed")
-        seen.append(d)
+    calls: list[int] = []
+    problem = DataProblem(DATA / "units.yaml", 1, "name", "'x'", "a name that fits")
 
     def checks(d: GenpeiData) -> list:
-        calls.append("fit checks")
-        return [DataProblem(DATA / "units.yaml", 1, "name", "'x'", "a name that fits")]
+        calls.append(len(d.scenarios))
+        return [problem]
 
     monkeypatch.setattr(fit, "problems", checks)
-    with pytest.raises(DataError):
-        load(DATA, on_parsed=parsed)
-    assert calls == ["parsed", "fit checks"]
-    assert len(seen[0].scenarios) == len(list((DATA / "scenarios").glob("*.yaml")))
+    data = load(DATA)
+    assert calls == []
+    with pytest.raises(DataError) as exc:
+        get_system("genpei").verify(DATA, None)
+    assert exc.value.problems == [problem]
+    assert calls == [len(data.scenarios)] == [len(list((DATA / "scenarios").glob("*.yaml")))]
