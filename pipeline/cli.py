@@ -705,7 +705,7 @@ def odds(args: Annotated[list[str] | None, typer.Argument(help="ATTACKER DEFENDE
             err.print("Ronin odds not available", markup=False)
             raise typer.Exit(1) from None
         raise typer.Exit(odds_cli.run(args[1:]))
-    from pipeline.systems.genpei.odds import run_cli
+    from pipeline.systems.genpei.odds_cli import run_cli
 
     raise typer.Exit(run_cli(args))
 

@@ -238,6 +238,28 @@ def test_the_code_of_a_game_imports_no_drawing_code(system):
     assert any(t[0] == "system.py" and t[2] == ("check_fit",) for t in taken)  # the check is seen
 
 
+@pytest.mark.parametrize("system", ["genpei", "ohw", "sekigahara", "ronin"])
+def test_an_engine_reads_the_data_it_is_given_not_the_loader(system):
+    # the house rule: an engine reads its rules from the loaded data it is given; the data's
+    # shape lives in the system's data.py, and of the code that decides a game only the
+    # interface (system.py: playables, verify) imports the loader
+    import ast
+
+    from pipeline.systems.base import get_system
+
+    gs = get_system(system)
+    loader = f"pipeline.systems.{system}.load"
+    package = (Path("pipeline/systems") / system).resolve()
+    importers = set()
+    for path in gs.code_paths():
+        for f in ([path] if path.is_file() else sorted(path.rglob("*.py"))):
+            for node in ast.walk(ast.parse(f.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module == loader \
+                        or isinstance(node, ast.Import) and any(a.name == loader for a in node.names):
+                    importers.add(f.relative_to(package).as_posix() if f.is_relative_to(package) else str(f))
+    assert importers == {"system.py"}
+
+
 def test_what_the_code_digest_leaves_out_exists():
     # the ladder record's reader is left out of the code digest (a change to the record's
     # schema must not mark every record as "of other engine code"; the loaders take only its

@@ -272,7 +272,7 @@ class Editor:
 
     def _verify(self, text: str) -> list[dict[str, Any]]:
         from pipeline.data.yamlfile import YamlDocument
-        from pipeline.systems.genpei.load import LoadedScenario
+        from pipeline.systems.genpei.data import LoadedScenario
         from pipeline.systems.genpei.model import Scenario
         from pipeline.systems.genpei.verify import RULES, Finding, verify_scenario
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from pipeline.systems.genpei.load import GenpeiData, load
+from pipeline.systems.genpei.data import GenpeiData
+from pipeline.systems.genpei.load import load
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "source_data" / "genpei"

@@ -55,8 +55,9 @@ from pipeline.data.common import Strict
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError, DataProblem, GunbaiError
 from pipeline.systems.genpei import module as gm
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.layout import HexLayout
-from pipeline.systems.genpei.load import BUILD_FILES, GenpeiData
+from pipeline.systems.genpei.load import BUILD_FILES
 from pipeline.vassal.base import BaseBoard, BaseMap, BaseModule, BaseSlot, BaseWidget
 from pipeline.vassal.grids import HexGrid
 

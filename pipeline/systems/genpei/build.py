@@ -28,8 +28,9 @@ from typing import NamedTuple
 from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
 from pipeline.output import size_of, write_images
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.layout import HexLayout
-from pipeline.systems.genpei.load import GenpeiData, load
+from pipeline.systems.genpei.load import load
 from pipeline.systems.genpei.verify import verify_all as verify_scenarios
 
 #: The core module (the base game alone), written when no base module is set.

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pipeline.errors import GunbaiError
 from pipeline.systems.genpei import module as gm
 from pipeline.systems.genpei.base_mapping import BaseMapping
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.layout import HexLayout
-from pipeline.systems.genpei.load import GenpeiData
 from pipeline.vassal.base import BaseSlot
 from pipeline.vassal.buildfile import (
     BuildFile,

@@ -33,8 +33,9 @@ from typing import Any
 
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.setup_import import Mapped, PieceMapFile, SetupSource, merge_into_base, yaml_str
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.layout import DIRECTIONS
-from pipeline.systems.genpei.load import GenpeiData, load
+from pipeline.systems.genpei.load import load
 from pipeline.systems.genpei.model import Scenario
 from pipeline.vassal.grids import HexGrid
 from pipeline.vassal.save import SetupPiece

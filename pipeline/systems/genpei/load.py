@@ -9,7 +9,6 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +18,16 @@ from pipeline.data.common import Sources
 from pipeline.data.folder import UniqueIds, catalogue, load_files, source_problems, unread_files
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.errors import DataError
+from pipeline.systems.genpei.data import GenpeiData, LoadedScenario
 from pipeline.systems.genpei.model import (
     BoardGeometry,
     CardsFile,
-    CommandCard,
-    DragonCard,
     LeadersFile,
-    LeaderType,
     MarkersFile,
-    MarkerType,
     Scenario,
     SystemInfo,
     TerrainFile,
-    TerrainType,
     UnitsFile,
-    UnitType,
 )
 
 #: The files of a Genpei data folder and the schema model of each (``scenarios/`` aside).
@@ -50,47 +44,6 @@ FILES: dict[str, type[BaseModel]] = {
 #: Files of the folder that the build reads, not the loader: the mapping of the data onto the
 #: extension's base module (:data:`pipeline.systems.genpei.base_mapping.MAPPING_FILE`).
 BUILD_FILES = ("base_mapping.yaml",)
-
-
-@dataclass
-class LoadedScenario:
-    """A scenario with the file it came from (for line numbers in findings)."""
-
-    scenario: Scenario
-    doc: YamlDocument
-
-    @property
-    def path(self) -> Path:
-        return self.doc.path
-
-
-@dataclass
-class GenpeiData:
-    """Everything in a Genpei data folder, validated against the schema.
-
-    Attributes:
-        root: the folder.
-        system, sources, board: the single-document files.
-        cards: the Command and Dragon decks (``cards.yaml``).
-        units, leaders, terrain, markers, command_cards, dragon_cards: the catalogues by id,
-            in file order.
-        scenarios: the scenarios, sorted by file name.
-        docs: the parsed file of each catalogue (file name → document), for line numbers.
-    """
-
-    root: Path
-    system: SystemInfo
-    sources: Sources
-    board: BoardGeometry
-    cards: CardsFile
-    command_cards: dict[str, CommandCard]
-    dragon_cards: dict[str, DragonCard]
-    units: dict[str, UnitType]
-    leaders: dict[str, LeaderType]
-    terrain: dict[str, TerrainType]
-    markers: dict[str, MarkerType]
-    scenarios: list[LoadedScenario] = field(default_factory=list)
-    docs: dict[str, YamlDocument] = field(default_factory=dict)
 
 
 def load(root: Path, *, scenario_files: list[Path] | None = None) -> GenpeiData:

@@ -40,8 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.systems.genpei import art
+from pipeline.systems.genpei.data import GenpeiData, LoadedScenario
 from pipeline.systems.genpei.layout import DIRECTIONS, HexLayout
-from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
 from pipeline.vassal.buildfile import (
     Board,
     Chart,

@@ -35,7 +35,7 @@ class GenpeiSystem(FolderSystem):
     prepare_print = True
     extends_base_module = True
     drawing_code = ("art.py", "base_mapping.py", "build.py", "extension.py", "fit.py", "importer.py", "layout.py",
-                    "module.py", "printing.py")
+                    "module.py", "odds_cli.py", "printing.py")
     LADDER = {
         "random": random_play,
         "greedy": lambda: _policies().greedy_policy,

@@ -23,9 +23,9 @@ from typing import Any
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
 from pipeline.play.judge import PLAY_RULES
+from pipeline.systems.genpei.data import GenpeiData, LoadedScenario
 from pipeline.systems.genpei.engine.rules import ENGINE_RULES
 from pipeline.systems.genpei.layout import DIRECTIONS
-from pipeline.systems.genpei.load import GenpeiData, LoadedScenario
 
 #: Every legality rule, by id.
 RULES: dict[str, LegalityRule] = rules(

@@ -23,7 +23,7 @@ from pipeline.measured.art import (
 )
 from pipeline.render.cache import RenderJob
 from pipeline.render.cards import Card, Notes, Steps, Table
-from pipeline.systems.ohw.load import OhwData
+from pipeline.systems.ohw.data import OhwData
 from pipeline.systems.ohw.model import Scenario, UnitType
 
 #: Colour of objectives on the table.

@@ -17,7 +17,8 @@ from pipeline.measured.art import render_cache
 from pipeline.measured.vassal_module import Placed, UnitPiece, build_measured_module
 from pipeline.output import size_of, write_images
 from pipeline.systems.ohw import art
-from pipeline.systems.ohw.load import OhwData, load
+from pipeline.systems.ohw.data import OhwData
+from pipeline.systems.ohw.load import load
 from pipeline.systems.ohw.verify import verify_all as verify_scenarios
 from pipeline.vassal.archive import resolve_date_saved_ms as resolve_date_ms
 from pipeline.vassal.buildfile import DiceButton

@@ -61,7 +61,7 @@ from pipeline.measured.geometry import (
     swept_overlaps,
 )
 from pipeline.measured.movement import Ground, furthest, pivot_clear, reach_courses
-from pipeline.systems.ohw.load import OhwData
+from pipeline.systems.ohw.data import OhwData
 from pipeline.systems.ohw.model import Scenario, UnitType
 
 D6 = [(f, 1 / 6) for f in range(1, 7)]

@@ -17,7 +17,8 @@ from typing import Any
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.measured.importer import facing, inches, nearest, px_per_inch
 from pipeline.setup_import import Mapped, PieceMapFile, SetupSource, merge_into_base, yaml_str
-from pipeline.systems.ohw.load import OhwData, load
+from pipeline.systems.ohw.data import OhwData
+from pipeline.systems.ohw.load import load
 from pipeline.systems.ohw.model import Scenario
 from pipeline.vassal.save import SetupPiece
 

@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.data.common import Sources
-from pipeline.data.yamlfile import YamlDocument
-from pipeline.measured.data import Loaded, catalogue, load_folder
+from pipeline.measured.data import catalogue, load_folder
+from pipeline.systems.ohw.data import OhwData
 from pipeline.systems.ohw.model import (
-    DefenceType,
     Scenario,
     SystemInfo,
     TerrainFile,
-    TerrainType,
     UnitsFile,
-    UnitType,
 )
 
 FILES = {"system.yaml": SystemInfo, "sources.yaml": Sources, "units.yaml": UnitsFile, "terrain.yaml": TerrainFile}
-
-
-@dataclass
-class OhwData:
-    root: Path
-    system: SystemInfo
-    sources: Sources
-    units: dict[str, UnitType]
-    terrain: dict[str, TerrainType]
-    defences: dict[str, DefenceType]
-    scenarios: list[Loaded] = field(default_factory=list)
-    #: the parsed documents of the fixed files by file name (``units.yaml``), for line numbers
-    docs: dict[str, YamlDocument] = field(default_factory=dict)
 
 
 def load(root: Path, *, scenario_files: list[Path] | None = None) -> OhwData:

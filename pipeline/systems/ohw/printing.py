@@ -18,7 +18,7 @@ from pipeline.measured.printing import write_print as _write
 from pipeline.render.cache import RenderCache
 from pipeline.render.sheets import PrintOptions
 from pipeline.systems.ohw import art
-from pipeline.systems.ohw.load import OhwData
+from pipeline.systems.ohw.data import OhwData
 
 DEFAULTS = PrintOptions()
 

@@ -27,8 +27,8 @@ class OhwSystem(FolderSystem):
 
     def parts(self) -> Parts:
         from pipeline.systems.ohw.build import build, render
-        from pipeline.systems.ohw.printing import check_fit
         from pipeline.systems.ohw.load import load
+        from pipeline.systems.ohw.printing import check_fit
         from pipeline.systems.ohw.verify import verify_all
 
         return Parts(load, verify_all, build, render, check_fit)

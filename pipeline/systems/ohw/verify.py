@@ -14,7 +14,7 @@ from pipeline.measured.geometry import Base
 from pipeline.measured.legality import Finding, LegalityRule, rules
 from pipeline.measured.movement import Ground
 from pipeline.play.judge import PLAY_RULES
-from pipeline.systems.ohw.load import OhwData
+from pipeline.systems.ohw.data import OhwData
 from pipeline.systems.ohw.rules import ENGINE_RULES
 
 RULES: dict[str, LegalityRule] = rules(

@@ -19,7 +19,7 @@ from PIL import Image
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card, Notes, Steps, Table
 from pipeline.render.templates import TemplateRenderer
-from pipeline.systems.ronin.load import HIRED, RoninData
+from pipeline.systems.ronin.data import HIRED, RoninData
 from pipeline.systems.ronin.model import Game, MarkerType, ModelType, Zone
 from pipeline.systems.ronin.roster import RosterReport
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from lxml import etree
 
 from pipeline.output import write_bytes_atomic
-from pipeline.systems.ronin.load import HIRED, RoninData
+from pipeline.systems.ronin.data import HIRED, RoninData
 from pipeline.systems.ronin.model import CompositionRule, Faction, ModelType, Selector
 
 GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"

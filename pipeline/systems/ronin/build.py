@@ -18,7 +18,8 @@ from pathlib import Path
 from pipeline.build import BuildRefused, BuildResult, write_linted_archive
 from pipeline.errors import GunbaiError
 from pipeline.output import size_of, write_images
-from pipeline.systems.ronin.load import RoninData, load
+from pipeline.systems.ronin.data import RoninData
+from pipeline.systems.ronin.load import load
 from pipeline.systems.ronin.verify import verify_all
 
 MODULE_FILE = "ronin.vmod"

@@ -29,7 +29,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.systems.ronin.load import HIRED, RoninData
+from pipeline.systems.ronin.data import HIRED, RoninData
 from pipeline.systems.ronin.model import DeploymentRule, Game, Scenario, Zone
 from pipeline.systems.ronin.roster import check_roster
 

@@ -29,7 +29,8 @@ from typing import Any
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.measured.importer import inches, px_per_inch
 from pipeline.setup_import import Mapped, PieceMapFile, SetupSource, merge_into_base, yaml_str
-from pipeline.systems.ronin.load import RoninData, load
+from pipeline.systems.ronin.data import RoninData
+from pipeline.systems.ronin.load import load
 from pipeline.systems.ronin.model import Game
 from pipeline.vassal.save import SetupPiece
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.systems.ronin import art
+from pipeline.systems.ronin.data import RoninData
 from pipeline.systems.ronin.deployment import (
     deployment,
     force,
     markers,
 )
-from pipeline.systems.ronin.load import RoninData
 from pipeline.systems.ronin.model import Game
 from pipeline.vassal.buildfile import (
     Board,

@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 from pipeline.errors import GunbaiError
-from pipeline.systems.ronin.load import RoninData, load
+from pipeline.systems.ronin.data import RoninData
+from pipeline.systems.ronin.load import load
 from pipeline.systems.ronin.model import ModelType
 from pipeline.systems.ronin.odds import (
     MeleeSide,

@@ -33,7 +33,7 @@ from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.sheets import PrintOptions, SheetItem
 from pipeline.systems.ronin import art
-from pipeline.systems.ronin.load import HIRED, RoninData
+from pipeline.systems.ronin.data import HIRED, RoninData
 
 DEFAULTS = PrintOptions()
 #: Printed card size (3:4, two across an A4 page), mm.

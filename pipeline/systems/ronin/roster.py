@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.systems.ronin.load import HIRED, Loaded, RoninData
+from pipeline.systems.ronin.data import HIRED, Loaded, RoninData
 from pipeline.systems.ronin.model import CompositionRule, ModelType, Roster, RosterEntry, Selector
 
 #: Missile weapon ids are those of kind ``missile`` in weapons.yaml; this selector word means

@@ -38,8 +38,8 @@ class RoninSystem(FolderSystem):
 
     def parts(self) -> Parts:
         from pipeline.systems.ronin.build import build, render
-        from pipeline.systems.ronin.printing import check_fit
         from pipeline.systems.ronin.load import load
+        from pipeline.systems.ronin.printing import check_fit
         from pipeline.systems.ronin.verify import verify_all
 
         return Parts(load, verify_all, build, render, check_fit)

@@ -18,8 +18,8 @@ from pathlib import Path
 from pipeline.legality import LegalityRule, rules
 from pipeline.legality import explain as explain_rule
 from pipeline.play.judge import PLAY_RULES
+from pipeline.systems.ronin.data import Loaded, RoninData
 from pipeline.systems.ronin.engine.rules import ENGINE_RULES
-from pipeline.systems.ronin.load import Loaded, RoninData
 from pipeline.systems.ronin.model import Game, Roster, Zone
 from pipeline.systems.ronin.roster import RosterFinding, check_roster
 

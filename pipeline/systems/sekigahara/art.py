@@ -21,7 +21,7 @@ from pipeline.measured.art import (
 )
 from pipeline.render.cache import RenderJob
 from pipeline.render.cards import Bars, Card, Dice, Notes, Steps, Table
-from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+from pipeline.systems.sekigahara.data import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitPlacement
 
 #: Colours of the treachery outcomes on the cards (the armies' own colours).

@@ -19,7 +19,8 @@ from pipeline.measured.art import render_cache
 from pipeline.measured.vassal_module import Placed, UnitPiece, build_measured_module
 from pipeline.output import size_of, write_images
 from pipeline.systems.sekigahara import art
-from pipeline.systems.sekigahara.load import SekiData, load
+from pipeline.systems.sekigahara.data import SekiData
+from pipeline.systems.sekigahara.load import load
 from pipeline.systems.sekigahara.verify import verify_all as verify_scenarios
 from pipeline.vassal.archive import resolve_date_saved_ms as resolve_date_ms
 from pipeline.vassal.buildfile import DiceButton, SpecialDiceButton, SpecialDie, SpecialDieFace

@@ -57,7 +57,7 @@ from pipeline.measured.geometry import (
     swept_overlaps,
 )
 from pipeline.measured.movement import furthest, pivot_clear
-from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+from pipeline.systems.sekigahara.data import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitType
 from pipeline.systems.sekigahara.odds import treachery_roll
 

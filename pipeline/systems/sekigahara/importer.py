@@ -17,7 +17,8 @@ from typing import Any
 from pipeline.data.yamlfile import YamlDocument
 from pipeline.measured.importer import facing, inches, nearest, px_per_inch
 from pipeline.setup_import import Mapped, PieceMapFile, SetupSource, merge_into_base, yaml_str
-from pipeline.systems.sekigahara.load import SekiData, load
+from pipeline.systems.sekigahara.data import SekiData
+from pipeline.systems.sekigahara.load import load
 from pipeline.systems.sekigahara.model import Scenario
 from pipeline.vassal.save import SetupPiece
 

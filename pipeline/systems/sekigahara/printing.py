@@ -15,7 +15,7 @@ from pipeline.measured.printing import write_print as _write
 from pipeline.render.cache import RenderCache
 from pipeline.render.sheets import PrintOptions
 from pipeline.systems.sekigahara import art
-from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+from pipeline.systems.sekigahara.data import UNDECIDED, SekiData
 
 DEFAULTS = PrintOptions()
 

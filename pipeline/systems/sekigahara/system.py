@@ -28,8 +28,8 @@ class SekigaharaSystem(FolderSystem):
 
     def parts(self) -> Parts:
         from pipeline.systems.sekigahara.build import build, render
-        from pipeline.systems.sekigahara.printing import check_fit
         from pipeline.systems.sekigahara.load import load
+        from pipeline.systems.sekigahara.printing import check_fit
         from pipeline.systems.sekigahara.verify import verify_all
 
         return Parts(load, verify_all, build, render, check_fit)

@@ -7,7 +7,7 @@ from typing import Any
 from pipeline.measured.data import Loaded
 from pipeline.measured.legality import Finding, LegalityRule, rules
 from pipeline.play.judge import PLAY_RULES
-from pipeline.systems.sekigahara.load import UNDECIDED, SekiData
+from pipeline.systems.sekigahara.data import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.rules import ENGINE_RULES
 
 RULES: dict[str, LegalityRule] = rules(

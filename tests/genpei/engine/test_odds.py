@@ -13,8 +13,8 @@ from pipeline.systems.genpei.odds import (
     marginals,
     matchup,
     odds_table,
-    run_cli,
 )
+from pipeline.systems.genpei.odds_cli import run_cli
 
 
 def _p_hits(data, setup, k):

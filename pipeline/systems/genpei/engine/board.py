@@ -12,8 +12,8 @@ import math
 from collections import defaultdict
 from functools import cache
 
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.engine.combat import inspiration_allowed
-from pipeline.systems.genpei.load import GenpeiData
 from pipeline.systems.genpei.model import BoardGeometry, Scenario, TerrainType
 
 Hex = tuple[int, int]

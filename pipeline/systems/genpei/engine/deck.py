@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.systems.genpei.load import GenpeiData
+from pipeline.systems.genpei.data import GenpeiData
 
 #: Id of the Command cards no public source gives (section or tactic).
 UNLISTED_COMMAND = "unlisted_command"

@@ -10,7 +10,7 @@ from functools import lru_cache
 from math import comb
 
 from pipeline.systems.genpei import odds
-from pipeline.systems.genpei.load import GenpeiData
+from pipeline.systems.genpei.data import GenpeiData
 
 
 def marsh_entry_outcomes(data: GenpeiData, standard: str | None) -> list[tuple[bool, float]]:

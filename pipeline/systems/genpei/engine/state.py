@@ -69,6 +69,7 @@ from __future__ import annotations
 from collections import deque
 
 from pipeline.systems.genpei import odds
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.engine import search, victory
 from pipeline.systems.genpei.engine.battle import Battles
 from pipeline.systems.genpei.engine.board import Board, Hex
@@ -98,7 +99,6 @@ from pipeline.systems.genpei.engine.pieces import (
 )
 from pipeline.systems.genpei.engine.stats import UnitStats, resolve
 from pipeline.systems.genpei.engine.turn import TurnPhases
-from pipeline.systems.genpei.load import GenpeiData
 from pipeline.systems.genpei.model import LeaderType, Scenario
 
 

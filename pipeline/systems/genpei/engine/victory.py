@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pipeline.systems.genpei.load import GenpeiData
+from pipeline.systems.genpei.data import GenpeiData
 from pipeline.systems.genpei.model import Scenario
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pipeline.errors import GunbaiError
-from pipeline.systems.ronin.load import RoninData
+from pipeline.systems.ronin.data import RoninData
 from pipeline.systems.ronin.model import AttributeNear, Faction, Game, ModelType, Scenario, Zone
 
 if TYPE_CHECKING:
