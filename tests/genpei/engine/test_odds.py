@@ -115,7 +115,7 @@ def test_odds_command(data, capsys):
 def test_odds_cli_says_when_a_stat_is_a_stand_in(capsys):
     """`bodyguard` has unknown close combat dice in the data: the printout must say the odds use
     a stand-in, not present them as sourced."""
-    from pipeline.systems.genpei.odds import run_cli
+    from pipeline.systems.genpei.odds_cli import run_cli
 
     assert run_cli(["bodyguard", "ashigaru_spearmen", "--data", str(ROOT_DATA)]) == 0
     out = capsys.readouterr().out
@@ -130,7 +130,7 @@ ROOT_DATA = Path(__file__).resolve().parents[3] / "source_data"
 def test_odds_command_no_inspiration_in_a_village(capsys):
     # issue 12: `gunbai odds samurai_infantry ashigaru_spearmen --from village --leader` said 3
     # close combat dice; units in buildings cannot be inspired (ccn_faq_terrain): 2.
-    from pipeline.systems.genpei.odds import run_cli
+    from pipeline.systems.genpei.odds_cli import run_cli
 
     assert run_cli(["samurai_infantry", "ashigaru_spearmen", "--from", "village", "--leader", "--data", str(ROOT_DATA)]) == 0
     out = capsys.readouterr().out
@@ -139,7 +139,7 @@ def test_odds_command_no_inspiration_in_a_village(capsys):
 
 def test_odds_command_prints_the_sohei_chain_exactly(capsys):
     # issue 12: row 8 was printed as 475/30233088 (the chain cut at depth 8); exact: 625/40310784
-    from pipeline.systems.genpei.odds import run_cli
+    from pipeline.systems.genpei.odds_cli import run_cli
 
     assert run_cli(["sohei_warriors", "ashigaru_spearmen", "--data", str(ROOT_DATA)]) == 0
     out = capsys.readouterr().out
