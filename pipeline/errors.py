@@ -47,6 +47,16 @@ class DataError(GunbaiError):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
 
+    @classmethod
+    def check(cls, problems: list[DataProblem]) -> None:
+        """Raise a :class:`DataError` of ``problems`` when there are any.
+
+        Raises:
+            DataError: ``problems`` is not empty.
+        """
+        if problems:
+            raise cls(problems)
+
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM (a CI job's time limit, ``docker stop``, ``kill``), raised in the main thread by

@@ -141,13 +141,10 @@ def scenario_problems(data: Any, layout: Any, loaded: Any) -> list[DataProblem]:
 
 
 def check_fit(data: Any) -> None:
-    """Refuse ``data`` (a :class:`~pipeline.systems.genpei.load.GenpeiData`) whose texts its
-    templates cannot show (:func:`problems`): run by ``gunbai verify``, ``build`` and the
-    renderers after loading, never by the loader (loading draws nothing).
+    """Refuse ``data`` whose texts do not fit where the templates draw them (:func:`problems`):
+    verification's check, run by ``gunbai verify``, the builds and the renderers after loading.
 
     Raises:
         DataError: every such text, with its file, line and value.
     """
-    found = problems(data)
-    if found:
-        raise DataError(found)
+    DataError.check(problems(data))

@@ -230,13 +230,10 @@ def drawing_problems(data: RoninData) -> list:
 
 
 def check_fit(data: RoninData) -> None:
-    """Refuse ``data`` whose texts do not fit where the templates draw them or use a character
-    the font lacks (:func:`drawing_problems`): run by ``gunbai verify``, ``build`` and the
-    renderers after loading, never by the loader (loading draws nothing).
+    """Refuse ``data`` whose texts do not fit where the templates draw them (:func:`drawing_problems`):
+    verification's check, run by ``gunbai verify``, the builds and the renderers after loading.
 
     Raises:
         DataError: every such text, with its file, line and value.
     """
-    problems = drawing_problems(data)
-    if problems:
-        raise DataError(problems)
+    DataError.check(drawing_problems(data))
