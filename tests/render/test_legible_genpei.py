@@ -62,9 +62,13 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def _load(d: Path):
+    """Load ``d`` and run verification's text-fit check (loading alone draws nothing)."""
+    from pipeline.systems.genpei.fit import check_fit
     from pipeline.systems.genpei.load import load
 
-    return load(d, scenario_files=[])
+    data = load(d, scenario_files=[])
+    check_fit(data)
+    return data
 
 
 def test_a_leader_name_that_fits_only_under_8_px_is_refused(tmp_path):
