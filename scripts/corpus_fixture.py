@@ -1,7 +1,7 @@
 """Make a lint-corpus fixture from a git snapshot of a public VASSAL module repository.
 
     .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
-        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY ...]
+        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY ...] [--drop-unused-saves]
 
 Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
 directory GIT_DIR and writes ``tests/fixtures/vassal/corpus/FIXTURE/``: the module's data
@@ -11,7 +11,10 @@ other entry (see ``tests/vassal/corpus.py``). Files that are not part of the mod
 READMEs, source code, editor folders) are skipped by name; ``--exclude`` adds globs. A file the
 snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assumed size with
 ``--assume`` and explain it in SOURCE.md; ``--built`` lists an entry the repository's own build
-adds (compiled classes), kind ``built``. SOURCE.md and expected.txt are written by hand.
+adds (compiled classes), kind ``built``. ``--drop-unused-saves`` keeps only the saves a
+``PredefinedSetup`` of the buildFile names (VASSAL and lint read no other save of a module) and
+lists the others in the manifest as ``data``, to keep a module with many unused saves small.
+SOURCE.md and expected.txt are written by hand.
 Nothing of the repository's code is copied.
 """
 
@@ -108,6 +111,26 @@ def is_data(path: str, data: bytes) -> bool:
     return False
 
 
+def setup_files(git_dir: str, rev: str, entries: list[tuple[str, str, str]]) -> set[str]:
+    """The ``file`` of every ``PredefinedSetup`` in the buildFile among ``entries``."""
+    from pipeline.vassal.archive import parse_xml
+
+    for obj, _size, path in entries:
+        if path in ("buildFile.xml", "buildFile"):
+            data = blob(git_dir, obj)
+            if data is None:
+                break
+            root = parse_xml(data, path)
+            return {el.get("file", "") for el in root.iter()
+                    if isinstance(el.tag, str) and el.tag.endswith("PredefinedSetup")}
+    return set()
+
+
+def is_save(path: str, data: bytes) -> bool:
+    return (path.lower().endswith((".vsav", ".vlog", ".sav", ".log"))
+            or data.startswith(b"begin_save") or data[:2] == b"PK" and _is_save_zip(data))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("git_dir")
@@ -118,6 +141,8 @@ def main() -> int:
     ap.add_argument("--assume", action="append", default=[], help="PATH=WxH for an absent image")
     ap.add_argument("--built", action="append", default=[],
                     help="an entry the repository's build adds to the module (compiled classes)")
+    ap.add_argument("--drop-unused-saves", action="store_true",
+                    help="keep only the saves a PredefinedSetup names; list the others as data")
     args = ap.parse_args()
     assumed = {}
     for item in args.assume:
@@ -128,11 +153,15 @@ def main() -> int:
     files = dest / "files"
     rows = []
     stored = 0
-    for obj, size, path in tree(args.git_dir, args.commit, args.under):
+    entries = tree(args.git_dir, args.commit, args.under)
+    used = setup_files(args.git_dir, args.commit, entries) if args.drop_unused_saves else None
+    for obj, size, path in entries:
         if any(fnmatch.fnmatch(path, g) for g in (*SKIP, *args.exclude)):
             continue
         data = blob(args.git_dir, obj)
-        if data is not None and is_data(path, data):
+        unused = (used is not None and data is not None and path not in used
+                  and is_save(path, data))
+        if data is not None and is_data(path, data) and not unused:
             target = files / (path + (GZ if len(data) > MAX_PLAIN else ""))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(gzip.compress(data, 9, mtime=0) if len(data) > MAX_PLAIN

@@ -415,20 +415,34 @@ def _rotate_name(fields: list[str]) -> str:
     return fields[index] if len(fields) > index else ""
 
 
+#: What Java's ``Character.isWhitespace`` is not, though Python's ``str.isspace`` is: the
+#: no-break spaces.
+_NOT_JAVA_WHITESPACE = frozenset("\u00a0\u2007\u202f")
+
+
+def java_blank(text: str) -> bool:
+    """Java's ``String.isBlank``: empty or only ``Character.isWhitespace`` characters."""
+    return all(c.isspace() and c not in _NOT_JAVA_WHITESPACE for c in text)
+
+
 def _images_of(p: DecodedPiece) -> Iterator[str]:
-    """Image names a piece references: BasicPiece image, emb2 images, obs mask image (§8 10)."""
+    """Image names a piece references: BasicPiece image, emb2 images, obs mask image (§8 10).
+
+    A blank name (a Layer's " " for "no image at this level") names no image: all three draw
+    through ``ScaledImagePainter.setImageName``, which loads nothing when ``isBlank()``
+    (VASSAL 3.7.26; BasicPiece.mySetType, Embellishment.mySetType, Obscurable's BasicPiece)."""
     for type_, _ in p.levels:
         if type_.startswith("piece;"):
             image = decode(type_[6:], ";")
-            if len(image) >= 3 and image[2]:
+            if len(image) >= 3 and not java_blank(image[2]):
                 yield image[2]
         elif type_.startswith("emb2;"):
             fields = decode(type_[5:], ";")
             if len(fields) > 15:
-                yield from (i for i in decode(fields[15], ",") if i)
+                yield from (i for i in decode(fields[15], ",") if not java_blank(i))
         elif type_.startswith("obs;"):
             fields = decode(type_[4:], ";")
-            if len(fields) > 1 and fields[1]:
+            if len(fields) > 1 and not java_blank(fields[1]):
                 yield fields[1]
 
 
@@ -451,9 +465,32 @@ def check_entries(ctx: ModuleContext) -> None:
         ctx.buildfile_entry = "buildFile"
     meta = "extensiondata" if "extensiondata" in arc else "moduledata"
     wanted = [ctx.buildfile_entry] + ([] if ctx.bare else [meta])
+    extension = False  # the root is ModuleExtension (the buildFile is read first)
+    old_extension = False  # ... with neither metadata file but an old-style buildFile
     for entry in wanted:
         if entry not in arc:
-            if entry == "moduledata" and ctx.buildfile_entry in arc:
+            if entry == "moduledata" and extension and ctx.buildfile_entry == "buildFile":
+                # MetaDataFactory.buildMetaData finds the ModuleExtension root in the first
+                # lines of the buildFile, and ExtensionMetaData.read takes version, VASSAL
+                # version and module from that root when there is no extensiondata: VASSAL
+                # 3.7.26 loads the extension (vassal-check: the corpus' carcassonne_castle_rules_extension)
+                # if that vassalVersion is below 3.5, else ModuleExtension.build looks for
+                # buildFile.xml and loads nothing
+                old_extension = True
+                assert ctx.root is not None
+                vv = ctx.root.get("vassalVersion", "")
+                ver = _version(vv)
+                if ver is not None and ver >= (3, 5):
+                    ctx.add(ERROR, "extensiondata", "", f"extensiondata is missing, and the "
+                            f"buildFile's vassalVersion {vv!r} makes VASSAL read 'buildFile.xml', "
+                            "which is missing: it loads an empty extension (ExtensionMetaData."
+                            "read, ModuleExtension.build; §5)")
+                else:
+                    ctx.add(WARNING, "extensiondata", "", "extensiondata is missing: VASSAL "
+                            "loads this old-style extension, reading its metadata from the "
+                            "buildFile's root (MetaDataFactory.buildMetaData, "
+                            "ExtensionMetaData.read; §5)")
+            elif entry == "moduledata" and ctx.buildfile_entry in arc and not extension:
                 # VASSAL 3.7.26 opens such a module (vassal-check: the corpus' Vive l'Empereur
                 # and The Longest Day load); the Module Manager then reads name and version from
                 # the buildFile's first lines instead
@@ -472,11 +509,12 @@ def check_entries(ctx: ModuleContext) -> None:
             continue
         if entry == ctx.buildfile_entry:
             ctx.root = root
+            extension = root.tag == VM + "ModuleExtension"
         else:
             ctx.moduledata = root
     if ctx.root is not None and ctx.root.tag == VM + "ModuleExtension":
         ctx.kind = "extension"
-        if not ctx.bare:
+        if not ctx.bare and not old_extension:
             for entry in ("extensiondata", "moduledata"):
                 if entry not in arc:
                     ctx.add(ERROR, entry, "", f"an extension needs {entry} (§5, §8 item 21)")
@@ -894,8 +932,24 @@ def _buildfile_image_refs(ctx: ModuleContext) -> Iterator[tuple[str, str, str]]:
             continue
         for attr in _ICON_ATTRS:
             value = el.get(attr, "")
-            if value:
-                yield ctx.path(el), value, f"{attr} image"
+            if not value:
+                continue
+            # VASSAL before 2.9 wrote buttonIcon="Retire" with no such image; PlayerRoster.build
+            # (3.7.26) skips the attribute when the archive has no images/Retire
+            if (tag == VM + "PlayerRoster" and attr == "buttonIcon" and value == "Retire"
+                    and ctx.names is not None and "images/Retire" not in ctx.names):
+                continue
+            # icons VASSAL never loads: PieceMover.initButton makes (and loads the icon of) the
+            # "Mark unmoved" button only when the map's markMoved is not "Never";
+            # LOS_Thread.setPersisting shows persistentIconName only for a persisting thread,
+            # which persistence "Never" never is (mouseReleased; the editor hides the field)
+            if (attr == "markUnmovedIcon" and tag in _MAP_TAGS
+                    and el.get("markMoved") == "Never"):
+                continue
+            if (tag == VM + "map.LOS_Thread" and attr == "persistentIconName"
+                    and el.get("persistence") == "Never"):
+                continue
+            yield ctx.path(el), value, f"{attr} image"
 
 
 def _piece_image_refs(p: DecodedPiece) -> Iterator[tuple[str, str]]:
@@ -908,6 +962,23 @@ def _piece_image_refs(p: DecodedPiece) -> Iterator[tuple[str, str]]:
             fields = decode(type_[10:], ";")
             if fields and fields[0]:
                 yield fields[0], "moved-marker icon"
+
+
+def _marker_windows(ctx: ModuleContext) -> set[str]:
+    """The PieceWindows a Place Marker or Replace trait names in its marker path: their slots are
+    what ``PlaceMarker.createBaseMarker`` copies onto a map (a markerSpec that is no AddPiece
+    literal is a ``ComponentPathBuilder`` path whose first segment is
+    ``VASSAL.build.module.PieceWindow:<name>``)."""
+    windows: set[str] = set()
+    for _el, p in ctx.pieces:
+        for type_, _ in p.levels:
+            if type_.startswith(("placemark;", "replace;")):
+                fields = decode(type_.split(";", 1)[1], ";")
+                spec = fields[2] if len(fields) > 2 else ""
+                head = spec.split("/", 1)[0]
+                if not spec.startswith("+") and head.startswith(VM + "PieceWindow:"):
+                    windows.add(head.split(":", 1)[1].replace("\\/", "/"))
+    return windows
 
 
 @module_check
@@ -931,13 +1002,20 @@ def check_images(ctx: ModuleContext) -> None:
     bf = ctx.buildfile_entry
     used: dict[str, str] = {}
 
-    def check(entry: str, path: str, image: str, what: str) -> None:
+    def check(entry: str, path: str, image: str, what: str, hidden: str | None = None) -> None:
         where = resolve_image(image, archives)
         if where is None:
             severity = ERROR
             tail = ""
             if ctx.kind == "extension" and base_names is None:
                 severity, tail = WARNING, "; it may be in the base module (lint with --base)"
+            elif hidden is not None:
+                # PieceWindow.addTo builds no window and no toolbar button for a hidden
+                # palette: its slots are drawn only in the editor (and 'Refresh Counters'
+                # gives their definition to pieces of a game carrying their gpids)
+                severity = WARNING
+                tail = (f"; the slot is in the hidden PieceWindow {hidden!r}, which VASSAL does "
+                        "not show (PieceWindow.addTo): only the editor draws it")
             full = image if image.startswith("/") else "images/" + image
             ctx.add(severity, entry, path, f"{what} {image!r} not found: no {full}"
                     f"{case_hint(full, archives)} in the archive or VASSAL's jar; 'Image not "
@@ -948,9 +1026,14 @@ def check_images(ctx: ModuleContext) -> None:
 
     for path, image, what in _buildfile_image_refs(ctx):
         check(bf, path, image, what)
+    marked = _marker_windows(ctx)
     for el, p in ctx.pieces:
+        hidden = next((a.get("name", "") for a in el.iterancestors(VM + "PieceWindow")
+                       if a.get("hidden") == "true"), None)
+        if hidden in marked:
+            hidden = None  # a Place Marker or Replace trait puts pieces of it on a map
         for image, what in _piece_image_refs(p):
-            check(bf, ctx.path(el), image, what)
+            check(bf, ctx.path(el), image, what, hidden)
     for entry, chart in _html_pages(ctx):
         try:
             data = arc.read(entry)
@@ -1081,7 +1164,12 @@ def check_files(ctx: ModuleContext) -> None:
             path = el.get("pdfFile")
         elif (tag == VM + "PredefinedSetup" and el.get("isMenu") != "true"
               and el.get("useFile") == "true"):
-            path = el.get("file") or ""
+            # no file attribute: fileName stays null (AbstractBuildable.build sets only the
+            # attributes present) and PredefinedSetup.launch starts a new empty game, as with
+            # useFile="false"; file="" makes it read the entry "": "Setup not found"
+            if el.get("file") is None:
+                continue
+            path = el.get("file", "")
             if not path:
                 ctx.add(ERROR, ctx.buildfile_entry, ctx.path(el), "setup has no file")
                 continue
@@ -1484,7 +1572,12 @@ def check_extension(ctx: ModuleContext) -> None:
         return
     bf, root = ctx.buildfile_entry, ctx.root
     if not root.get("extensionId", "").strip():
-        ctx.add(ERROR, bf, "ModuleExtension", "extensionId is empty (§5)")
+        # harmless in play: ExtensionsLoader.addExtension compares ids only when non-empty and
+        # ModuleExtension.build allocates one only when the editor opens the extension; what
+        # an empty id does to the extension's gpids is reported per slot (check_gpids)
+        ctx.add(NOTE, bf, "ModuleExtension", "extensionId is empty: VASSAL loads the extension "
+                "without its id-conflict check (ExtensionsLoader.addExtension); the editor "
+                "allocates an id on the next save (ModuleExtension.build, §5)")
     universal = root.get("anyModule") == "true"
     base = ctx.base
     if base is not None and base.root is not None and not universal:
