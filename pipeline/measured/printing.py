@@ -148,6 +148,22 @@ def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache, supersa
     return canvas
 
 
+def map_mm_per_inch(width: float, depth: float) -> float:
+    """Millimetres of the scenario sheet's map per inch of a ``width`` × ``depth`` table (the
+    map box of :func:`sheet_context`)."""
+    return min(MAP_BOX[2], 172.0 * width / depth) / width
+
+
+def map_label_min(width: float, depth: float) -> float:
+    """The least size (inches of table) of a label on the sheet's map of a ``width`` × ``depth``
+    table: the print floor :data:`pipeline.render.legible.LEGIBLE_PT` at the map's scale (a 36"
+    OHW table: 5.5 pt = 1.94 mm at 4.78 mm per inch, 0.41"; the 72" Sekigahara field at 2.64 mm
+    per inch: 0.74")."""
+    from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM
+
+    return round(LEGIBLE_PT / PT_PER_MM / map_mm_per_inch(width, depth), 3)
+
+
 def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
     """Context of ``templates/measured/scenario_sheet.yaml.j2`` (millimetres)."""
     t = sheet.table["table"]

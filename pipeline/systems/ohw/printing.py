@@ -12,7 +12,13 @@ from pathlib import Path
 
 from pipeline.errors import DataError
 from pipeline.measured.art import ArtError
-from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
+from pipeline.measured.printing import (
+    Placement,
+    PrintSet,
+    ScenarioSheet,
+    map_label_min,
+    scenario_pngs,
+)
 from pipeline.measured.printing import print_files as _files
 from pipeline.measured.printing import write_print as _write
 from pipeline.render.cache import RenderCache
@@ -41,7 +47,7 @@ def scenario_sheet(data: OhwData, sc) -> ScenarioSheet:
         sides.append({"name": s.name + first, "fill": col.fill, "text": col.text, "lines": lines})
     notes = [o.description for o in sc.objectives]
     return ScenarioSheet(sc.id, sc.code, sc.name, f"{sc.turns} turns", data.system.name, " ".join(sc.description.split()), sc.victory,
-                         art.table_context(data, sc), units, sides, notes,
+                         art.table_context(data, sc, map_label_min(data.system.table.width, data.system.table.depth)), units, sides, notes,
                          f"One-Hour Wargames pattern {sc.pattern.number} ({sc.pattern.name}). Layout: {sc.layout_source.doc}, {sc.layout_source.section}" + (f" — {sc.layout_source.note}" if sc.layout_source.note else ""))
 
 

@@ -9,7 +9,13 @@ from pathlib import Path
 
 from pipeline.errors import DataError
 from pipeline.measured.art import ArtError
-from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
+from pipeline.measured.printing import (
+    Placement,
+    PrintSet,
+    ScenarioSheet,
+    map_label_min,
+    scenario_pngs,
+)
 from pipeline.measured.printing import print_files as _files
 from pipeline.measured.printing import write_print as _write
 from pipeline.render.cache import RenderCache
@@ -40,7 +46,7 @@ def scenario_sheet(data: SekiData, sc) -> ScenarioSheet:
     victory_note = " (gunbai's own condition: the rules text gives none)" if sc.victory_source.doc == "gunbai" and "gunbai" not in sc.victory else ""
     notes = ["Kobayakawa rolls for his side at the start of every turn from turn 2 (treachery card); until then nobody moves, shoots or charges with or at his contingent."]
     return ScenarioSheet(sc.id, sc.code, sc.name, sc.date, data.system.name, " ".join(sc.description.split()), sc.victory + victory_note,
-                         art.table_context(data, sc), units, sides, notes,
+                         art.table_context(data, sc, map_label_min(data.system.table.width, data.system.table.depth)), units, sides, notes,
                          f"Order of battle: {sc.history_source.doc}, {sc.history_source.section}. Map: gunbai's, features cited in the scenario file ({sc.layout_source.note or sc.layout_source.section}).")
 
 
