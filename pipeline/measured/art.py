@@ -432,8 +432,8 @@ def place_labels(candidates: Sequence[Sequence[Box]], pieces: Sequence[Box] = ()
     The rule: a label takes the first candidate that no piece covers (``pieces``: the bases of
     every scenario set up on this board), no label placed before it covers, that lies inside
     ``bounds`` (the table) and that no line crosses (``lines``: zone edges, the compass and the
-    scale bar, roads and streams; ``own_lines[i]``: more lines for label ``i`` alone, e.g. the
-    roads but its own; ``soft[i]``: what else label ``i`` had better keep off, e.g. the other
+    scale bar, fords and bridges; ``own_lines[i]``: more lines for label ``i`` alone, e.g. the
+    crossings but its own; ``soft[i]``: what else label ``i`` had better keep off, e.g. the other
     deployment zones); when none is free, the least covered: by pieces and the table's edge
     first (a label off the table is lost), then by labels, then lines, then ``soft``, then the
     order. Labels are placed
@@ -541,21 +541,18 @@ def _zone_spots(z: Zone, width: float, depth: float, size: float) -> list[dict[s
     return out
 
 
-def _lines(features: Sequence[Scenery], ctx_feats: Sequence[dict[str, Any]], zones: Sequence[Zone]) -> list[tuple[Box, int | None]]:
+def _lines(features: Sequence[Scenery], zones: Sequence[Zone]) -> list[tuple[Box, int | None]]:
     """What a label had better not lie across, each with the feature it belongs to (``None``):
-    every zone's edges, every road's and stream's band."""
+    every zone's edges, every ford and bridge. A road's or stream's band is no line here: a
+    name across a road reads, and a label that dodged every road would wrap or wander."""
     out: list[tuple[Box, int | None]] = []
     t = 0.06  # half the width of a zone's dashed edge
     for z in zones:
         x, y, w, h = z.area
         out += [((x, y - t, x + w, y + t), None), ((x, y + h - t, x + w, y + h + t), None),
                 ((x - t, y, x + t, y + h), None), ((x + w - t, y, x + w + t, y + h), None)]
-    for i, (f, c) in enumerate(zip(features, ctx_feats, strict=True)):
-        if "path" in c:
-            r = c["width"] / 2
-            for (ax, ay), (bx, by) in zip(c["path"], c["path"][1:], strict=False):
-                out.append(((min(ax, bx) - r, min(ay, by) - r, max(ax, bx) + r, max(ay, by) + r), i))
-        elif f.kind in CROSSINGS and f.area is not None:
+    for i, f in enumerate(features):
+        if f.kind in CROSSINGS and f.area is not None:
             x, y, w, h = f.area
             out.append(((x, y, x + w, y + h), i))
     return out
@@ -569,7 +566,7 @@ def place_table_labels(width: float, depth: float, features: Sequence[Scenery], 
     first, then zone labels, in data order. ``label_min``: the least size of any label (inches;
     a print sheet's floor at its scale). Returns ``(labels, zone labels)``, each label with its
     ``box`` and ``covered`` (the area of it pieces cover: 0 where a free spot was found)."""
-    lines = _lines(features, ctx_feats, zones)
+    lines = _lines(features, zones)
     cands: list[list[Box]] = []
     soft: list[list[Box]] = []
     options: list[list[dict[str, Any]]] = []
@@ -593,7 +590,7 @@ def place_table_labels(width: float, depth: float, features: Sequence[Scenery], 
         options.append([{**o, "zone": z} for o in opts])
         cands.append([o["box"] for o in opts])
         soft.append([(o.area[0], o.area[1], o.area[0] + o.area[2], o.area[1] + o.area[3]) for o in zones if o is not z])
-    # a label may lie on its own road or stream: each label's lines leave its feature's out
+    # a label may lie on its own ford or bridge: each label's lines leave its feature's out
     own = [[b for b, owner in lines if owner is not None and owner != opts[0].get("feature")] for opts in options]
     common = [b for b, owner in lines if owner is None] + list(decorations)
     chosen = place_labels(cands, pieces, common, (0, 0, width, depth), soft, own)
@@ -623,7 +620,7 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
     spots along the edges that cover the fewest features and zones, :func:`pipeline.measured.layout.clear_spot`).
     Every label (a feature's name, a zone's) stands where :func:`place_table_labels` puts it:
     off ``pieces`` (the bases of every scenario set up on this table, :func:`piece_box`), the
-    other labels, the zone edges, roads, compass and scale bar; ``label_min``: the least size of
+    other labels, the zone edges, crossings, compass and scale bar; ``label_min``: the least size of
     a label in inches (a print sheet's floor at its scale; 0: the drawing's own sizes).
 
     Raises:
@@ -679,6 +676,12 @@ class CounterSpec:
         stands: the number of stands (dividers are drawn between them), 0 for one block.
         leader: ``""``, ``"leader"`` or ``"commander"`` (a gold war fan, doubled for a commander).
         mon: ``{"design": …, "text": …}`` (:data:`MON_DESIGNS`) drawn as a watermark, or None.
+        floor: the least text size in counter units where the counter is drawn small (a print
+            sheet's map: the print floor at the map's scale), 0 for the VASSAL image; with a
+            floor the second line is left to the counters, and a name that cannot be set at the
+            floor gives way to ``key`` (the mon, a watermark, is left off there too).
+        key: what a counter on a sheet's map shows when its name cannot be set legibly there
+            (the number its side list gives it), or ``""``.
     """
 
     w: float
@@ -691,6 +694,8 @@ class CounterSpec:
     stands: int = 0
     leader: str = ""
     mon: dict[str, Any] | None = field(default=None)
+    floor: float = 0.0
+    key: str = ""
 
     def __post_init__(self) -> None:
         if self.symbol not in SYMBOLS:
@@ -706,7 +711,8 @@ class CounterSpec:
         """The context of ``templates/measured/unit_counter.yaml.j2``."""
         return {"w": self.w, "d": self.d, "name": self.name, "fill": self.fill, "text": self.text, "symbol": self.symbol,
                 "sub": self.sub, "stands": self.stands, "leader": self.leader,
-                "mon": {"design": self.mon["design"], "text": self.mon.get("text") or ""} if self.mon else None}
+                "mon": {"design": self.mon["design"], "text": self.mon.get("text") or ""} if self.mon else None,
+                **({"text_floor": self.floor, "key": self.key} if self.floor else {})}
 
 
 def counter_job(spec: CounterSpec, ppi: float) -> RenderJob:
