@@ -24,7 +24,13 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from pipeline.measured.art import COUNTER_UNITS_PER_INCH, CounterSpec, counter_job, marker_job, table_job
+from pipeline.measured.art import (
+    COUNTER_UNITS_PER_INCH,
+    CounterSpec,
+    counter_job,
+    marker_job,
+    table_job,
+)
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card

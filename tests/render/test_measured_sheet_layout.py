@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from pipeline.measured.art import renderer
-from pipeline.measured.printing import map_jobs, map_label_min, map_mm_per_inch, sheet_context, text_blocks
+from pipeline.measured.printing import (
+    map_jobs,
+    map_label_min,
+    map_mm_per_inch,
+    sheet_context,
+    text_blocks,
+)
 from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM, floor_problems
 
 ROOT = Path(__file__).resolve().parents[2]
