@@ -386,9 +386,231 @@ def _boxes(features: Sequence[Scenery], zones: Sequence[Zone]) -> list[tuple[flo
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# labels: placed where no piece, label or line covers them
+
+#: A box on the table ``(x0, y0, x1, y1)``, inches.
+Box = tuple[float, float, float, float]
+#: How far a label's box reaches past its letters (their outline stroke), inches.
+LABEL_PAD = 0.12
+#: A zone label's size and the least it shrinks to (a narrow zone wraps it between words),
+#: inches: 0.45 is 14 px at 32 px per inch.
+ZONE_LABEL_SIZE = 0.62
+ZONE_LABEL_MIN = 0.45
+#: A zone label's gap from its zone's edge (inside it: from the side; outside: from the edge).
+ZONE_INSET = 0.45
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area (square inches) two boxes share.
+
+    >>> overlap((0, 0, 2, 2), (1, 1, 3, 3)), overlap((0, 0, 1, 1), (1, 0, 2, 1))
+    (1, 0)
+    """
+    ix, iy = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    return ix * iy if ix > 0 and iy > 0 else 0
+
+
+def piece_box(x: float, y: float, w: float, d: float, facing: float = 0.0) -> Box:
+    """The box a ``w`` × ``d`` inch base centred on ``x, y`` and turned ``facing`` degrees covers
+    (its rotated rectangle's bounding box).
+
+    >>> piece_box(10, 10, 4, 2, 90)
+    (9.0, 8.0, 11.0, 12.0)
+    """
+    c, s = abs(math.cos(math.radians(facing))), abs(math.sin(math.radians(facing)))
+    hw, hd = (w * c + d * s) / 2, (w * s + d * c) / 2
+    return (_r(x - hw), _r(y - hd), _r(x + hw), _r(y + hd))
+
+
+def place_labels(candidates: Sequence[Sequence[Box]], pieces: Sequence[Box] = (), lines: Sequence[Box] = (),
+                 bounds: Box | None = None, soft: Sequence[Sequence[Box]] | None = None,
+                 own_lines: Sequence[Sequence[Box]] | None = None) -> list[int]:
+    """Where each label goes: the index of one of its ``candidates`` (the boxes its text would
+    cover at each spot around its feature or anchor, in order of preference).
+
+    The rule: a label takes the first candidate that no piece covers (``pieces``: the bases of
+    every scenario set up on this board), no label placed before it covers, that lies inside
+    ``bounds`` (the table) and that no line crosses (``lines``: zone edges, the compass and the
+    scale bar, fords and bridges; ``own_lines[i]``: more lines for label ``i`` alone, e.g. the
+    crossings but its own; ``soft[i]``: what else label ``i`` had better keep off, e.g. the other
+    deployment zones); when none is free, the least covered: by pieces and the table's edge
+    first (a label off the table is lost), then by labels, then lines, then ``soft``, then the
+    order. Labels are placed
+    in order, each one an obstacle to those after it.
+
+    Example: a label whose first spot a piece covers takes its second::
+
+        >>> place_labels([[(0, 0, 4, 1), (0, 2, 4, 3)]], pieces=[(1, 0.5, 2, 1.5)])
+        [1]
+    """
+    placed: list[Box] = []
+    out: list[int] = []
+
+    def outside(b: Box) -> float:
+        if bounds is None:
+            return 0.0
+        return (b[2] - b[0]) * (b[3] - b[1]) - overlap(b, bounds)
+
+    def cost(b: Box, mine: Sequence[Box], extra: Sequence[Box]) -> tuple[float, float, float, float]:
+        return (round(sum(overlap(b, p) for p in pieces) + outside(b), 6), round(sum(overlap(b, q) for q in placed), 6),
+                round(sum(overlap(b, q) for q in mine), 6), round(sum(overlap(b, q) for q in extra), 6))
+
+    for i, cands in enumerate(candidates):
+        extra = soft[i] if soft is not None else ()
+        mine = [*lines, *(own_lines[i] if own_lines is not None else ())]
+        best = min(range(len(cands)), key=lambda k: (*cost(cands[k], mine, extra), k))  # noqa: B023 - used at once
+        out.append(best)
+        placed.append(cands[best])
+    return out
+
+
+def _text_box(text: str, size: float, width: float | None = None, line_height: float = 1.05) -> tuple[float, float, int]:
+    """``(width, height, lines)`` of a bold ``text`` at ``size`` inches, wrapped between words at
+    ``width`` (``None``: one line), measured with the real font."""
+    from pipeline.render.drawing import text_length, wrap_text
+
+    k = 100.0
+    px = max(1, round(size * k))
+    lines = wrap_text(text, px, True, width * k) if width is not None else [text]
+    w = max(text_length(line, px, True) for line in lines) / k
+    return w, ((len(lines) - 1) * line_height + 1) * size, len(lines)
+
+
+def _feature_spots(f: Scenery, ctx: dict[str, Any], size: float) -> list[Point]:
+    """Where a feature's label may stand (its centre), in order: the data's ``label_at``, the
+    drawing's own spot, then round the feature (an area: inside its top and foot, above and
+    below it, its middle, centred and then shifted a quarter and a half of its width to either
+    side; a path: beside it at points along it)."""
+    spots: list[Point] = [f.label_at] if f.label_at else []
+    lab = ctx["label"]
+    spots.append((lab["x"], lab["y"]))
+    if "path" in ctx:
+        line = ctx["path"]
+        off = ctx["width"] / 2 + size * 0.7 + 0.15
+        for t in (0.5, 0.35, 0.65, 0.2, 0.8):
+            px, py = line[min(len(line) - 1, int(t * (len(line) - 1)))]
+            spots += [(px, py - off), (px, py + off)]
+    elif f.area is not None:
+        x, y, w, h = f.area
+        cx, cy = x + w / 2, y + h / 2
+        inset = min(1.1, h * 0.18)
+        ys = [y + inset, y + h - inset, y - size * 0.6 - 0.15, y + h + size * 0.6 + 0.15, cy, y + h * 0.33, y + h * 0.67]
+        step = max(w / 4, 1.0)
+        spots += [(cx + k * step, sy) for k in (0, -1, 1, -2, 2) for sy in ys]
+    return list(dict.fromkeys((_r(a), _r(b)) for a, b in spots))
+
+
+def _zone_spots(z: Zone, width: float, depth: float, size: float) -> list[dict[str, Any]]:
+    """Where a zone's label may stand, in order, each ``{x, y, anchor, max_width, box}``: a
+    deployment zone's first outside it, on its side towards the table's centre (below a
+    northern zone, above a southern one: where the pieces set up in it do not stand), at its
+    left end, its right end, its middle, then on two lines at either end; then inside at its
+    foot and top, then outside on the far side; a
+    zone from edge to edge, and an objective, inside first (an objective's top left first)."""
+    x, y, w, h = z.area
+    obj = z.kind == "objective"
+    full = y <= 0.5 and y + h >= depth - 0.5
+    south = y + h / 2 > depth / 2
+    inner = max(w - 2 * ZONE_INSET, size * 2)
+    wide = max(inner, min(width - x - 2 * ZONE_INSET, 10.0))
+    spots: list[tuple[str, float, str, float]] = []  # (side, y, vertical anchor, max width)
+    def row(ly: float, va: str, mw: float) -> list[tuple[str, float, str, float]]:
+        # at the zone's left end, its right end, its middle; then on two lines, narrower
+        return [(side, ly, va, mw) for side in "lrm"] + [(side, ly, va, max(mw / 2, size * 4)) for side in "lr"]
+
+    above, below = (y - 0.2, "b"), (y + h + 0.2, "t")
+    near = row(*(above if south else below), wide)
+    far = row(*(below if south else above), wide)
+    foot = row(y + h - 0.35, "b", inner)
+    top = row(y + 0.35, "t", inner)
+    if obj:
+        spots = top + foot + near + far
+    elif full:
+        spots = foot + top
+    else:
+        spots = near + foot + top + far
+    out = []
+    for side, ly, va, mw in spots:
+        tw, th, _n = _text_box(z.label, size, mw)
+        lx = {"l": x + ZONE_INSET, "r": x + w - ZONE_INSET, "m": x + w / 2}[side]
+        x0 = {"l": lx, "r": lx - tw, "m": lx - tw / 2}[side]
+        y0 = ly if va == "t" else ly - th
+        out.append({"x": _r(lx), "y": _r(ly), "anchor": side + va, "max_width": _r(mw), "max_height": _r(th + 0.05),
+                    "box": (x0 - LABEL_PAD, y0 - LABEL_PAD, x0 + tw + LABEL_PAD, y0 + th + LABEL_PAD)})
+    return out
+
+
+def _lines(features: Sequence[Scenery], zones: Sequence[Zone]) -> list[tuple[Box, int | None]]:
+    """What a label had better not lie across, each with the feature it belongs to (``None``):
+    every zone's edges, every ford and bridge. A road's or stream's band is no line here: a
+    name across a road reads, and a label that dodged every road would wrap or wander."""
+    out: list[tuple[Box, int | None]] = []
+    t = 0.06  # half the width of a zone's dashed edge
+    for z in zones:
+        x, y, w, h = z.area
+        out += [((x, y - t, x + w, y + t), None), ((x, y + h - t, x + w, y + h + t), None),
+                ((x - t, y, x + t, y + h), None), ((x + w - t, y, x + w + t, y + h), None)]
+    for i, f in enumerate(features):
+        if f.kind in CROSSINGS and f.area is not None:
+            x, y, w, h = f.area
+            out.append(((x, y, x + w, y + h), i))
+    return out
+
+
+def place_table_labels(width: float, depth: float, features: Sequence[Scenery], ctx_feats: list[dict[str, Any]],
+                       zones: Sequence[Zone], pieces: Sequence[Box], decorations: Sequence[Box],
+                       label_min: float = 0.0) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The feature labels and the zone labels of a table, each at the spot :func:`place_labels`
+    chooses among its candidates (:func:`_feature_spots`, :func:`_zone_spots`): feature labels
+    first, then zone labels, in data order. ``label_min``: the least size of any label (inches;
+    a print sheet's floor at its scale). Returns ``(labels, zone labels)``, each label with its
+    ``box`` and ``covered`` (the area of it pieces cover: 0 where a free spot was found)."""
+    lines = _lines(features, zones)
+    cands: list[list[Box]] = []
+    soft: list[list[Box]] = []
+    options: list[list[dict[str, Any]]] = []
+    for i, (f, c) in enumerate(zip(features, ctx_feats, strict=True)):
+        lab = c.get("label")
+        if not lab:
+            continue
+        size = max(lab["size"], label_min)
+        tw, th, _n = _text_box(lab["text"], size, line_height=1.0)
+        opts = [{**lab, "x": x, "y": y, "size": _r(size), "box": (x - tw / 2 - LABEL_PAD, y - th * 0.55 - LABEL_PAD, x + tw / 2 + LABEL_PAD, y + th * 0.55 + LABEL_PAD), "feature": i}
+                for x, y in _feature_spots(f, c, size)]
+        options.append(opts)
+        cands.append([o["box"] for o in opts])
+        soft.append([])
+    n_features = len(options)
+    zsize = max(ZONE_LABEL_SIZE, label_min)
+    for z in zones:
+        if z.shape != "rect":
+            continue
+        opts = _zone_spots(z, width, depth, zsize)
+        options.append([{**o, "zone": z} for o in opts])
+        cands.append([o["box"] for o in opts])
+        soft.append([(o.area[0], o.area[1], o.area[0] + o.area[2], o.area[1] + o.area[3]) for o in zones if o is not z])
+    # a label may lie on its own ford or bridge: each label's lines leave its feature's out
+    own = [[b for b, owner in lines if owner is not None and owner != opts[0].get("feature")] for opts in options]
+    common = [b for b, owner in lines if owner is None] + list(decorations)
+    chosen = place_labels(cands, pieces, common, (0, 0, width, depth), soft, own)
+    labels, zlabels = [], []
+    for k, (opts, best) in enumerate(zip(options, chosen, strict=True)):
+        o = dict(opts[best])
+        o["covered"] = _r(sum(overlap(o["box"], p) for p in pieces))
+        o["box"] = [_r(v) for v in o["box"]]
+        if k < n_features:
+            o.pop("feature", None)
+            labels.append(o)
+        else:
+            zlabels.append(o)
+    return labels, zlabels
+
+
 def battlefield_context(width: float, depth: float, features: Sequence[Scenery], zones: Sequence[Zone] = (), *,
                         title: str = "", subtitle: str = "", seed: str = "", compass: Point | None = None,
-                        scale_bar: Point | None = None) -> dict[str, Any]:
+                        scale_bar: Point | None = None, pieces: Sequence[Box] = (),
+                        label_min: float = 0.0) -> dict[str, Any]:
     """The context of ``templates/measured/table.yaml.j2``: a ``width`` × ``depth`` inch table
     with ground texture, every feature (drawn in a fixed order: fields, marsh, lakes, hills,
     water, roads with bridges where they cross water, woods, villages), the zones, a compass
@@ -396,29 +618,37 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
 
     ``compass`` (its centre) and ``scale_bar`` (its left end) place those (inches; default: the
     spots along the edges that cover the fewest features and zones, :func:`pipeline.measured.layout.clear_spot`).
+    Every label (a feature's name, a zone's) stands where :func:`place_table_labels` puts it:
+    off ``pieces`` (the bases of every scenario set up on this table, :func:`piece_box`), the
+    other labels, the zone edges, crossings, compass and scale bar; ``label_min``: the least size of
+    a label in inches (a print sheet's floor at its scale; 0: the drawing's own sizes).
 
     Raises:
         ArtError: a feature cannot be drawn.
     """
     ctx_feats = [feature_context(f, (width, depth)) for f in features]
     order = {k: i for i, k in enumerate(("fields", "marsh", "lake", "hill", "river", "stream", "ford", "road", "bridge", "woods", "village", "town"))}
-    ctx_feats.sort(key=lambda c: order[c["kind"]])
     bridges = []
     waters = [c for c in ctx_feats if c["kind"] in ("river", "stream")]
     for road in (c for c in ctx_feats if c["kind"] == "road"):
         for water in waters:
             for p, ang in crossings(road["path"], water["path"]):
                 bridges.append({"x": _r(p[0]), "y": _r(p[1]), "angle": _r(ang), "length": _r(water["width"] + 0.9), "width": _r(road["width"] + 0.3)})
-    labels = [c["label"] for c in ctx_feats if c.get("label")]
     bar = scale_bar_inches(width)
     compass, scale_bar = decoration_spots(width, depth, _boxes(features, zones), compass, scale_bar)
+    decorations = [(compass[0] - 2.0, compass[1] - 2.0, compass[0] + 2.0, compass[1] + 2.0),
+                   (scale_bar[0] - 0.4, scale_bar[1] - 1.05, scale_bar[0] + bar + 0.4, scale_bar[1] + 0.65)]
+    labels, zone_labels = place_table_labels(width, depth, features, ctx_feats, zones, pieces, decorations, label_min)
+    zl = iter(zone_labels)
     return {
         "table": {"width": width, "depth": depth, "title": title, "subtitle": subtitle},
         "ground": ground_texture(width, depth, seed or title),
-        "features": ctx_feats,
+        "features": sorted(ctx_feats, key=lambda c: order[c["kind"]]),
         "bridges": bridges,
         "labels": labels,
-        "zones": [{"x": z.area[0], "y": z.area[1], "w": z.area[2], "h": z.area[3], "colour": z.colour, "label": z.label, "kind": z.kind, "shape": z.shape} for z in zones],
+        "zones": [{"x": z.area[0], "y": z.area[1], "w": z.area[2], "h": z.area[3], "colour": z.colour, "label": z.label, "kind": z.kind, "shape": z.shape,
+                   "size": _r(max(ZONE_LABEL_SIZE, label_min)), "min_size": _r(max(ZONE_LABEL_MIN, label_min)),
+                   "place": ({k: v for k, v in next(zl).items() if k != "zone"} if z.shape == "rect" else None)} for z in zones],
         "compass": {"x": _r(compass[0]), "y": _r(compass[1]), "r": 2.0},
         "scale_bar": {"x": _r(scale_bar[0]), "y": _r(scale_bar[1]), "inches": bar},
     }
@@ -446,6 +676,12 @@ class CounterSpec:
         stands: the number of stands (dividers are drawn between them), 0 for one block.
         leader: ``""``, ``"leader"`` or ``"commander"`` (a gold war fan, doubled for a commander).
         mon: ``{"design": …, "text": …}`` (:data:`MON_DESIGNS`) drawn as a watermark, or None.
+        floor: the least text size in counter units where the counter is drawn small (a print
+            sheet's map: the print floor at the map's scale), 0 for the VASSAL image; with a
+            floor the second line is left to the counters, and a name that cannot be set at the
+            floor gives way to ``key`` (the mon, a watermark, is left off there too).
+        key: what a counter on a sheet's map shows when its name cannot be set legibly there
+            (the number its side list gives it), or ``""``.
     """
 
     w: float
@@ -458,6 +694,8 @@ class CounterSpec:
     stands: int = 0
     leader: str = ""
     mon: dict[str, Any] | None = field(default=None)
+    floor: float = 0.0
+    key: str = ""
 
     def __post_init__(self) -> None:
         if self.symbol not in SYMBOLS:
@@ -473,7 +711,8 @@ class CounterSpec:
         """The context of ``templates/measured/unit_counter.yaml.j2``."""
         return {"w": self.w, "d": self.d, "name": self.name, "fill": self.fill, "text": self.text, "symbol": self.symbol,
                 "sub": self.sub, "stands": self.stands, "leader": self.leader,
-                "mon": {"design": self.mon["design"], "text": self.mon.get("text") or ""} if self.mon else None}
+                "mon": {"design": self.mon["design"], "text": self.mon.get("text") or ""} if self.mon else None,
+                **({"text_floor": self.floor, "key": self.key} if self.floor else {})}
 
 
 def counter_job(spec: CounterSpec, ppi: float) -> RenderJob:

@@ -24,7 +24,13 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from pipeline.measured.art import CounterSpec, counter_job, marker_job, table_job
+from pipeline.measured.art import (
+    COUNTER_UNITS_PER_INCH,
+    CounterSpec,
+    counter_job,
+    marker_job,
+    table_job,
+)
 from pipeline.render import sheets
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card
@@ -59,18 +65,23 @@ class Piece(Protocol):
 @dataclass
 class Placement:
     """A piece on a scenario map: its counter (a :class:`CounterSpec` or any :class:`Piece`),
-    centre ``x, y`` (inches) and ``facing`` (degrees clockwise from north)."""
+    centre ``x, y`` (inches) and ``facing`` (degrees clockwise from north); ``key``: what it
+    shows on the map where its name cannot be set legibly (the number of its side list's
+    line), or ``""``."""
 
     counter: Piece
     x: float
     y: float
     facing: float = 0.0
+    key: str = ""
 
 
 @dataclass
 class ScenarioSheet:
     """What a scenario sheet says: the header, the map (``table`` context and ``units``), the
-    text column (summary, victory, one block of lines per side, notes) and the source line."""
+    text column (summary, victory, one block of lines per side, notes, then the ``reference``
+    blocks ``{title, lines}``: what a player looks up during the game, e.g. the unit types in
+    play) and the source line."""
 
     id: str
     code: str
@@ -84,6 +95,7 @@ class ScenarioSheet:
     sides: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
     source: str = ""
+    reference: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -125,12 +137,15 @@ def counter_sheet(ps: PrintSet, opts: PrintOptions) -> tuple[list[SheetItem], di
 def map_jobs(sheet: ScenarioSheet, width_px: int, supersample: int | None = None) -> tuple[dict[str, RenderJob], float]:
     """The render jobs of the scenario's map picture ``width_px`` wide: the table (``table``)
     and each unit (``u<i>``) at the same scale, drawn with ``supersample``; and that scale in
-    pixels per inch."""
+    pixels per inch. A unit counter's texts keep to the print floor there (its name, or its
+    key where the name cannot be set at the floor; its second line is left to the counters)."""
     t = sheet.table["table"]
     ppi = width_px / t["width"]
     jobs = {"table": table_job(sheet.table, ppi)}
+    floor = map_label_min(t["width"], t["depth"]) * COUNTER_UNITS_PER_INCH
     for i, u in enumerate(sheet.units):
-        jobs[f"u{i}"] = u.counter.job(ppi)
+        c = replace(u.counter, floor=floor, key=u.key) if isinstance(u.counter, CounterSpec) else u.counter
+        jobs[f"u{i}"] = c.job(ppi)
     return sheets.supersampled(jobs, supersample), ppi
 
 
@@ -148,16 +163,57 @@ def map_picture(sheet: ScenarioSheet, width_px: int, cache: RenderCache, supersa
     return canvas
 
 
+def map_mm_per_inch(width: float, depth: float) -> float:
+    """Millimetres of the scenario sheet's map per inch of a ``width`` × ``depth`` table (the
+    map box of :func:`sheet_context`)."""
+    return min(MAP_BOX[2], 172.0 * width / depth) / width
+
+
+def map_label_min(width: float, depth: float) -> float:
+    """The least size (inches of table) of a label on the sheet's map of a ``width`` × ``depth``
+    table: the print floor :data:`pipeline.render.legible.LEGIBLE_PT` at the map's scale (a 36"
+    OHW table: 5.5 pt = 1.94 mm at 4.78 mm per inch, 0.41"; the 72" Sekigahara field at 2.64 mm
+    per inch: 0.74")."""
+    from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM
+
+    return round(LEGIBLE_PT / PT_PER_MM / map_mm_per_inch(width, depth), 3)
+
+
+def text_blocks(ctx: dict[str, Any]) -> list[tuple[float, float]]:
+    """``(scale reached, share of its box filled)`` of each text block (``paragraphs``) of the
+    scenario sheet drawn with ``ctx``, measured as the fit checks measure (8 px per mm)."""
+    from pipeline.measured.art import renderer
+    from pipeline.render.drawing import _layout_paragraphs
+
+    d = renderer().drawing("measured/scenario_sheet.yaml.j2", ctx)
+    out = []
+    for shape in d.shapes:
+        if shape.name == "paragraphs":
+            _placed, total, scale = _layout_paragraphs(shape.params, 8.0)
+            out.append((scale, total / (shape.params["h"] * 8.0)))
+    return out
+
+
 def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
-    """Context of ``templates/measured/scenario_sheet.yaml.j2`` (millimetres)."""
+    """Context of ``templates/measured/scenario_sheet.yaml.j2`` (millimetres). Where the map
+    leaves room under it, the first sides go there and the others into the right column, as
+    many under the map as sets the text largest: the layout whose smallest block scale is the
+    highest, then whose blocks fill their boxes the most (:func:`text_blocks`)."""
     t = sheet.table["table"]
     x, y, max_w = MAP_BOX
     w = min(max_w, 172.0 * t["width"] / t["depth"])
     h = w * t["depth"] / t["width"]
-    return {"sheet": {"width": SHEET_MM[0], "height": SHEET_MM[1]}, "map": {"x": x, "y": y, "w": round(w, 3), "h": round(h, 3)},
-            "scenario": {"code": sheet.code, "name": sheet.name, "date": sheet.date, "system": sheet.system, "summary": sheet.summary,
-                         "victory": sheet.victory, "notes": sheet.notes, "source": sheet.source},
-            "sides": sheet.sides}
+    ctx = {"sheet": {"width": SHEET_MM[0], "height": SHEET_MM[1]}, "map": {"x": x, "y": y, "w": round(w, 3), "h": round(h, 3)},
+           "scenario": {"code": sheet.code, "name": sheet.name, "date": sheet.date, "system": sheet.system, "summary": sheet.summary,
+                        "victory": sheet.victory, "notes": sheet.notes, "source": sheet.source, "reference": sheet.reference},
+           "sides": sheet.sides, "layout": {"below": len(sheet.sides)}}
+    if SHEET_MM[1] - 9 - (y + h + 6) >= 35 and len(sheet.sides) > 1:
+        def score(n: int) -> tuple[float, float]:
+            blocks = text_blocks({**ctx, "layout": {"below": n}})
+            return round(min(s for s, _f in blocks), 3), round(min(f for _s, f in blocks), 3)
+
+        ctx["layout"] = {"below": max(range(1, len(sheet.sides) + 1), key=lambda n: (*score(n), -n))}
+    return ctx
 
 
 def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:

@@ -193,8 +193,11 @@ def pack(items: Iterable[SheetItem], paper: tuple[float, float] | None = None, s
     each other fill rows left to right, the rows stacked, ``2 × bleed`` apart (``butted``:
     edge to edge, sharing their cut lines, the bleed only round the block, as card sheets are
     printed); the cut marks continue every trim edge outside the block; a new block (below,
-    past the marks) when the size changes, a new page when the page is full; pieces of the next
-    size that are no taller go on in a block's partial last row first. ``rotate``: each size
+    past the marks) when the size changes, a new page when the page is full, once the pieces
+    of the later sizes that fit what is left of it have filled it (a block of each, largest
+    share first: OHW's turn marker below its big bases), and so does the strip right of a
+    block narrower than the page (Sekigahara's turn marker beside its long bases); pieces of
+    the next size that are no taller go on in a block's partial last row first. ``rotate``: each size
     is placed upright or turned a quarter (:attr:`Placed.rotate` 90), whichever begins fewer
     pages, then fills more of the current one (by :func:`fill`'s measure), then uses less of
     the last (OHW's 4 × 2 inch bases: 6 a page on their side, 4 upright).
@@ -238,7 +241,54 @@ def pack(items: Iterable[SheetItem], paper: tuple[float, float] | None = None, s
         full = rows * cols
         return -(-left // full), -here / best, -(-(left - (-(-left // full) - 1) * full) // cols) * ph
 
-    for run in runs:
+    def place(block_items: list[SheetItem], w: float, h: float, turn: int, y: float, left: float | None = None,
+              cols: int | None = None, later: list[list[SheetItem]] | None = None) -> tuple[float, tuple[float, float, float, float, float] | None]:
+        """Lay ``block_items`` out as one block from ``y`` on the last page, its artwork from
+        ``left`` (default: the page's left) in at most ``cols`` columns: the next block's ``y``
+        and the block's partial last row (or ``None``). ``later``: the runs still to place;
+        those that fit the strip right of the block's full rows go there first."""
+        left = x0 + edge if left is None else left
+        cols = cols or grid(w, h, spec, butted=butted)[0]
+        pw, ph, extra = _pitch(w, h, spec, butted)
+        block = []
+        for k, it in enumerate(block_items):
+            r, c = divmod(k, cols)
+            block.append(Placed(it.name, left + b + c * pw, y + b + r * ph, w, h, turn))
+        pages[-1].pieces.extend(block)
+        pages[-1].marks.extend(shelf_marks(block, b, m))
+        used_rows = -(-len(block) // cols)
+        last = len(block) - (used_rows - 1) * cols
+        bottom = y + used_rows * ph + extra - b  # the block's lowest trim edge
+        part = (block[-1].y, block[-1].x + pw, left + b + cols * pw - (0.0 if butted else 2 * b), h, bottom) if last < cols else None
+        full_rows = used_rows - (1 if last < cols else 0)
+        if later and full_rows:
+            # the strip right of the block's full rows, past both rings of marks
+            fill_strip(left + min(cols, len(block)) * pw + extra + 2 * edge, y, y + full_rows * ph + extra, later)
+        return y + used_rows * ph + extra + 2 * edge, part
+
+    def fill_strip(sx: float, sy: float, sy1: float, later: list[list[SheetItem]]) -> None:
+        """Place pieces of the ``later`` runs, in order, as blocks stacked in the strip from
+        ``sx`` to the page's right and from ``sy`` to ``sy1`` (artwork), each taking them out of
+        its run."""
+        for run in later:
+            while run:
+                best = None
+                for f in oriented(run[0].w, run[0].h):
+                    pw, ph, extra = _pitch(f[0], f[1], spec, butted)
+                    c = int((x1 - edge - sx - extra + _EPS) // pw)
+                    r = int((sy1 - sy - extra + _EPS) // ph)
+                    if c >= 1 and r >= 1 and (best is None or min(c * r, len(run)) > best[1]):
+                        best = (f, min(c * r, len(run)), c)
+                if best is None:
+                    break
+                (fw, fh, turn), take, c = best
+                nonlocal_y = place(run[:take], fw, fh, turn, sy, sx, min(c, take))[0]
+                del run[:take]
+                sy = nonlocal_y
+
+    for ri, run in enumerate(runs):
+        if not run:
+            continue  # every piece of it went on to fill an earlier page
         fits = [(w, h, t) for w, h, t in oriented(run[0].w, run[0].h) if min(grid(w, h, spec, butted=butted)) >= 1]
         if not fits:
             raise ValueError(f"piece {run[0].name} ({run[0].w:.1f} × {run[0].h:.1f} mm) does not fit the printable area of {spec.paper}")
@@ -272,22 +322,25 @@ def pack(items: Iterable[SheetItem], paper: tuple[float, float] | None = None, s
         while i < len(run):
             here = int((y1 - edge - y - extra + _EPS) // ph)
             if here < 1:
+                # the page is full for this size: the smaller pieces that follow fill what is
+                # left of it before a new page begins
+                for later in runs[ri + 1:]:
+                    while later:
+                        room = [(f, int((y1 - edge - y - _pitch(f[0], f[1], spec, butted)[2] + _EPS) // _pitch(f[0], f[1], spec, butted)[1]))
+                                for f in oriented(later[0].w, later[0].h) if min(grid(f[0], f[1], spec, butted=butted)) >= 1]
+                        room = [(f, n * grid(f[0], f[1], spec, butted=butted)[0]) for f, n in room if n >= 1]
+                        if not room:
+                            break
+                        (lw, lh, lturn), n = max(room, key=lambda fr: min(fr[1], len(later)))
+                        take = min(n, len(later))
+                        y, _row = place(later[:take], lw, lh, lturn, y)
+                        del later[:take]
                 pages.append(Page())
                 y = top + edge
                 row = None
                 continue
             take = min(len(run) - i, here * cols)
-            block = []
-            for k in range(take):
-                r, c = divmod(k, cols)
-                block.append(Placed(run[i + k].name, x0 + edge + b + c * pw, y + b + r * ph, w, h, turn))
-            pages[-1].pieces.extend(block)
-            pages[-1].marks.extend(shelf_marks(block, b, m))
-            used_rows = -(-take // cols)
-            last = take - (used_rows - 1) * cols
-            bottom = y + used_rows * ph + extra - b  # the block's lowest trim edge
-            row = (block[-1].y, block[-1].x + pw, x0 + edge + b + cols * pw - (0.0 if butted else 2 * b), h, bottom) if last < cols else None
-            y += used_rows * ph + extra + 2 * edge
+            y, row = place(run[i:i + take], w, h, turn, y, later=runs[ri + 1:])
             i += take
     return [p for p in pages if p.pieces]
 

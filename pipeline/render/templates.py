@@ -91,9 +91,23 @@ def _fit_size(text: str, size: float, *, max_width: float | None = None, max_hei
     return _layout_text(p, k)[1] / k
 
 
+def _text_fits(text: str, size: float, *, max_width: float | None = None, max_height: float | None = None, bold: bool = False,
+               wrap: bool = False, line_height: float = 1.2) -> bool:
+    """Whether a ``text`` shape with these parameters fits its box at ``size`` (no shrinking;
+    measured at 8 pixels per unit, as the fit checks measure, no word broken): lets a template
+    leave off a text that cannot be shown at a legible size."""
+    from pipeline.render.drawing import overflows, parse_drawing
+
+    p = {"x": 0, "y": 0, "text": text, "size": size, "bold": bold, "max_width": max_width, "max_height": max_height, "wrap": wrap,
+         "line_height": line_height, "min_size": size}
+    d = parse_drawing({"canvas": {"width": 1, "height": 1}, "shapes": [{"text": p}]}, source="text_fits")
+    return not overflows(d)
+
+
 HELPERS: dict[str, Any] = {
     "text_em": _text_em,
     "fit_size": _fit_size,
+    "text_fits": _text_fits,
     "cos": lambda deg: math.cos(math.radians(deg)),
     "sin": lambda deg: math.sin(math.radians(deg)),
     "sqrt": math.sqrt,

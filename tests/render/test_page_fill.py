@@ -68,6 +68,75 @@ def _cards(system: str) -> tuple[list[str], tuple[float, float]]:
 SYSTEMS = ("genpei", "ronin", "ohw", "sekigahara")
 
 
+def area_fill(page: sheets.Page, spec: SheetSpec) -> float:
+    """The share of the page's room its pieces take: each piece with its bleed, over the room
+    pieces can take (the printable area less the title line and the ring of cut marks round
+    it). An A4 page of 4 x 2 inch bases on their side, 3 x 2 of them: 6 x 53.8 x 104.6 mm over
+    180 x 259 mm = 0.72 (a page cannot hold more of them)."""
+    x0, y0, x1, y1 = sheets.printable_area(spec)
+    e, b = spec.mark_mm + 1.0, spec.bleed_mm
+    room = (x1 - x0 - 2 * e) * (y1 - y0 - spec.header_mm - 2 * e)
+    return sum((p.w + 2 * b) * (p.h + 2 * b) for p in page.pieces) / room
+
+
+def fits_in_what_is_left(page: sheets.Page, spec: SheetSpec, w: float, h: float) -> bool:
+    """Whether a ``w`` × ``h`` mm piece (upright or turned), as a block of its own with its
+    bleed and its ring of cut marks, fits the room the page's pieces leave (each piece's
+    artwork widened by its own ring of marks). A box that fits anywhere fits with its left edge
+    on the room's left or on some piece's right, and its top on the room's top or some piece's
+    bottom: those places are tried."""
+    x0, y0, x1, y1 = sheets.printable_area(spec)
+    e, b = spec.mark_mm + 1.0, spec.bleed_mm
+    top = y0 + spec.header_mm
+    taken = [(p.x - b - e, p.y - b - e, p.x + p.w + b + e, p.y + p.h + b + e) for p in page.pieces]
+    eps = 1e-6
+    for pw, ph in ((w, h), (h, w)):
+        bw, bh = pw + 2 * b + 2 * e, ph + 2 * b + 2 * e
+        for x in [x0] + [t[2] for t in taken]:
+            for y in [top] + [t[3] for t in taken]:
+                if x + bw > x1 + eps or y + bh > y1 + eps:
+                    continue
+                if all(x + bw <= t[0] + eps or t[2] <= x + eps or y + bh <= t[1] + eps or t[3] <= y + eps for t in taken):
+                    return True
+    return False
+
+
+def test_the_room_measure_sees_what_a_page_leaves():
+    """Hand-worked on A4 (printable 10-200 x 10-287 mm, title line to 18 mm, marks 5 mm round
+    a block, so artwork lies in 15-195 x 23-282 mm: 180 x 259 mm of room): one 4 x 3 inch base
+    leaves room for another. Six 4 x 2 inch bases on their side (3 columns of 53.8 mm, 2 rows of
+    104.6 mm with their bleed) end at 23 + 209.2 = 232.2 mm; a block below them starts past
+    both rings of marks, at 242.2 mm, leaving 39.8 mm: a 16 mm marker (19 mm with its bleed)
+    fits, a 4 x 2 inch base (53.8 mm upright) does not; beside them 195 - 176.4 - 10 = 8.6 mm.
+    Their share of the room: 6 x 53.8 x 104.6 / (180 x 259) = 0.72."""
+    spec = SheetSpec()
+    one = sheets.pack([SheetItem("m", 101.6, 76.2)], spec=spec, rotate=True)[0]
+    assert fits_in_what_is_left(one, spec, 101.6, 76.2)
+    six = sheets.pack([SheetItem("f", 101.6, 50.8)] * 6, spec=spec, rotate=True)[0]
+    assert round(area_fill(six, spec), 2) == 0.72
+    assert fits_in_what_is_left(six, spec, 16, 16) and not fits_in_what_is_left(six, spec, 101.6, 50.8)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_counter_sheet_pages_use_their_area_or_have_no_room_for_what_follows(system, paper):
+    """Every page but the last: its pieces take 80 % of its room (:func:`area_fill`), or no
+    piece of a later page fits what it leaves (:func:`fits_in_what_is_left`: the page is as
+    full as those pieces allow; OHW's 4 inch bases fill at most 72 % of an A4 page)."""
+    items = _counter_items(system)
+    spec = PrintOptions().spec(paper)
+    fronts, _backs = sheets.counter_pages(items, spec, "t")
+    sizes = {it.name: (it.w, it.h) for it in items}
+    short = []
+    for i, pg in enumerate(fronts[:-1]):
+        if area_fill(pg, spec) >= LEAST_FILL:
+            continue
+        later = {sizes[p.name] for q in fronts[i + 1:] for p in q.pieces}
+        if any(fits_in_what_is_left(pg, spec, w, h) for w, h in later):
+            short.append((i + 1, round(area_fill(pg, spec), 2)))
+    assert short == []
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_counter_sheet_pages_hold_at_least_80_percent_of_what_fits(system, paper):

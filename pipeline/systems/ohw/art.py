@@ -13,12 +13,14 @@ from typing import Any
 from pipeline.measured.art import (
     KINDS,
     ArtError,
+    Box,
     CounterSpec,
     Scenery,
     Zone,
     battlefield_context,
     counter_job,
     marker_job,
+    piece_box,
     table_job,
 )
 from pipeline.render.cache import RenderJob
@@ -68,9 +70,27 @@ def scenery_kind(data: OhwData, terrain_id: str) -> str:
     return kind
 
 
-def table_context(data: OhwData, sc: Scenario) -> dict[str, Any]:
+#: Where the setups put the turn marker (inches) and its size (40 px at 32 px per inch).
+TURN_MARKER_AT = (1.5, 1.5)
+TURN_MARKER_INCHES = 1.25
+
+
+def piece_boxes(data: OhwData, sc: Scenario) -> list[Box]:
+    """The boxes every piece of ``sc``'s setup covers on its table (each unit's base at its
+    place and facing, the turn marker): what the table's labels keep off."""
+    m = TURN_MARKER_INCHES / 2
+    out = [(TURN_MARKER_AT[0] - m, TURN_MARKER_AT[1] - m, TURN_MARKER_AT[0] + m, TURN_MARKER_AT[1] + m)]
+    for up in sc.units:
+        b = data.units[up.unit].base
+        out.append(piece_box(up.x, up.y, b.width, b.depth, up.facing))
+    return out
+
+
+def table_context(data: OhwData, sc: Scenario, label_min: float = 0.0) -> dict[str, Any]:
     """The battlefield of scenario ``sc``: its terrain, deployment areas (each side's colour,
-    with the turn it arrives) and objectives."""
+    with the turn it arrives) and objectives, every label off the pieces of its setup
+    (:func:`piece_boxes`; each scenario has a table of its own); ``label_min``: the least label
+    size in inches (a print sheet's floor)."""
     feats = []
     for tp in sc.terrain:
         a = tp.area
@@ -87,7 +107,7 @@ def table_context(data: OhwData, sc: Scenario) -> dict[str, Any]:
         if o.area is not None:
             zones.append(Zone((o.area.x, o.area.y, o.area.w, o.area.h), OBJECTIVE, f"Objective: {o.id.replace('_', ' ')}", "objective"))
     t = data.system.table
-    return battlefield_context(t.width, t.depth, feats, zones, title=f"{sc.code} {sc.name}", seed=sc.id)
+    return battlefield_context(t.width, t.depth, feats, zones, title=f"{sc.code} {sc.name}", seed=sc.id, pieces=piece_boxes(data, sc), label_min=label_min)
 
 
 def image_jobs(data: OhwData) -> dict[str, RenderJob]:

@@ -90,7 +90,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     for loaded in data.scenarios:
         sc = loaded.model
         armies = {s.id: s.army for s in sc.sides}
-        placed = [Placed("marker:turn", 1.5, 1.5, counter=1)]
+        placed = [Placed("marker:turn", *art.TURN_MARKER_AT, counter=1)]
         for up in sc.units:
             placed.append(Placed(f"unit:{up.unit}{':general' if up.general else ''}:{armies[up.side]}", up.x, up.y, up.facing, 0))
         setups.append((f"{sc.id}.vsav", f"{sc.code} {sc.name}", sc.description, f"{sc.code} table", placed))

@@ -12,7 +12,13 @@ from pathlib import Path
 
 from pipeline.errors import DataError
 from pipeline.measured.art import ArtError
-from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
+from pipeline.measured.printing import (
+    Placement,
+    PrintSet,
+    ScenarioSheet,
+    map_label_min,
+    scenario_pngs,
+)
 from pipeline.measured.printing import print_files as _files
 from pipeline.measured.printing import write_print as _write
 from pipeline.render.cache import RenderCache
@@ -23,9 +29,16 @@ from pipeline.systems.ohw.data import OhwData
 DEFAULTS = PrintOptions()
 
 
+def _d6(modifier: int) -> str:
+    """A die roll with its modifier: ``D6+2``, ``D6-2``, ``D6``."""
+    return f"D6{modifier:+d}" if modifier else "D6"
+
+
 def scenario_sheet(data: OhwData, sc) -> ScenarioSheet:
     """The sheet of scenario ``sc``: its table with every unit placed, the forces of each side
-    (with the turn each group arrives), victory and objectives."""
+    (with the turn each group arrives), victory and objectives, and what a player looks up
+    during the game: the unit types in play and the turn in brief (from the rules data, as
+    the cards give them)."""
     armies = {s.id: s.army for s in sc.sides}
     units = [Placement(art.counter_spec(data, data.units[up.unit], armies[up.side], up.general is not None), up.x, up.y, up.facing) for up in sc.units]
     sides = []
@@ -40,9 +53,21 @@ def scenario_sheet(data: OhwData, sc) -> ScenarioSheet:
         col = data.system.armies[s.army]
         sides.append({"name": s.name + first, "fill": col.fill, "text": col.text, "lines": lines})
     notes = [o.description for o in sc.objectives]
+    s = data.system
+    types = []
+    for uid in dict.fromkeys(up.unit for up in sc.units):
+        u = data.units[uid]
+        shoot = f'shoots {u.shooting.range_inches:g}" with {_d6(u.shooting.modifier)}' if u.shooting else "no shooting"
+        melee = f"hand-to-hand {_d6(u.melee.modifier)}" + (" (half hits if attacked frontally)" if u.melee.halved_if_attacked_frontally else "")
+        types.append(f'{art.short_name(u)}{f" {u.kanji}" if u.kanji else ""}: move {u.move.inches:g}", {shoot}, {melee}; base {u.base.width:g} × {u.base.depth:g}"')
+    turn = [f"Orders: a D6 per unit, full move on {s.orders.full_move_on}+ ({s.orders.damaged_full_move_on}+ with {s.orders.damaged_at_hits} hits or more), else {s.orders.reduced_by_inches:g}\" less.",
+            f"Then shooting, then hand-to-hand (only the phasing side inflicts hits; flank or rear attacks ×{s.hand_to_hand.flank_rear_multiplier}).",
+            f"A unit is eliminated at {s.elimination.hits} hits."]
+    reference = [{"title": "Unit types in play", "lines": types}, {"title": "Each turn", "lines": turn}]
     return ScenarioSheet(sc.id, sc.code, sc.name, f"{sc.turns} turns", data.system.name, " ".join(sc.description.split()), sc.victory,
-                         art.table_context(data, sc), units, sides, notes,
-                         f"One-Hour Wargames pattern {sc.pattern.number} ({sc.pattern.name}). Layout: {sc.layout_source.doc}, {sc.layout_source.section}" + (f" — {sc.layout_source.note}" if sc.layout_source.note else ""))
+                         art.table_context(data, sc, map_label_min(data.system.table.width, data.system.table.depth)), units, sides, notes,
+                         f"One-Hour Wargames pattern {sc.pattern.number} ({sc.pattern.name}). Layout: {sc.layout_source.doc}, {sc.layout_source.section}" + (f" — {sc.layout_source.note}" if sc.layout_source.note else ""),
+                         reference)
 
 
 def print_set(data: OhwData) -> PrintSet:

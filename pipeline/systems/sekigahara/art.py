@@ -11,12 +11,14 @@ from typing import Any
 
 from pipeline.data.common import Source
 from pipeline.measured.art import (
+    Box,
     CounterSpec,
     Scenery,
     Zone,
     battlefield_context,
     counter_job,
     marker_job,
+    piece_box,
     table_job,
 )
 from pipeline.render.cache import RenderJob
@@ -52,8 +54,24 @@ def counter_spec(data: SekiData, sc: Scenario, up: UnitPlacement) -> CounterSpec
                        stands=up.stands, leader=leader, mon=mon)
 
 
-def table_context(data: SekiData, sc: Scenario) -> dict[str, Any]:
-    """The field of ``sc``: every terrain feature and the deployment areas in each army's colour."""
+#: Where the setup puts the turn marker (inches) and its size (40 px at 32 px per inch).
+TURN_MARKER_AT = (2.0, 2.0)
+TURN_MARKER_INCHES = 1.25
+
+
+def piece_boxes(data: SekiData, sc: Scenario) -> list[Box]:
+    """The boxes every piece of ``sc``'s setup covers on the field (each contingent's stands at
+    its place and facing, the turn marker): what the field's labels keep off."""
+    m = TURN_MARKER_INCHES / 2
+    st = data.system.stand
+    return [(TURN_MARKER_AT[0] - m, TURN_MARKER_AT[1] - m, TURN_MARKER_AT[0] + m, TURN_MARKER_AT[1] + m)] + \
+        [piece_box(up.x, up.y, up.stands * st.width, st.depth, up.facing) for up in sc.units]
+
+
+def table_context(data: SekiData, sc: Scenario, label_min: float = 0.0) -> dict[str, Any]:
+    """The field of ``sc``: every terrain feature and the deployment areas in each army's colour,
+    every label off the pieces of its setup (:func:`piece_boxes`); ``label_min``: the least
+    label size in inches (a print sheet's floor)."""
     feats = []
     for tp in sc.terrain:
         area = (tp.area.x, tp.area.y, tp.area.w, tp.area.h) if tp.area else None
@@ -63,7 +81,8 @@ def table_context(data: SekiData, sc: Scenario) -> dict[str, Any]:
     armies = armies_of(sc)
     zones = [Zone((d.area.x, d.area.y, d.area.w, d.area.h), data.system.armies[armies[d.side]].fill, f"{names[d.side]}: {d.id.replace('_', ' ')}") for d in sc.deployments]
     t = data.system.table
-    return battlefield_context(t.width, t.depth, feats, zones, title=f"{sc.name}", seed=sc.id, compass=(t.width - 2.6, 3.2), scale_bar=(42.5, t.depth - 1.6))
+    return battlefield_context(t.width, t.depth, feats, zones, title=f"{sc.name}", seed=sc.id, compass=(t.width - 2.6, 3.2), scale_bar=(42.5, t.depth - 1.6),
+                               pieces=piece_boxes(data, sc), label_min=label_min)
 
 
 def image_jobs(data: SekiData) -> dict[str, RenderJob]:

@@ -97,7 +97,7 @@ def build(data_dir: Path, out_dir: Path, *, progress: bool = True) -> BuildResul
     setups = []
     for loaded in data.scenarios:
         sc = loaded.model
-        placed = [Placed("marker:turn", 2, 2, counter=1)]
+        placed = [Placed("marker:turn", *art.TURN_MARKER_AT, counter=1)]
         for up in sc.units:
             key = f"unit:{up.id}"
             group = {"east": "Eastern Army", "west": "Western Army"}.get(up.side, "Kobayakawa (undecided)")

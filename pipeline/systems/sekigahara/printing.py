@@ -9,7 +9,13 @@ from pathlib import Path
 
 from pipeline.errors import DataError
 from pipeline.measured.art import ArtError
-from pipeline.measured.printing import Placement, PrintSet, ScenarioSheet, scenario_pngs
+from pipeline.measured.printing import (
+    Placement,
+    PrintSet,
+    ScenarioSheet,
+    map_label_min,
+    scenario_pngs,
+)
 from pipeline.measured.printing import print_files as _files
 from pipeline.measured.printing import write_print as _write
 from pipeline.render.cache import RenderCache
@@ -22,25 +28,31 @@ DEFAULTS = PrintOptions()
 
 def scenario_sheet(data: SekiData, sc) -> ScenarioSheet:
     """The sheet of ``sc``: the field with every contingent placed, each side's order of battle
-    (stands, men, leader), Kobayakawa's contingent, victory (gunbai's, as the data says)."""
-    units = [Placement(art.counter_spec(data, sc, up), up.x, up.y, up.facing) for up in sc.units]
+    (stands, men, leader), Kobayakawa's contingent, victory (gunbai's, as the data says). Each
+    contingent's line is numbered, and its counter on the map shows that number."""
     armies = art.armies_of(sc)
     names = {s.id: s.name for s in sc.sides} | {UNDECIDED: f"{sc.undecided.leader}: undecided"}
+    order = [s.id for s in sc.sides] + [UNDECIDED]
+    # each contingent numbered in the order of the side lists: the number is what its counter
+    # shows on the map, where the name cannot be set legibly on a 1" deep base
+    keys = {up.id: str(i + 1) for i, up in enumerate(sorted(sc.units, key=lambda u: order.index(u.side)))}
+    units = [Placement(art.counter_spec(data, sc, up), up.x, up.y, up.facing, keys[up.id]) for up in sc.units]
     sides = []
-    for side in [s.id for s in sc.sides] + [UNDECIDED]:
+    for side in order:
         col = data.system.armies[armies[side]]
-        lines = []
+        lines, bullets = [], []
         for up in sc.units:
             if up.side != side:
                 continue
             men = f", {up.men:,} men" if up.men else ""
             lead = f"; {up.leader.name}{' (commander)' if up.leader.commander else ''}" if up.leader else ""
             lines.append(f"{up.name}: {up.stands} stands of {data.units[up.unit].name}{men}{lead}")
-        sides.append({"name": names[side], "fill": col.fill, "text": col.text, "lines": lines})
+            bullets.append(keys[up.id])
+        sides.append({"name": names[side], "fill": col.fill, "text": col.text, "lines": lines, "bullets": bullets})
     victory_note = " (gunbai's own condition: the rules text gives none)" if sc.victory_source.doc == "gunbai" and "gunbai" not in sc.victory else ""
     notes = ["Kobayakawa rolls for his side at the start of every turn from turn 2 (treachery card); until then nobody moves, shoots or charges with or at his contingent."]
     return ScenarioSheet(sc.id, sc.code, sc.name, sc.date, data.system.name, " ".join(sc.description.split()), sc.victory + victory_note,
-                         art.table_context(data, sc), units, sides, notes,
+                         art.table_context(data, sc, map_label_min(data.system.table.width, data.system.table.depth)), units, sides, notes,
                          f"Order of battle: {sc.history_source.doc}, {sc.history_source.section}. Map: gunbai's, features cited in the scenario file ({sc.layout_source.note or sc.layout_source.section}).")
 
 
