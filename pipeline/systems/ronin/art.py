@@ -381,7 +381,7 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
             [{"text": "Initiative", "bold": True}, f"{r.initiative_dice}d6", "Initiative + weapon", en["initiative"]],
             [{"text": "Attack", "bold": True}, f"{r.attack_dice}d6", "Fight + weapon (Attack counter)", en["attack"]],
             [{"text": "Defence", "bold": True}, f"{r.defence_dice}d6", "Fight + armour (Defence counter)", en["defence"]],
-        ], row_h=48),
+        ], row_h=42),
         Table("Modifiers", [("When", 0.84), ("", 0.16)], [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.defence_modifiers], row_h=32),
         Notes("", [f"Armour to the Defence Roll: {armour}.",
                    f"At most {r.max_attackers} models attack one model.",
@@ -422,7 +422,7 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
               [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.shooting_attack_modifiers], row_h=29),
         Table("Missile weapons", [("Weapon", 0.2), ("Range", 0.13), ("Shoot", 0.13), ("Special", 0.54)],
               [[{"text": w.name, "bold": True}, f'{w.max_range_in:g}"' if w.max_range_in else "?", _signed(w.shoot), w.special or "—"] for w in missile],
-              row_h=54),
+              row_h=44),
     ], subtitle="Korean bow = yumi, arquebus = teppo", kanji="弓鉄砲", colour=CARD_COLOUR, size=CARD_LAYOUT,
         footer=_srcs(*(m.source.doc for m in r.shooting_attack_modifiers), *(w.source.doc for w in missile)))
     melee = [w for w in data.weapons.values() if w.kind == "melee" and not w.same_as and w.id not in ("special", "shield")]
@@ -463,6 +463,8 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
         for b in c.blocks:
             if isinstance(b, Notes):
                 b.items = [t for t in b.items if t]
+            elif isinstance(b, Table):
+                b.fit = True  # every row at the table's text size, as high as its text (issue 32, item 10)
     return {card_image_name("reference", n): c for n, c in cards}
 
 
@@ -470,6 +472,12 @@ def reference_jobs(data: RoninData, scale: float | None = None) -> dict[str, Ren
     """Render jobs of the reference cards at ``scale`` (default: :data:`CARD_SIZE`)."""
     k = CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale
     return {n: c.job(k) for n, c in reference_cards(data).items()}
+
+
+#: Text size (card units) of a roster card's weapons and options: the smallest a printed card
+#: keeps (:data:`pipeline.render.legible.LEGIBLE_PT` at :data:`CARD_LAYOUT` units to the
+#: 90 mm card width: 5.5 pt is 12.9 units), the model names and stats 15.
+ROSTER_DETAIL_SIZE = 13
 
 
 def roster_card(data: RoninData, report: RosterReport) -> Card:
@@ -489,22 +497,23 @@ def roster_card(data: RoninData, report: RosterReport) -> Card:
         mt = m.model
         ws = ", ".join(data.weapons[w].name if w in data.weapons else w for w in m.weapons)
         opts = [data.attributes[a].name for a in m.attributes if a in data.attributes] + (["banner"] if m.banner else []) + (["mounted"] if mt.mounted else [])
-        armour = "—" if m.armour == "none" else next((a.name for a in data.rules.armour if a.id == m.armour), m.armour)
         rows.append([{"text": f"{n} × {mt.name}" if n > 1 else mt.name, "bold": True}, _v(mt.rank), _v(m.combat_pool), _v(mt.initiative), _v(mt.fight), _v(mt.shoot),
-                     {"text": armour, "size": 12}, {"text": ws + (f"\n{', '.join(opts)}" if opts else ""), "size": 12}, {"text": str(m.points), "bold": True}])
+                     ARMOUR_LETTER.get(m.armour, m.armour), {"text": ws + (f"\n{', '.join(opts)}" if opts else ""), "size": ROSTER_DETAIL_SIZE},
+                     {"text": str(m.points), "bold": True}])
     faction = data.factions[report.roster.faction]
     morale = [r.text for r in faction.rules if r.kind == "morale"] or ([f"The Morale Rating of {faction.name} is {faction.morale}"] if faction.morale else [])
     vp = [r.text for r in faction.rules if r.kind == "victory_points"]
     checks = [f"{f.rule}: {f.message}" for f in report.findings + report.notes]
     row_h = 44 if len(rows) <= 8 else max(26, 330 / len(rows))
-    blocks: list[Any] = [Table("", [("Model", 0.24), ("R", 0.045), ("CP", 0.055), ("I", 0.045), ("F", 0.045), ("S", 0.045), ("Armour", 0.12), ("Weapons · options", 0.34), ("Pts", 0.065)], rows, row_h=row_h)]
+    blocks: list[Any] = [Table("", [("Model", 0.24), ("R", 0.045), ("CP", 0.055), ("I", 0.045), ("F", 0.045), ("S", 0.045), ("A", 0.045), ("Weapons · options", 0.415), ("Pts", 0.065)],
+                               rows, row_h=row_h, fit=True)]
     if morale or vp:
         blocks.append(Notes("Morale and Victory Points", morale + vp, h=0, size=14))
     if checks:
         blocks.append(Notes("Roster check", checks, h=0, size=13))
     sub = f"{faction.name} · {len(report.models)} models · {report.total} of {report.roster.points_limit} points"
     return Card(report.roster.name, blocks, subtitle=sub, kanji="分隊", colour=CARD_COLOUR, size=CARD_LAYOUT,
-                footer="R Rank · CP Combat Pool · I Initiative · F Fight · S Shoot; points each · ? = not in the public sources (gunbai roster check)")
+                footer="R Rank · CP Combat Pool · I Initiative · F Fight · S Shoot · A Armour (L light, M medium, H heavy, - none); points each · ? = not in the public sources (gunbai roster check)")
 
 
 def roster_job(data: RoninData, report: RosterReport, scale: float | None = None) -> RenderJob:
