@@ -388,14 +388,16 @@ def _boxes(features: Sequence[Scenery], zones: Sequence[Zone]) -> list[tuple[flo
 
 def battlefield_context(width: float, depth: float, features: Sequence[Scenery], zones: Sequence[Zone] = (), *,
                         title: str = "", subtitle: str = "", seed: str = "", compass: Point | None = None,
-                        scale_bar: Point | None = None) -> dict[str, Any]:
+                        scale_bar: Point | None = None, avoid: Sequence[tuple[float, float, float, float]] = ()) -> dict[str, Any]:
     """The context of ``templates/measured/table.yaml.j2``: a ``width`` × ``depth`` inch table
     with ground texture, every feature (drawn in a fixed order: fields, marsh, lakes, hills,
     water, roads with bridges where they cross water, woods, villages), the zones, a compass
     rose, a scale bar in inches, edge ticks every 6 inches and the labels on top.
 
     ``compass`` (its centre) and ``scale_bar`` (its left end) place those (inches; default: the
-    spots along the edges that cover the fewest features and zones, :func:`pipeline.measured.layout.clear_spot`).
+    spots along the edges that cover the fewest features and zones, and boxes ``(x0, y0, x1, y1)``
+    of ``avoid``, e.g. the pieces a print sheet lays on the table:
+    :func:`pipeline.measured.layout.clear_spot`).
 
     Raises:
         ArtError: a feature cannot be drawn.
@@ -411,7 +413,7 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
                 bridges.append({"x": _r(p[0]), "y": _r(p[1]), "angle": _r(ang), "length": _r(water["width"] + 0.9), "width": _r(road["width"] + 0.3)})
     labels = [c["label"] for c in ctx_feats if c.get("label")]
     bar = scale_bar_inches(width)
-    compass, scale_bar = decoration_spots(width, depth, _boxes(features, zones), compass, scale_bar)
+    compass, scale_bar = decoration_spots(width, depth, _boxes(features, zones) + list(avoid), compass, scale_bar)
     return {
         "table": {"width": width, "depth": depth, "title": title, "subtitle": subtitle},
         "ground": ground_texture(width, depth, seed or title),

@@ -140,13 +140,36 @@ def marker_job(mk: MarkerType, px: int) -> RenderJob:
     return RenderJob("ronin/marker.yaml.j2", {"marker": {"label": mk.label, "sub": mk.sub, "fill": mk.fill, "text": mk.text, "shape": mk.shape}}, size=(px, px))
 
 
-def table_context(side_in: int, zones: list | None = None) -> dict[str, Any]:
+def table_context(side_in: int, zones: list | None = None, avoid: list | None = None) -> dict[str, Any]:
     """The battlefield context of a bare ``side_in``-inch square table (players place their own
     terrain in Ronin): ground, compass, scale bar, edge ticks, and ``zones``
-    (:class:`pipeline.measured.art.Zone`) when given."""
+    (:class:`pipeline.measured.art.Zone`) when given. The compass and scale bar keep off the
+    zones and the boxes ``(x0, y0, x1, y1)`` of ``avoid`` (a game sheet's terrain pieces and
+    models); the module's boards pass neither, and the set-ups keep their models off where the
+    bare table puts them (:func:`pipeline.systems.ronin.deployment.keep_off`)."""
     from pipeline.measured.art import battlefield_context
 
-    return battlefield_context(side_in, side_in, [], zones or [], seed=f"ronin-{side_in}")
+    return battlefield_context(side_in, side_in, [], zones or [], seed=f"ronin-{side_in}", avoid=avoid or ())
+
+
+#: Colour of a duelling area's dashed ring and label (neither side's: both duellists enter it).
+DUEL_COLOUR = "#5a3d7a"
+
+
+def duelling_area(data: RoninData, g: Game) -> tuple[float, float, float] | None:
+    """The duelling area of game ``g`` as ``(x, y, radius)`` inches, or ``None``: the area of
+    radius ``area_in`` round the point of the scenario's ``near_duellist`` deployment rule
+    (Duel, seed 001 p.61: "a 12" circular area in the middle of the table must be left clear
+    of all terrain"; the duellist stands "on the edge of the duelling area": the data reads 12
+    inches across, radius 6, ``scenarios/duel.yaml``)."""
+    sc = data.scenarios.get(g.scenario)
+    for rule in sc.deployment_rules if sc is not None else ():
+        if rule.kind == "near_duellist" and rule.area_in is not None:
+            t = g.table_side_in
+            c = (t / 2, t / 2) if rule.of == "centre" else g.objective
+            if c is not None:
+                return (float(c[0]), float(c[1]), float(rule.area_in))
+    return None
 
 
 def table_jobs(data: RoninData) -> dict[str, RenderJob]:
