@@ -67,3 +67,55 @@ def test_the_duel_sheet_draws_the_12_inch_duelling_circle(data):
     # a game whose scenario has no duelling area draws none
     skirmish = next(lg for lg in data.games if lg.value.id == "skirmish")
     assert art.duelling_area(data, skirmish.value) is None
+
+
+def test_a_label_takes_the_first_spot_no_piece_covers():
+    """Three spots one above the other; a piece across the first two: the third. Every spot
+    covered: the least covered. A spot a piece leaves free but the board's scale bar crosses
+    gives way to one neither covers."""
+    spots = [(0, 0, 4, 1), (0, 2, 4, 3), (0, 4, 4, 5)]
+    assert art.label_spot(spots, [(1, 0.5, 2, 2.5)]) == 2
+    assert art.label_spot(spots, [(0, 0, 4, 5), (0, 0, 1, 1)]) == 1  # 4 + 1 square inches, 4, 4: the first least
+    assert art.label_spot(spots, [], lines=[(3, 0, 4, 3)]) == 2
+    assert art.label_spot(spots, [(0, 0, 4, 5)], lines=[(0, 0, 4, 1)]) == 1  # covered alike: the one no line crosses
+
+
+def _label_boxes(data, g):
+    """Each zone's chosen label box, in table inches, by zone index."""
+    jobs = art.zone_jobs(data)
+    pieces, board = art.setup_boxes(data, g)
+    out = {}
+    for i, side in enumerate(g.sides):
+        spot = jobs[art.zone_image_name(g.id, i)].context["zone"]["spot"]
+        box = next(b for b, s in art.zone_label_spots(side.zone, f"{side.role} deployment") if s == spot)
+        ox, oy = art.zone_origin(side.zone)
+        out[i] = (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)
+    return out, pieces, board
+
+
+def test_no_zone_label_lies_under_a_piece_of_its_setup(data):
+    """In every game's VASSAL setup no model base, marker or terrain piece at its start lies
+    over a deployment zone's label, nor does the board's compass or scale bar lie under it."""
+    for lg in data.games:
+        g = lg.value
+        labels, pieces, board = _label_boxes(data, g)
+        models = sum(1 for p in pieces if p[2] - p[0] < 1.0)
+        assert models >= 2 * 4, g.id  # every model's base is among the pieces
+        for i, box in labels.items():
+            assert all(_overlap(box, p) == 0 for p in pieces), (g.id, i, box)
+            assert all(_overlap(box, b) == 0 for b in board), (g.id, i, box)
+
+
+def test_skirmish_player_a_label_fits_between_the_models_and_the_compass(data):
+    """Skirmish, Player A's zone (0, 0)-(24, 2): the models stand in a row at y = 1, x = 9,
+    10.5 ... 15 (bases 55 px at 56 px per inch: 0.49 inch round, the last reaching 15.49); the
+    bare table's scale bar covers (0.8, 0.8)-(7.6, 2.5) and its compass (18.8, 0.8)-(23.2, 5.2).
+    "Player A deployment" on one line is over 6 inches at 0.6 and 5 at 0.48: no gap holds it
+    (0-0.8, 7.6-8.51, 15.49-18.8 under y 0.8). On two lines at 0.6 "deployment" is 3.4
+    inches with its outline, wider than the 3.31 between the models and the compass; at 0.48
+    (0.8 of 0.6) it fits there: the first spot on the 0.25-inch grid from x = 0.3 right of
+    15.49 is 15.55, the letters 0.06 inside it; two lines of 0.48 and the outline are 1.08
+    deep, centred in the 2-inch zone from y = 0.46."""
+    g = next(lg.value for lg in data.games if lg.value.id == "skirmish")
+    spot = art.zone_jobs(data)[art.zone_image_name(g.id, 0)].context["zone"]["spot"]
+    assert spot == {"x": 15.61, "y": 0.52, "size": 0.48, "max_width": 23.4, "text": "Player A\ndeployment"}

@@ -9,6 +9,7 @@ between bases.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,20 +181,157 @@ def table_jobs(data: RoninData) -> dict[str, RenderJob]:
     return {table_image_name(s): table_job(table_context(s), ppi) for s in data.system.vassal.boards_inches}
 
 
-def zone_job(data: RoninData, zone: Zone, colour: str, label: str) -> RenderJob:
+#: A box ``(x0, y0, x1, y1)``, inches.
+Box = tuple[float, float, float, float]
+#: Size (inches) of a zone's label (a zone under 4/3 inch deep: 45 % of its depth); where no
+#: spot is free at that size the label tries these fractions of it, on one line and on two.
+ZONE_LABEL_SIZE = 0.6
+ZONE_LABEL_SHRINK = (1.0, 0.8, 0.65)
+#: The step (inches) between the spots :func:`zone_label_spots` tries.
+ZONE_LABEL_STEP = 0.25
+#: How far a label's box reaches past its letters (their outline), inches.
+ZONE_LABEL_PAD = 0.06
+
+
+def _overlap(a: Box, b: Box) -> float:
+    ix, iy = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    return ix * iy if ix > 0 and iy > 0 else 0.0
+
+
+def label_spot(candidates: list[Box], pieces: list[Box], lines: list[Box] = ()) -> int:  # type: ignore[assignment]
+    """The index of the first of ``candidates`` (a label's boxes at each spot it may take, in
+    order of preference) that none of ``pieces`` overlaps and none of ``lines`` (what had better
+    not run under a label: a board's compass, its scale bar); else the first no piece overlaps,
+    the least crossed by ``lines``; when every one is covered, the least covered by pieces
+    (by area; ties: the first).
+
+    >>> label_spot([(0, 0, 4, 1), (0, 2, 4, 3), (0, 4, 4, 5)], [(1, 0.5, 2, 2.5)])
+    2
+    >>> label_spot([(0, 0, 4, 1), (0, 2, 4, 3)], [(0, 0, 4, 3)])
+    0
+    >>> label_spot([(0, 0, 4, 1), (0, 2, 4, 3)], [(0, 0, 1, 1)], lines=[(3, 2, 4, 3)])
+    1
+    """
+    def cover(c: Box, boxes: list[Box]) -> float:
+        return round(sum(_overlap(c, p) for p in boxes), 9)
+
+    return min(range(len(candidates)), key=lambda i: (cover(candidates[i], pieces) > 0, cover(candidates[i], pieces),
+                                                      cover(candidates[i], list(lines)) > 0, cover(candidates[i], list(lines)), i))
+
+
+def _two_lines(label: str) -> str:
+    """``label`` broken at the space that makes its longer line shortest (unchanged: no space)."""
+    from pipeline.render.drawing import text_length
+
+    cuts = [i for i, ch in enumerate(label) if ch == " "]
+    if not cuts:
+        return label
+    i = min(cuts, key=lambda i: max(text_length(label[:i], 100, True), text_length(label[i + 1:], 100, True)))
+    return label[:i] + "\n" + label[i + 1:]
+
+
+def zone_label_spots(zone: Zone, label: str) -> list[tuple[Box, dict[str, Any]]]:
+    """Where ``zone``'s label may stand, in order of preference: ``(box, spot)``, the box in
+    inches from the zone image's top-left, the spot ``{x, y, size, max_width, text}`` the
+    template draws. At each size of :data:`ZONE_LABEL_SHRINK`, on one line then on two: in a
+    rectangle along its top (left to right, every :data:`ZONE_LABEL_STEP`), then its foot, then
+    its middle (a zone under 2.5 inches deep: its middle first); in a circle from its top down,
+    each row from the middle outwards, every box wholly inside the circle."""
+    from pipeline.render.drawing import text_length
+
+    k = 100.0
+    if zone.kind == "circle":
+        full, inner = ZONE_LABEL_SIZE, zone.r * 1.6
+    else:
+        full, inner = min(ZONE_LABEL_SIZE, zone.h * 0.45), max(zone.w - 0.6, 1.0)
+    st = ZONE_LABEL_STEP
+    out: list[tuple[Box, dict[str, Any]]] = []
+    for shrink in ZONE_LABEL_SHRINK:
+        size = full * shrink
+        for text in dict.fromkeys((label, _two_lines(label))):
+            lines = text.split("\n")
+            lw = max(text_length(line, round(size * k), True) for line in lines) / k + 2 * ZONE_LABEL_PAD
+            lh = len(lines) * size + 2 * ZONE_LABEL_PAD
+            if lw - 2 * ZONE_LABEL_PAD > inner:
+                continue
+            boxes: list[Box] = []
+            if zone.kind == "circle":
+                r = zone.r
+                for j in range(int((2 * r - lh - r * 0.25) / st) + 1):
+                    y = r * 0.25 + j * st
+                    row = []
+                    for i in range(int(r / st) + 1):
+                        for x in (r - lw / 2 - i * st, r - lw / 2 + i * st):
+                            b = (x, y, x + lw, y + lh)
+                            if all(math.hypot(cx - r, cy - r) <= r - 0.15 for cx in (b[0], b[2]) for cy in (b[1], b[3])):
+                                row.append(b)
+                    boxes += list(dict.fromkeys(row))
+            else:
+                w, h = zone.w, zone.h
+                top, foot, middle = 0.25, h - 0.25 - lh, (h - lh) / 2
+                ys = [top, foot, middle] if h >= 2.5 else [middle, top, foot]
+                ys = list(dict.fromkeys(y for y in ys if 0.05 <= y <= h - lh - 0.05 or y == middle))
+                xs = [0.3 + i * st for i in range(max(0, int((w - 0.6 - lw) / st)) + 1)]
+                boxes = [(x, y, x + lw, y + lh) for y in ys for x in xs]
+            spot = {"size": round(size, 3), "max_width": round(inner, 3), "text": text}
+            out += [(b, {**spot, "x": round(b[0] + ZONE_LABEL_PAD, 3), "y": round(b[1] + ZONE_LABEL_PAD, 3)}) for b in boxes]
+    if not out:  # a label wider than its zone at every size: its top-left, wrapped in the template
+        out.append(((0.3, 0.25, 0.3 + inner, 0.25 + full), {"x": 0.3, "y": 0.25, "size": round(full, 3), "max_width": round(inner, 3), "text": label}))
+    return out
+
+
+def zone_job(data: RoninData, zone: Zone, colour: str, label: str, pieces: list[Box] | None = None, lines: list[Box] | None = None) -> RenderJob:
+    """A deployment zone's image (``templates/ronin/zone.yaml.j2``) with its label at the spot
+    of :func:`zone_label_spots` that none of ``pieces`` (boxes, inches from the zone image's
+    top-left: what the game's setup lays over it) covers, nor ``lines`` (the board's compass
+    and scale bar under it), as :func:`label_spot` chooses."""
     ppi = data.system.vassal.px_per_inch
-    ctx = {"zone": {"kind": zone.kind, "w": zone.w, "h": zone.h, "r": zone.r, "fill": colour + "40", "edge": colour, "label": label}}
+    spots = zone_label_spots(zone, label)
+    _box, spot = spots[label_spot([b for b, _ in spots], pieces or [], lines or [])]
+    ctx = {"zone": {"kind": zone.kind, "w": zone.w, "h": zone.h, "r": zone.r, "fill": colour + "40", "edge": colour, "label": label, "spot": spot}}
     return RenderJob("ronin/zone.yaml.j2", ctx, scale=ppi)
 
 
+def setup_boxes(data: RoninData, g: Game) -> tuple[list[Box], list[Box]]:
+    """What lies over and under a zone in game ``g``'s VASSAL setup, inches on the table: the
+    box of every piece but the zones at its start (terrain, models, markers:
+    :func:`pipeline.systems.ronin.module.placements`), and the board's compass rose and scale
+    bar (:func:`pipeline.measured.layout.decoration_boxes` of the bare table)."""
+    from pipeline.measured.layout import decoration_boxes
+    from pipeline.systems.ronin.module import placements
+
+    ppi = data.system.vassal.px_per_inch
+    model_in = base_px(data) / ppi
+    marker_in = round(base_px(data) * 0.8) / ppi
+    terrain = {f"terrain:{g.id}:{i}": (p.w, p.h) for i, (_n, p) in enumerate(game_terrain_pieces(data, g))}
+    out: list[Box] = []
+    for p in placements(data, g):
+        kind = p.key.split(":", 1)[0]
+        if kind == "zone":
+            continue
+        w, h = terrain[p.key] if kind == "terrain" else ((model_in, model_in) if kind == "model" else (marker_in, marker_in))
+        x, y = p.x / ppi, p.y / ppi
+        out.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    return out, list(decoration_boxes(g.table_side_in, g.table_side_in))
+
+
+def zone_origin(zone: Zone) -> tuple[float, float]:
+    """The table inches of a zone image's top-left corner."""
+    return (zone.x - zone.r, zone.y - zone.r) if zone.kind == "circle" else (zone.x, zone.y)
+
+
 def zone_jobs(data: RoninData) -> dict[str, RenderJob]:
-    """The deployment zones of every game (one image each)."""
+    """The deployment zones of every game (one image each), each zone's label where none of
+    the game's pieces nor the board's compass or scale bar lies (:func:`setup_boxes`)."""
     out = {}
     for lg in data.games:
         g: Game = lg.value
+        pieces, board = setup_boxes(data, g)
         for i, side in enumerate(g.sides):
             colour = data.system.sides[side.side].fill
-            out[zone_image_name(g.id, i)] = zone_job(data, side.zone, colour, f"{side.role} deployment")
+            ox, oy = zone_origin(side.zone)
+            local = [[(x0 - ox, y0 - oy, x1 - ox, y1 - oy) for x0, y0, x1, y1 in boxes] for boxes in (pieces, board)]
+            out[zone_image_name(g.id, i)] = zone_job(data, side.zone, colour, f"{side.role} deployment", *local)
     return out
 
 
