@@ -610,14 +610,15 @@ def place_table_labels(width: float, depth: float, features: Sequence[Scenery], 
 def battlefield_context(width: float, depth: float, features: Sequence[Scenery], zones: Sequence[Zone] = (), *,
                         title: str = "", subtitle: str = "", seed: str = "", compass: Point | None = None,
                         scale_bar: Point | None = None, pieces: Sequence[Box] = (),
-                        label_min: float = 0.0) -> dict[str, Any]:
+                        label_min: float = 0.0, avoid: Sequence[Box] = ()) -> dict[str, Any]:
     """The context of ``templates/measured/table.yaml.j2``: a ``width`` × ``depth`` inch table
     with ground texture, every feature (drawn in a fixed order: fields, marsh, lakes, hills,
     water, roads with bridges where they cross water, woods, villages), the zones, a compass
     rose, a scale bar in inches, edge ticks every 6 inches and the labels on top.
 
     ``compass`` (its centre) and ``scale_bar`` (its left end) place those (inches; default: the
-    spots along the edges that cover the fewest features and zones, :func:`pipeline.measured.layout.clear_spot`).
+    spots along the edges that cover the fewest features and zones and the boxes of ``avoid``,
+    e.g. the pieces a print sheet lays on the table, :func:`pipeline.measured.layout.clear_spot`).
     Every label (a feature's name, a zone's) stands where :func:`place_table_labels` puts it:
     off ``pieces`` (the bases of every scenario set up on this table, :func:`piece_box`), the
     other labels, the zone edges, crossings, compass and scale bar; ``label_min``: the least size of
@@ -635,7 +636,7 @@ def battlefield_context(width: float, depth: float, features: Sequence[Scenery],
             for p, ang in crossings(road["path"], water["path"]):
                 bridges.append({"x": _r(p[0]), "y": _r(p[1]), "angle": _r(ang), "length": _r(water["width"] + 0.9), "width": _r(road["width"] + 0.3)})
     bar = scale_bar_inches(width)
-    compass, scale_bar = decoration_spots(width, depth, _boxes(features, zones), compass, scale_bar)
+    compass, scale_bar = decoration_spots(width, depth, _boxes(features, zones) + list(avoid), compass, scale_bar)
     decorations = [(compass[0] - 2.0, compass[1] - 2.0, compass[0] + 2.0, compass[1] + 2.0),
                    (scale_bar[0] - 0.4, scale_bar[1] - 1.05, scale_bar[0] + bar + 0.4, scale_bar[1] + 0.65)]
     labels, zone_labels = place_table_labels(width, depth, features, ctx_feats, zones, pieces, decorations, label_min)

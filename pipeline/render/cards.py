@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,8 @@ from pipeline.render.cache import RenderJob
 
 HEADER = 128
 TITLE = 38
+#: The blocks' margin on either side of the card (``X0`` of ``templates/common/card.yaml.j2``).
+MARGIN = 28
 
 
 @dataclass
@@ -40,27 +43,131 @@ class Steps:
         return {"kind": "steps", "title": self.title, "items": self.items}
 
 
+#: A table cell's text keeps this many units from its column's left rule, and ``CELL_PAD`` in all
+#: (left and right, ``templates/common/card.yaml.j2``); a header label keeps ``HEAD_PAD``.
+CELL_LEFT = 8
+CELL_PAD = 14
+HEAD_PAD = 12
+#: Units a cell's text keeps from the rules above and below its row, in all.
+ROW_PAD = 10
+#: Body and header text sizes of a table, and the line pitch of a wrapped cell (the template's).
+CELL_SIZE = 15
+HEAD_SIZE = 14
+LINE_HEIGHT = 1.1
+
+
+def _text_w(text: str, size: float, bold: bool) -> float:
+    """Width in units of one line of ``text`` at ``size`` (measured at 8 pixels per unit, as
+    the fit checks and the template's ``fit_size`` measure)."""
+    from pipeline.render.drawing import text_length
+
+    return text_length(text, max(1, round(size * 8)), bold) / 8
+
+
+def _text_h(text: str, size: float, bold: bool, width: float) -> float:
+    """Height in units of ``text`` wrapped at ``width`` at ``size``, never shrunk."""
+    from pipeline.render.drawing import _layout_text
+
+    lines, s = _layout_text({"text": text, "size": size, "bold": bold, "max_width": width, "max_height": None, "wrap": True,
+                             "line_height": LINE_HEIGHT, "min_size": size}, 8.0)
+    return ((len(lines) - 1) * s * LINE_HEIGHT + s) / 8
+
+
 @dataclass
 class Table:
     """A table: ``columns`` as ``(label, width fraction)``; each row a list of cells, a cell a
-    string or ``{text, symbol, swatch, bold, size}``; ``tints`` colours rows (``None``: banded)."""
+    string or ``{text, symbol, swatch, bold, size}``; ``tints`` colours rows (``None``: banded).
+
+    Without ``fit`` every row is ``row_h`` high, every column its fraction of the width, and
+    the template sets a column's cells at the one size its most crowded cell fits at. With
+    ``fit`` the table is sized to its text, which is never shrunk (:meth:`measure`): each
+    column at least as wide as its widest line (a cell's ``\\n`` lines, its header), each row
+    as high as its most wrapped cell (``row_h`` at least), so every cell is set at its size."""
 
     title: str
     columns: list[tuple[str, float]]
     rows: list[list[Any]]
     row_h: float = 46
     tints: list[str | None] | None = None
+    fit: bool = False
 
-    def height(self) -> float:
-        return (TITLE if self.title else 0) + 30 + self.row_h * len(self.rows)
-
-    def context(self) -> dict[str, Any]:
-        rows = []
-        for i, r in enumerate(self.rows):
+    def cells(self) -> list[list[dict[str, Any]]]:
+        """The rows' cells as dicts ``{text, symbol, swatch, bold, size}``."""
+        out = []
+        for r in self.rows:
             cells = [c if isinstance(c, dict) else {"text": str(c)} for c in r]
-            cells = [{"text": c.get("text", ""), "symbol": c.get("symbol"), "swatch": c.get("swatch"), "bold": c.get("bold", False), "size": c.get("size")} for c in cells]
-            rows.append({"cells": cells, "tint": (self.tints[i] if self.tints else None)})
-        return {"kind": "table", "title": self.title, "row_h": self.row_h, "columns": [{"label": lb, "w": w} for lb, w in self.columns], "rows": rows}
+            out.append([{"text": c.get("text", ""), "symbol": c.get("symbol"), "swatch": c.get("swatch"), "bold": c.get("bold", False), "size": c.get("size")} for c in cells])
+        return out
+
+    def measure(self, inner_w: float) -> tuple[list[float], list[float]]:
+        """The column widths and row heights (units) in a table ``inner_w`` wide.
+
+        Without ``fit``: the columns' fractions of ``inner_w`` and ``row_h`` each. With ``fit``,
+        column ``i`` needs ``need[i]``, its widest line unwrapped plus the cell padding: when
+        the needs fit, each column gets its need and the width left over in proportion to its
+        fraction; when they do not, each column wider by its fraction than its need gives the
+        surplus to the narrower ones: whole to each it makes wide enough (the one lacking least
+        first), the rest in proportion to what the others lack (their long texts wrap).
+        Each row is then as high as its highest cell wrapped at its column's width, plus
+        :data:`ROW_PAD`, and ``row_h`` at least.
+
+        Example (a column that needs 100 of a 300 wide table and one that needs 150, fractions
+        0.5 and 0.5: each gets its need and half of the 50 left)::
+
+            widths = [100 + 25, 150 + 25]
+        """
+        frac = [w for _, w in self.columns]
+        if not self.fit:
+            return [f * inner_w for f in frac], [self.row_h] * len(self.rows)
+        cells = self.cells()
+        inset = [(self.row_h + 2 - CELL_LEFT) if (c["swatch"] or c["symbol"]) else 0.0 for r in cells for c in r]
+        need = []
+        for i, (label, _) in enumerate(self.columns):
+            n = _text_w(label, HEAD_SIZE, True) + HEAD_PAD if label else 0.0
+            for j, r in enumerate(cells):
+                c = r[i]
+                for line in c["text"].split("\n"):
+                    n = max(n, _text_w(line, c["size"] or CELL_SIZE, c["bold"]) + CELL_PAD + inset[j * len(self.columns) + i])
+            need.append(n + 0.5)  # half a unit of slack for rounding to pixels
+        given = [f * inner_w for f in frac]
+        if sum(need) <= inner_w:
+            left = inner_w - sum(need)
+            widths = [n + left * f / sum(frac) for n, f in zip(need, frac, strict=True)]
+        else:
+            # the columns with room to spare give it up; a narrower column that it makes whole
+            # gets its whole need (the one lacking least first), the rest is shared in proportion
+            pool = sum(max(0.0, g - n) for g, n in zip(given, need, strict=True))
+            widths = [min(g, n) for g, n in zip(given, need, strict=True)]
+            short = sorted((n - g, i) for i, (g, n) in enumerate(zip(given, need, strict=True)) if n > g)
+            while short and short[0][0] <= pool and len(short) > 1:
+                lack, i = short.pop(0)
+                widths[i] += lack
+                pool -= lack
+            total = sum(lack for lack, _ in short)
+            for lack, i in short:
+                widths[i] += pool * lack / total
+        heights = []
+        for j, r in enumerate(cells):
+            h = self.row_h
+            for i, c in enumerate(r):
+                if c["text"].strip():
+                    w = widths[i] - CELL_PAD - inset[j * len(self.columns) + i]
+                    h = max(h, _text_h(c["text"], c["size"] or CELL_SIZE, c["bold"], w) + ROW_PAD)
+            heights.append(math.ceil(h * 100 - 1e-6) / 100)
+        return widths, heights
+
+    def height(self, inner_w: float = 544) -> float:
+        return (TITLE if self.title else 0) + 30 + sum(self.measure(inner_w)[1])
+
+    def context(self, inner_w: float = 544) -> dict[str, Any]:
+        widths, heights = self.measure(inner_w)
+        rows = []
+        dy = 0.0
+        for i, (cells, h) in enumerate(zip(self.cells(), heights, strict=True)):
+            rows.append({"cells": cells, "tint": (self.tints[i] if self.tints else None), "dy": round(dy, 2), "h": h})
+            dy += h
+        return {"kind": "table", "title": self.title, "row_h": self.row_h, "body_h": round(dy, 2), "fit": self.fit,
+                "columns": [{"label": lb, "w": round(w / inner_w, 6)} for (lb, _), w in zip(self.columns, widths, strict=True)], "rows": rows}
 
 
 @dataclass
@@ -139,8 +246,13 @@ class Card:
             ValueError: the blocks do not fit the card.
         """
         w, h = self.size
+        inner = w - 2 * MARGIN
+
+        def height(b: Block) -> float:
+            return b.height(inner) if isinstance(b, Table) else b.height()
+
         room = h - HEADER - 60 - self.gap * (len(self.blocks) - 1)
-        fixed = sum(b.height() for b in self.blocks if not (isinstance(b, Notes) and b.h == 0))
+        fixed = sum(height(b) for b in self.blocks if not (isinstance(b, Notes) and b.h == 0))
         flex = [b for b in self.blocks if isinstance(b, Notes) and b.h == 0]
         if fixed > room + 1e-6 or (flex and fixed >= room):
             raise ValueError(f"card {self.title!r}: the blocks need {fixed:.0f} px, the card has {room:.0f}")
@@ -148,8 +260,8 @@ class Card:
         y = HEADER + 12.0
         out = []
         for b in self.blocks:
-            bh = each if b in flex else b.height()
-            ctx = b.context()
+            bh = each if b in flex else height(b)
+            ctx = b.context(inner) if isinstance(b, Table) else b.context()
             ctx.update(y=round(y, 2), h=round(bh, 2))
             out.append(ctx)
             y += bh + self.gap

@@ -10,6 +10,8 @@ regenerate and look at them before committing::
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline.systems.ronin import art
 from pipeline.systems.ronin.load import load_roster
 from pipeline.systems.ronin.roster import check_roster
@@ -97,13 +99,13 @@ def test_movement_and_morale_card(data):
 
 def test_roster_card_one_row_per_roster_line_with_statline_and_points(data):
     """bushi_sample_200: 2 × Ashigaru (R1 CP2 I2 F2 S1, medium, 18 each) ... Hatamoto (R4 CP4
-    I4 F4 S2, heavy, 38 points as gunbai costs it)."""
+    I4 F4 S2, heavy, 38 points as gunbai costs it); armour by its letter, as on the counters."""
     card = art.roster_card(data, check_roster(data, data.rosters["bushi_sample_200"]))
     rows = _cells(card)
-    assert rows[0][:8] == ["2 × Ashigaru", "1", "2", "2", "2", "1", "Medium", "Katana, Teppo"]
+    assert rows[0][:8] == ["2 × Ashigaru", "1", "2", "2", "2", "1", "M", "Katana, Teppo"]
     assert rows[0][8] == "18"
     hatamoto = next(r for r in rows if r[0] == "Hatamoto")
-    assert hatamoto[1:7] == ["4", "4", "4", "4", "2", "Heavy"] and hatamoto[8] == "38"
+    assert hatamoto[1:7] == ["4", "4", "4", "4", "2", "H"] and hatamoto[8] == "38"
     assert "Commander" in hatamoto[7]
     assert card.subtitle == "Bushi · 9 models · 203 of 200 points"
     assert any(n.startswith("points-limit") for n in _notes(card))
@@ -125,3 +127,109 @@ def test_golden_cards(data):
         "ronin_card_roster.png": art.roster_job(data, check_roster(data, data.rosters["bushi_sample_200"]), 0.5).render(art.renderer()),
     }
     assert_golden(images)
+
+
+# ---------------------------------------------------------------------------------------------
+# tables sized to their text (issue 32, item 10)
+
+
+def _table_texts(job):
+    """``(text, size as drawn, lines, box height, row height)`` of every table cell of a card's
+    drawing: each text shape laid out as the renderer lays it (8 px per unit)."""
+    from pipeline.render.drawing import _layout_text
+
+    d = art.renderer().drawing(job.template, job.context)
+    out = []
+    for shape in d.shapes:
+        p = shape.params
+        if shape.name == "text" and p["wrap"] and p["line_height"] == 1.1 and p["text"].strip():
+            lines, s = _layout_text(p, 8.0)
+            out.append((p["text"], s / 8, len(lines), ((len(lines) - 1) * s * 1.1 + s) / 8, p["max_height"] + 10))
+    return out
+
+
+def test_every_roster_card_row_holds_its_text_on_two_lines_at_its_size(data):
+    """Every cell of every shipped roster card is drawn at its own size (model names and stats
+    15, weapons and options 13: never shrunk), on at most two lines (the weapons, then the
+    options), and its text keeps 5 units from the rules above and below its row. Hatamoto's
+    "Katana, Wakizashi, Naginata" / "Commander, Naginatajutsu, Powerful" took three lines at 12."""
+    for rid, lr in data.rosters.items():
+        card = art.roster_card(data, check_roster(data, lr))
+        table = card.layout()[0]
+        sizes = {c["text"]: (c["size"] or 15) for r in table["rows"] for c in r["cells"]}
+        cells = [t for t in _table_texts(card.job(1.0)) if t[0] in sizes]
+        assert cells, rid
+        for text, size, lines, block, row_h in cells:
+            assert size == sizes[text], (rid, text, size)
+            assert lines <= 2, (rid, text, lines)
+            assert block <= row_h - 10 + 1e-6, (rid, text)  # 5 units clear above and below
+
+
+def test_roster_card_text_keeps_the_print_floor(data):
+    """A roster card prints 90 mm wide for its 600 layout units: 0.15 mm a unit, so its
+    smallest row text, 13 units, is 13 × 0.15 mm × 72 / 25.4 = 5.53 pt, over the 5.5 pt floor
+    of the measured tables' print (pipeline.render.legible.LEGIBLE_PT)."""
+    from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM
+    from pipeline.systems.ronin.printing import CARD_MM
+
+    mm_per_unit = CARD_MM[0] / art.CARD_LAYOUT[0]
+    assert mm_per_unit == 0.15
+    assert round(art.ROSTER_DETAIL_SIZE * mm_per_unit * PT_PER_MM, 2) == 5.53
+    for rid, lr in data.rosters.items():
+        card = art.roster_card(data, check_roster(data, lr))
+        cells = {c["text"] for r in card.layout()[0]["rows"] for c in r["cells"]}
+        smallest = min(size for text, size, *_ in _table_texts(card.job(1.0)) if text in cells)
+        assert smallest * mm_per_unit * PT_PER_MM >= LEGIBLE_PT, rid
+
+
+def test_hatamoto_row_is_two_lines_and_its_armour_a_letter(data):
+    card = art.roster_card(data, check_roster(data, data.rosters["bushi_sample_200"]))
+    hatamoto = next(r for r in _cells(card) if r[0] == "Hatamoto")
+    assert hatamoto[6] == "H" and hatamoto[7] == "Katana, Wakizashi, Naginata\nCommander, Naginatajutsu, Powerful"
+    drawn = {t[0]: t for t in _table_texts(card.job(1.0))}
+    assert drawn[hatamoto[7]][2] == 2  # two lines: each line of the cell on one
+    assert "A Armour (L light, M medium, H heavy, - none)" in card.footer
+
+
+def test_every_weapons_card_row_is_set_at_one_size(data):
+    """The hand-to-hand weapons card: every weapon's name is drawn at 15 units on one line,
+    "Improvised weapon" as "Katana" (it was set smaller than every other row)."""
+    card = art.reference_cards(data)[art.card_image_name("reference", "6 weapons")]
+    names = {r[0] for r in _cells(card)}
+    drawn = [t for t in _table_texts(card.job(1.0)) if t[0] in names]
+    assert {t[0] for t in drawn} == names and "Improvised weapon" in names
+    assert {(t[1], t[2]) for t in drawn} == {(15.0, 1)}
+
+
+def test_every_reference_card_table_cell_is_drawn_at_its_size(data):
+    for name, card in art.reference_cards(data).items():
+        tables = [b for b in card.layout() if b["kind"] == "table"]
+        sizes = {c["text"]: (c["size"] or 15) for b in tables for r in b["rows"] for c in r["cells"]}
+        for text, size, _lines, block, row_h in _table_texts(card.job(1.0)):
+            if text in sizes:
+                assert size == sizes[text], (name, text)
+                assert block <= row_h - 10 + 1e-6, (name, text)
+
+
+def test_a_table_sized_to_its_text_gives_each_column_its_need_and_shares_the_rest():
+    """Two columns of fractions 0.5 / 0.5 in a table 300 units wide: a column needs its widest
+    line plus 14 units of padding (and half a unit of slack). When the needs fit, each gets its
+    need and half of what is left; when they do not, the column with room to spare gives it
+    to the one that lacks it, and the long text wraps onto a taller row."""
+    from pipeline.render.cards import Table, _text_w
+
+    short, long_ = "Yari", "long-handled, +1 Enhanced"
+    need = [_text_w(short, 15, False) + 14.5, _text_w(long_, 15, False) + 14.5]
+    widths, heights = Table("", [("", 0.5), ("", 0.5)], [[short, long_]], row_h=30, fit=True).measure(300)
+    left = 300 - sum(need)
+    assert left > 0
+    assert widths == pytest.approx([need[0] + left / 2, need[1] + left / 2])
+    assert heights == [30]
+    # narrower than the needs (the long text's line at 0.7 of its width): the short column keeps
+    # its need, the long one gets the rest and wraps on two lines ("long-handled, +1" / "Enhanced")
+    w = need[0] + 14 + 0.7 * _text_w(long_, 15, False)
+    widths, heights = Table("", [("", 0.5), ("", 0.5)], [[short, long_]], row_h=30, fit=True).measure(w)
+    assert widths == pytest.approx([need[0], w - need[0]])
+    assert heights[0] == pytest.approx(15 * 1.1 + 15 + 10, abs=0.02)  # two lines at 15, 5 above and below
+    # without fit: the fractions and row_h, as before
+    assert Table("", [("", 0.5), ("", 0.5)], [[short, long_]], row_h=30).measure(120) == ([60, 60], [30])

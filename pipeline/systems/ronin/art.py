@@ -9,6 +9,7 @@ between bases.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,13 +141,36 @@ def marker_job(mk: MarkerType, px: int) -> RenderJob:
     return RenderJob("ronin/marker.yaml.j2", {"marker": {"label": mk.label, "sub": mk.sub, "fill": mk.fill, "text": mk.text, "shape": mk.shape}}, size=(px, px))
 
 
-def table_context(side_in: int, zones: list | None = None) -> dict[str, Any]:
+def table_context(side_in: int, zones: list | None = None, avoid: list | None = None) -> dict[str, Any]:
     """The battlefield context of a bare ``side_in``-inch square table (players place their own
     terrain in Ronin): ground, compass, scale bar, edge ticks, and ``zones``
-    (:class:`pipeline.measured.art.Zone`) when given."""
+    (:class:`pipeline.measured.art.Zone`) when given. The compass and scale bar keep off the
+    zones and the boxes ``(x0, y0, x1, y1)`` of ``avoid`` (a game sheet's terrain pieces and
+    models); the module's boards pass neither, and the set-ups keep their models off where the
+    bare table puts them (:func:`pipeline.systems.ronin.deployment.keep_off`)."""
     from pipeline.measured.art import battlefield_context
 
-    return battlefield_context(side_in, side_in, [], zones or [], seed=f"ronin-{side_in}")
+    return battlefield_context(side_in, side_in, [], zones or [], seed=f"ronin-{side_in}", avoid=avoid or ())
+
+
+#: Colour of a duelling area's dashed ring and label (neither side's: both duellists enter it).
+DUEL_COLOUR = "#5a3d7a"
+
+
+def duelling_area(data: RoninData, g: Game) -> tuple[float, float, float] | None:
+    """The duelling area of game ``g`` as ``(x, y, radius)`` inches, or ``None``: the area of
+    radius ``area_in`` round the point of the scenario's ``near_duellist`` deployment rule
+    (Duel, seed 001 p.61: "a 12" circular area in the middle of the table must be left clear
+    of all terrain"; the duellist stands "on the edge of the duelling area": the data reads 12
+    inches across, radius 6, ``scenarios/duel.yaml``)."""
+    sc = data.scenarios.get(g.scenario)
+    for rule in sc.deployment_rules if sc is not None else ():
+        if rule.kind == "near_duellist" and rule.area_in is not None:
+            t = g.table_side_in
+            c = (t / 2, t / 2) if rule.of == "centre" else g.objective
+            if c is not None:
+                return (float(c[0]), float(c[1]), float(rule.area_in))
+    return None
 
 
 def table_jobs(data: RoninData) -> dict[str, RenderJob]:
@@ -157,20 +181,134 @@ def table_jobs(data: RoninData) -> dict[str, RenderJob]:
     return {table_image_name(s): table_job(table_context(s), ppi) for s in data.system.vassal.boards_inches}
 
 
-def zone_job(data: RoninData, zone: Zone, colour: str, label: str) -> RenderJob:
+#: A box ``(x0, y0, x1, y1)``, inches.
+Box = tuple[float, float, float, float]
+#: Size (inches) of a zone's label (a zone under 4/3 inch deep: 45 % of its depth); where no
+#: spot is free at that size the label tries these fractions of it, on one line and on two.
+ZONE_LABEL_SIZE = 0.6
+ZONE_LABEL_SHRINK = (1.0, 0.8, 0.65)
+#: The step (inches) between the spots :func:`zone_label_spots` tries.
+ZONE_LABEL_STEP = 0.25
+#: How far a label's box reaches past its letters (their outline), inches.
+ZONE_LABEL_PAD = 0.06
+
+
+def _two_lines(label: str) -> str:
+    """``label`` broken at the space that makes its longer line shortest (unchanged: no space)."""
+    from pipeline.render.drawing import text_length
+
+    cuts = [i for i, ch in enumerate(label) if ch == " "]
+    if not cuts:
+        return label
+    i = min(cuts, key=lambda i: max(text_length(label[:i], 100, True), text_length(label[i + 1:], 100, True)))
+    return label[:i] + "\n" + label[i + 1:]
+
+
+def zone_label_spots(zone: Zone, label: str) -> list[tuple[Box, dict[str, Any]]]:
+    """Where ``zone``'s label may stand, in order of preference: ``(box, spot)``, the box in
+    inches from the zone image's top-left, the spot ``{x, y, size, max_width, text}`` the
+    template draws. At each size of :data:`ZONE_LABEL_SHRINK`, on one line then on two: in a
+    rectangle along its top (left to right, every :data:`ZONE_LABEL_STEP`), then its foot, then
+    its middle (a zone under 2.5 inches deep: its middle first); in a circle from its top down,
+    each row from the middle outwards, every box wholly inside the circle."""
+    from pipeline.render.drawing import text_length
+
+    k = 100.0
+    if zone.kind == "circle":
+        full, inner = ZONE_LABEL_SIZE, zone.r * 1.6
+    else:
+        full, inner = min(ZONE_LABEL_SIZE, zone.h * 0.45), max(zone.w - 0.6, 1.0)
+    st = ZONE_LABEL_STEP
+    out: list[tuple[Box, dict[str, Any]]] = []
+    for shrink in ZONE_LABEL_SHRINK:
+        size = full * shrink
+        for text in dict.fromkeys((label, _two_lines(label))):
+            lines = text.split("\n")
+            lw = max(text_length(line, round(size * k), True) for line in lines) / k + 2 * ZONE_LABEL_PAD
+            lh = len(lines) * size + 2 * ZONE_LABEL_PAD
+            if lw - 2 * ZONE_LABEL_PAD > inner:
+                continue
+            boxes: list[Box] = []
+            if zone.kind == "circle":
+                r = zone.r
+                for j in range(int((2 * r - lh - r * 0.25) / st) + 1):
+                    y = r * 0.25 + j * st
+                    row = []
+                    for i in range(int(r / st) + 1):
+                        for x in (r - lw / 2 - i * st, r - lw / 2 + i * st):
+                            b = (x, y, x + lw, y + lh)
+                            if all(math.hypot(cx - r, cy - r) <= r - 0.15 for cx in (b[0], b[2]) for cy in (b[1], b[3])):
+                                row.append(b)
+                    boxes += list(dict.fromkeys(row))
+            else:
+                w, h = zone.w, zone.h
+                top, foot, middle = 0.25, h - 0.25 - lh, (h - lh) / 2
+                ys = [top, foot, middle] if h >= 2.5 else [middle, top, foot]
+                ys = list(dict.fromkeys(y for y in ys if 0.05 <= y <= h - lh - 0.05 or y == middle))
+                xs = [0.3 + i * st for i in range(max(0, int((w - 0.6 - lw) / st)) + 1)]
+                boxes = [(x, y, x + lw, y + lh) for y in ys for x in xs]
+            spot = {"size": round(size, 3), "max_width": round(inner, 3), "text": text}
+            out += [(b, {**spot, "x": round(b[0] + ZONE_LABEL_PAD, 3), "y": round(b[1] + ZONE_LABEL_PAD, 3)}) for b in boxes]
+    if not out:  # a label wider than its zone at every size: its top-left, wrapped in the template
+        out.append(((0.3, 0.25, 0.3 + inner, 0.25 + full), {"x": 0.3, "y": 0.25, "size": round(full, 3), "max_width": round(inner, 3), "text": label}))
+    return out
+
+
+def zone_job(data: RoninData, zone: Zone, colour: str, label: str, pieces: list[Box] | None = None, lines: list[Box] | None = None) -> RenderJob:
+    """A deployment zone's image (``templates/ronin/zone.yaml.j2``) with its label at the spot
+    of :func:`zone_label_spots` that none of ``pieces`` (boxes, inches from the zone image's
+    top-left: what the game's setup lays over it) covers, nor ``lines`` (the board's compass
+    and scale bar under it), as :func:`pipeline.measured.art.place_labels` chooses (the one
+    label rule of the measured tables)."""
+    from pipeline.measured.art import place_labels
+
     ppi = data.system.vassal.px_per_inch
-    ctx = {"zone": {"kind": zone.kind, "w": zone.w, "h": zone.h, "r": zone.r, "fill": colour + "40", "edge": colour, "label": label}}
+    spots = zone_label_spots(zone, label)
+    _box, spot = spots[place_labels([[b for b, _ in spots]], pieces or [], lines or [])[0]]
+    ctx = {"zone": {"kind": zone.kind, "w": zone.w, "h": zone.h, "r": zone.r, "fill": colour + "40", "edge": colour, "label": label, "spot": spot}}
     return RenderJob("ronin/zone.yaml.j2", ctx, scale=ppi)
 
 
+def setup_boxes(data: RoninData, g: Game) -> tuple[list[Box], list[Box]]:
+    """What lies over and under a zone in game ``g``'s VASSAL setup, inches on the table: the
+    box of every piece but the zones at its start (terrain, models, markers:
+    :func:`pipeline.systems.ronin.module.placements`), and the board's compass rose and scale
+    bar (:func:`pipeline.measured.layout.decoration_boxes` of the bare table)."""
+    from pipeline.measured.layout import decoration_boxes
+    from pipeline.systems.ronin.module import placements
+
+    ppi = data.system.vassal.px_per_inch
+    model_in = base_px(data) / ppi
+    marker_in = round(base_px(data) * 0.8) / ppi
+    terrain = {f"terrain:{g.id}:{i}": (p.w, p.h) for i, (_n, p) in enumerate(game_terrain_pieces(data, g))}
+    out: list[Box] = []
+    for p in placements(data, g):
+        kind = p.key.split(":", 1)[0]
+        if kind == "zone":
+            continue
+        w, h = terrain[p.key] if kind == "terrain" else ((model_in, model_in) if kind == "model" else (marker_in, marker_in))
+        x, y = p.x / ppi, p.y / ppi
+        out.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    return out, list(decoration_boxes(g.table_side_in, g.table_side_in))
+
+
+def zone_origin(zone: Zone) -> tuple[float, float]:
+    """The table inches of a zone image's top-left corner."""
+    return (zone.x - zone.r, zone.y - zone.r) if zone.kind == "circle" else (zone.x, zone.y)
+
+
 def zone_jobs(data: RoninData) -> dict[str, RenderJob]:
-    """The deployment zones of every game (one image each)."""
+    """The deployment zones of every game (one image each), each zone's label where none of
+    the game's pieces nor the board's compass or scale bar lies (:func:`setup_boxes`)."""
     out = {}
     for lg in data.games:
         g: Game = lg.value
+        pieces, board = setup_boxes(data, g)
         for i, side in enumerate(g.sides):
             colour = data.system.sides[side.side].fill
-            out[zone_image_name(g.id, i)] = zone_job(data, side.zone, colour, f"{side.role} deployment")
+            ox, oy = zone_origin(side.zone)
+            local = [[(x0 - ox, y0 - oy, x1 - ox, y1 - oy) for x0, y0, x1, y1 in boxes] for boxes in (pieces, board)]
+            out[zone_image_name(g.id, i)] = zone_job(data, side.zone, colour, f"{side.role} deployment", *local)
     return out
 
 
@@ -381,7 +519,7 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
             [{"text": "Initiative", "bold": True}, f"{r.initiative_dice}d6", "Initiative + weapon", en["initiative"]],
             [{"text": "Attack", "bold": True}, f"{r.attack_dice}d6", "Fight + weapon (Attack counter)", en["attack"]],
             [{"text": "Defence", "bold": True}, f"{r.defence_dice}d6", "Fight + armour (Defence counter)", en["defence"]],
-        ], row_h=48),
+        ], row_h=42),
         Table("Modifiers", [("When", 0.84), ("", 0.16)], [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.defence_modifiers], row_h=32),
         Notes("", [f"Armour to the Defence Roll: {armour}.",
                    f"At most {r.max_attackers} models attack one model.",
@@ -422,7 +560,7 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
               [[m.text, {"text": _signed(m.value), "bold": True}] for m in r.shooting_attack_modifiers], row_h=29),
         Table("Missile weapons", [("Weapon", 0.2), ("Range", 0.13), ("Shoot", 0.13), ("Special", 0.54)],
               [[{"text": w.name, "bold": True}, f'{w.max_range_in:g}"' if w.max_range_in else "?", _signed(w.shoot), w.special or "—"] for w in missile],
-              row_h=54),
+              row_h=44),
     ], subtitle="Korean bow = yumi, arquebus = teppo", kanji="弓鉄砲", colour=CARD_COLOUR, size=CARD_LAYOUT,
         footer=_srcs(*(m.source.doc for m in r.shooting_attack_modifiers), *(w.source.doc for w in missile)))
     melee = [w for w in data.weapons.values() if w.kind == "melee" and not w.same_as and w.id not in ("special", "shield")]
@@ -463,6 +601,8 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
         for b in c.blocks:
             if isinstance(b, Notes):
                 b.items = [t for t in b.items if t]
+            elif isinstance(b, Table):
+                b.fit = True  # every row at the table's text size, as high as its text (issue 32, item 10)
     return {card_image_name("reference", n): c for n, c in cards}
 
 
@@ -470,6 +610,12 @@ def reference_jobs(data: RoninData, scale: float | None = None) -> dict[str, Ren
     """Render jobs of the reference cards at ``scale`` (default: :data:`CARD_SIZE`)."""
     k = CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale
     return {n: c.job(k) for n, c in reference_cards(data).items()}
+
+
+#: Text size (card units) of a roster card's weapons and options: the smallest a printed card
+#: keeps (:data:`pipeline.render.legible.LEGIBLE_PT` at :data:`CARD_LAYOUT` units to the
+#: 90 mm card width: 5.5 pt is 12.9 units), the model names and stats 15.
+ROSTER_DETAIL_SIZE = 13
 
 
 def roster_card(data: RoninData, report: RosterReport) -> Card:
@@ -489,22 +635,23 @@ def roster_card(data: RoninData, report: RosterReport) -> Card:
         mt = m.model
         ws = ", ".join(data.weapons[w].name if w in data.weapons else w for w in m.weapons)
         opts = [data.attributes[a].name for a in m.attributes if a in data.attributes] + (["banner"] if m.banner else []) + (["mounted"] if mt.mounted else [])
-        armour = "—" if m.armour == "none" else next((a.name for a in data.rules.armour if a.id == m.armour), m.armour)
         rows.append([{"text": f"{n} × {mt.name}" if n > 1 else mt.name, "bold": True}, _v(mt.rank), _v(m.combat_pool), _v(mt.initiative), _v(mt.fight), _v(mt.shoot),
-                     {"text": armour, "size": 12}, {"text": ws + (f"\n{', '.join(opts)}" if opts else ""), "size": 12}, {"text": str(m.points), "bold": True}])
+                     ARMOUR_LETTER.get(m.armour, m.armour), {"text": ws + (f"\n{', '.join(opts)}" if opts else ""), "size": ROSTER_DETAIL_SIZE},
+                     {"text": str(m.points), "bold": True}])
     faction = data.factions[report.roster.faction]
     morale = [r.text for r in faction.rules if r.kind == "morale"] or ([f"The Morale Rating of {faction.name} is {faction.morale}"] if faction.morale else [])
     vp = [r.text for r in faction.rules if r.kind == "victory_points"]
     checks = [f"{f.rule}: {f.message}" for f in report.findings + report.notes]
     row_h = 44 if len(rows) <= 8 else max(26, 330 / len(rows))
-    blocks: list[Any] = [Table("", [("Model", 0.24), ("R", 0.045), ("CP", 0.055), ("I", 0.045), ("F", 0.045), ("S", 0.045), ("Armour", 0.12), ("Weapons · options", 0.34), ("Pts", 0.065)], rows, row_h=row_h)]
+    blocks: list[Any] = [Table("", [("Model", 0.24), ("R", 0.045), ("CP", 0.055), ("I", 0.045), ("F", 0.045), ("S", 0.045), ("A", 0.045), ("Weapons · options", 0.415), ("Pts", 0.065)],
+                               rows, row_h=row_h, fit=True)]
     if morale or vp:
         blocks.append(Notes("Morale and Victory Points", morale + vp, h=0, size=14))
     if checks:
         blocks.append(Notes("Roster check", checks, h=0, size=13))
     sub = f"{faction.name} · {len(report.models)} models · {report.total} of {report.roster.points_limit} points"
     return Card(report.roster.name, blocks, subtitle=sub, kanji="分隊", colour=CARD_COLOUR, size=CARD_LAYOUT,
-                footer="R Rank · CP Combat Pool · I Initiative · F Fight · S Shoot; points each · ? = not in the public sources (gunbai roster check)")
+                footer="R Rank · CP Combat Pool · I Initiative · F Fight · S Shoot · A Armour (L light, M medium, H heavy, - none); points each · ? = not in the public sources (gunbai roster check)")
 
 
 def roster_job(data: RoninData, report: RosterReport, scale: float | None = None) -> RenderJob:

@@ -98,6 +98,14 @@ def counter_sheet(data: RoninData, opts: PrintOptions) -> tuple[list[SheetItem],
     return items, sheets.bled_jobs(items, sheets.supersampled(jobs, sheets.print_supersample(opts.dpi / MM_PER_INCH)), opts)
 
 
+def piece_box(u: Placement) -> tuple[float, float, float, float]:
+    """The box ``(x0, y0, x1, y1)`` inches a piece laid on a sheet's table covers (a placement
+    is the piece's centre; a terrain piece is ``w`` × ``h``, a round counter its diameter)."""
+    p = u.counter
+    w, h = (p.w, p.h) if isinstance(p, art.TerrainPiece) else (p.diameter, p.diameter)
+    return (u.x - w / 2, u.y - h / 2, u.x + w / 2, u.y + h / 2)
+
+
 def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
     """The sheet of a game: the table with both zones, the game's terrain pieces (under the
     models, as in the VASSAL setup) and every model, the scenario's text."""
@@ -114,6 +122,10 @@ def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
             zones.append(Zone((z.x - z.r, z.y - z.r, 2 * z.r, 2 * z.r), col, f"{side.role} deployment", shape="circle"))
         else:
             zones.append(Zone((z.x, z.y, z.w, z.h), col, f"{side.role} deployment"))
+    duel = art.duelling_area(data, g)
+    if duel is not None:
+        x, y, r = duel
+        zones.append(Zone((x - r, y - r, 2 * r, 2 * r), art.DUEL_COLOUR, f'Duelling area ({2 * r:g}" across)', kind="objective", shape="circle"))
     pieces: dict[str, RoundPiece] = {}
     for fid, m, _h in art.all_models(data):
         for side in data.system.sides:
@@ -128,6 +140,8 @@ def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
     except ValueError as exc:  # a zone too small for its force (gunbai verify: zone-room)
         raise DataError([DataProblem(lg.path, lg.doc.line_of(("sides",)), "sides", repr(g.id), f"deployment zones that hold their forces ({exc})")]) from exc
     units = [Placement(pieces[p.key], p.x / ppi, p.y / ppi) for p in placed if p.key not in zone_keys]
+    # the compass and scale bar keep off every piece the sheet lays on the table (terrain, models, markers)
+    avoid = [piece_box(u) for u in units]
     sides = []
     for side in g.sides:
         col = data.system.sides[side.side]
@@ -139,7 +153,7 @@ def game_sheet(data: RoninData, lg: Any) -> ScenarioSheet:
         sides.append({"name": f"{side.role} ({side.side})", "fill": col.fill, "text": col.text, "lines": lines})
     notes = [sc.terrain, sc.deployment, sc.game_length, *sc.special_rules] + ([g.note] if g.note else [])
     return ScenarioSheet(g.id, "Ronin", g.name, f'{sc.name} · {g.table_side_in}" table', "Ronin (Osprey Wargames, 2013)", " ".join(sc.description.split()),
-                         " ".join(sc.victory_points), art.table_context(g.table_side_in, zones), units, sides, notes,
+                         " ".join(sc.victory_points), art.table_context(g.table_side_in, zones, avoid), units, sides, notes,
                          f"Scenario: {sc.source.doc}, {sc.source.section}. Deployment of the models in their zones: gunbai's.")
 
 
