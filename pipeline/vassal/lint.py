@@ -228,12 +228,15 @@ class ModuleContext(_Collector):
 
 @dataclass
 class SaveContext(_Collector):
-    """Shared state for save checks; ``module`` is None when linting a lone ``.vsav``."""
+    """Shared state for save checks; ``module`` is None when linting a lone ``.vsav``;
+    ``setup``: the save is a predefined setup of the module (or extension) ``module``, which
+    VASSAL loads from its menu or wizard, not as a file the player opens."""
 
     entry: str = "savedGame"
     save: DecodedSave | None = None
     module: ModuleContext | None = None
     archive: Archive | None = None
+    setup: bool = False
 
 
 #: The side of a player who joins as an observer (``PlayerRoster.OBSERVER``, 3.7.26): a side
@@ -1196,7 +1199,7 @@ def check_setups(ctx: ModuleContext) -> None:
             ctx.add(ERROR, path, "", f"setup file is not a valid .vsav: {exc.message}")
             continue
         with inner:
-            _lint_save(inner, path, ctx.findings, module=ctx)
+            _lint_save(inner, path, ctx.findings, module=ctx, setup=True)
 
 
 @module_check
@@ -1657,9 +1660,13 @@ def check_save_entries(ctx: SaveContext) -> None:
         return
     for index, severity, message in ctx.save.problems:
         ctx.add(severity, f"{ctx.entry}:savedGame", _cmd_path(index), message)
+    # GameState.isSaveMetaDataValid (the "created with the module named …" question) runs only
+    # for a file the player opens (GameState.loadGame, WizardSupport.SavedGameLoader with a
+    # file); a predefined setup goes PredefinedSetup.launch -> GameState.loadGameInBackground
+    # (or the wizard's setup branch) and its moduledata is never compared (3.7.26).
     if "moduledata" in arc and "savedata" in arc and ctx.module is not None and (
         ctx.module.module_name is not None
-    ):
+    ) and not ctx.setup:
         try:
             name = (arc.read_xml("moduledata").findtext("name") or "").strip()
         except VassalFormatError as exc:
@@ -1919,8 +1926,8 @@ def _map_bounds(ctx: SaveContext, entry: str, info: MapInfo,
 
 
 def _lint_save(arc: Archive, entry: str, findings: list[Finding],
-               module: ModuleContext | None = None) -> None:
-    ctx = SaveContext(findings, entry=entry, module=module, archive=arc)
+               module: ModuleContext | None = None, *, setup: bool = False) -> None:
+    ctx = SaveContext(findings, entry=entry, module=module, archive=arc, setup=setup)
     for check in SAVE_CHECKS:
         ctx.check = check.__name__
         check(ctx)
