@@ -14,6 +14,8 @@ snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assum
 adds (compiled classes), kind ``built``. ``--drop-unused-saves`` keeps only the saves a
 ``PredefinedSetup`` of the buildFile names (VASSAL and lint read no other save of a module) and
 lists the others in the manifest as ``data``, to keep a module with many unused saves small.
+A compiled class the repository holds is kind ``class``: its internal name (``head``) and the
+class names its constant pool refers to (``refs``, the JDK's left out), nothing of its code.
 SOURCE.md and expected.txt are written by hand.
 Nothing of the repository's code is copied.
 """
@@ -44,6 +46,8 @@ TEXT_SUFFIXES = (".xml", ".html", ".htm", ".svg", ".properties", ".txt", ".vsav"
 TEXT_NAMES = ("buildFile", "buildFile.xml", "moduledata", "extensiondata")
 IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".svg")
 MAX_PLAIN = 1 << 20
+#: Class names a compiled class's manifest row leaves out: the JDK's, which lint never judges.
+JDK_PACKAGES = ("java/", "javax/", "jdk/", "sun/")
 
 
 def git(git_dir: str, *args: str) -> bytes:
@@ -75,7 +79,9 @@ def blob(git_dir: str, obj: str) -> bytes | None:
 
 
 def svg_refs(data: bytes) -> list[str]:
-    """Every ``href``/``xlink:href`` value in an SVG, in document order."""
+    """Every ``href``/``xlink:href`` value in an SVG, in document order, except inline
+    ``data:`` URIs (an embedded image names no entry and lint passes it by, ``refs.classify_url``;
+    kept whole they would store the image)."""
     from lxml import etree
 
     from pipeline.vassal.archive import VassalFormatError, parse_xml
@@ -85,7 +91,19 @@ def svg_refs(data: bytes) -> list[str]:
     except VassalFormatError:
         return []
     return [v for el in root.iter() if isinstance(el.tag, str)
-            for k, v in el.attrib.items() if etree.QName(k).localname == "href"]
+            for k, v in el.attrib.items() if etree.QName(k).localname == "href"
+            and not v.startswith("data:")]
+
+
+def class_refs_or_none(data: bytes):
+    """The constant pool's class names of a compiled class (``javaclass.class_refs``), or None
+    for bytes that only look like one."""
+    from pipeline.vassal.javaclass import ClassFileError, class_refs
+
+    try:
+        return class_refs(data)
+    except ClassFileError:
+        return None
 
 
 def _is_save_zip(data: bytes) -> bool:
@@ -100,8 +118,8 @@ def _is_save_zip(data: bytes) -> bool:
 
 def is_data(path: str, data: bytes) -> bool:
     name = path.rsplit("/", 1)[-1]
-    if path.startswith("images/") and path.lower().endswith(".svg"):
-        return False  # listed in the manifest with its size and references
+    if path.split("/", 1)[0].startswith("images") and path.lower().endswith(".svg"):
+        return False  # listed in the manifest with its size and references (also images_es/...)
     if name in TEXT_NAMES or path.lower().endswith((".vsav", ".vlog", ".vmdx")):
         return True
     if data.startswith(b"begin_save") or data[:2] == b"PK" and _is_save_zip(data):
@@ -186,6 +204,11 @@ def main() -> int:
                     row["refs"] = "|".join(svg_refs(data))
             elif path.lower().endswith(IMAGE_SUFFIXES) or path.startswith("images/"):
                 row.update(kind="garbage", head=data[:64].hex())
+            elif path.endswith(".class") and data[:4] == b"\xca\xfe\xba\xbe":
+                refs = class_refs_or_none(data)
+                if refs is not None:  # its name and the names it refers to; no code kept
+                    row.update(kind="class", head=refs.name, refs="|".join(sorted(
+                        r for r in refs.refs if not r.startswith(JDK_PACKAGES))))
         rows.append(row)
     for path in args.built:
         rows.append({"path": path, "bytes": "", "sha256": "", "kind": "built", "width": "",

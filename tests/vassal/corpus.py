@@ -11,11 +11,15 @@ Each fixture folder holds:
   in hex (for garbage), the references of an SVG. :func:`fixture_entries` puts a stand-in in its place: for an image (``png``,
   ``gif``, ``jpeg``, ``bmp``, ``tiff``) a valid 1-bit greyscale PNG of the same width and height
   (VASSAL's ImageIO reads content, not the name's suffix, so a PNG stands in for any raster
-  format); for ``svg`` (every SVG under ``images/``) an SVG of the same size holding its
+  format); for ``svg`` (every SVG under ``images/`` or a translation's ``images_<lang>/``) an SVG of the same size holding its
   ``xlink:href`` references (column ``refs``); for ``absent`` (a file the snapshot lacks, over 4 MiB) the same, at the size SOURCE.md
   gives and explains; for ``data`` (not an image) a short text saying what stood there; for
   ``garbage`` (an image name whose bytes are no image) the recorded first bytes; for ``built``
-  (an entry the repository's build adds, such as compiled classes) the same short text.
+  (an entry the repository's build adds, such as compiled classes) the same short text; for
+  ``class`` (a compiled class the repository holds: ``head`` its internal name, ``refs`` the
+  class names its constant pool refers to) a class file with no code whose constant pool names
+  the same classes, so lint's class-reference check (:mod:`pipeline.vassal.javaclass`) reads
+  what it reads in the real one.
 - ``SOURCE.md``: repository, commit, licence, what was left out, and the review of every lint
   finding. ``fixture.json``: ``{"base": "<fixture>"}`` for an extension linted with its module.
 - ``expected.txt``: the pinned ``gunbai lint`` findings, one ``str(Finding)`` a line.
@@ -83,6 +87,22 @@ def standin_svg(width: int, height: int, refs: str) -> bytes:
             f'width="{width}" height="{height}">{images}</svg>').encode()
 
 
+def standin_class(name: str, refs: str) -> bytes:
+    """A class file (JVMS §4.1, version 52) with no fields or methods, named ``name``, whose
+    constant pool holds one ``Class`` entry per ``|``-joined internal name in ``refs``; its
+    superclass is ``java/lang/Object``."""
+    names = [name] + [r for r in refs.split("|") if r and r != name]
+    if "java/lang/Object" not in names:
+        names.append("java/lang/Object")
+    # entry 2k+1 is the Utf8 of names[k], entry 2k+2 the Class naming it
+    pool = b"".join(b"\x01" + struct.pack(">H", len(n.encode())) + n.encode()
+                    + b"\x07" + struct.pack(">H", 2 * i + 1) for i, n in enumerate(names))
+    count = 2 * len(names) + 1
+    this, sup = 2, 2 * names.index("java/lang/Object") + 2
+    return (b"\xca\xfe\xba\xbe" + struct.pack(">HHH", 0, 52, count) + pool
+            + struct.pack(">HHHHHHH", 0x0021, this, sup, 0, 0, 0, 0))
+
+
 def read_manifest(name: str) -> list[dict[str, str]]:
     """The rows of a fixture's ``manifest.tsv`` (see the module docstring)."""
     path = CORPUS / name / "manifest.tsv"
@@ -102,6 +122,8 @@ def _standin(row: dict[str, str]) -> bytes:
         return standin_svg(int(row["width"]), int(row["height"]), row["refs"])
     if kind == "garbage":
         return bytes.fromhex(row["head"])
+    if kind == "class":
+        return standin_class(row["head"], row["refs"])
     return f"stand-in for {row['path']} ({row['bytes']} bytes, {kind})\n".encode()
 
 
