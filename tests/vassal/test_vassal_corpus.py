@@ -15,7 +15,7 @@ from tests.vassal.corpus import CORPUS, fixture_archive, fixture_base, fixture_n
 FIXTURES = fixture_names()
 
 #: Findings per severity on the whole corpus, as the corpus README states them.
-TOTALS = {"error": 0, "warning": 0, "note": 0}  # re-pinned below
+TOTALS = {"error": 5268, "warning": 1120, "note": 218}
 
 
 def findings(name: str) -> list:
