@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
         [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY ...] [--drop-unused-saves]
+        [--keep-saves GLOB ...]
 
 Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
 directory GIT_DIR and writes ``tests/fixtures/vassal/corpus/FIXTURE/``: the module's data
@@ -16,6 +17,12 @@ adds (compiled classes), kind ``built``. ``--drop-unused-saves`` keeps only the 
 lists the others in the manifest as ``data``, to keep a module with many unused saves small.
 A compiled class the repository holds is kind ``class``: its internal name (``head``) and the
 class names its constant pool refers to (``refs``, the JDK's left out), nothing of its code.
+``--keep-saves`` stores only the saves whose path matches one of its globs, for a module whose
+setups are too large to keep (tens of MB): every other save, used or not, is a manifest row of
+kind ``save`` and only its skeleton is kept, its commands other than AddPiece (board choices,
+global properties, players, notes, ``SETUP_STACK``), in ``skeletons.json.xz``; its stand-in is
+the skeleton as an old-style save (a ZIP holding only ``savedGame``, the only form allowed).
+SOURCE.md then gives what lint says of the dropped saves' pieces on the real module.
 SOURCE.md and expected.txt are written by hand.
 Nothing of the repository's code is copied.
 """
@@ -27,6 +34,8 @@ import csv
 import fnmatch
 import gzip
 import hashlib
+import json
+import lzma
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.vassal.read import image_info  # noqa: E402
-from tests.vassal.corpus import CORPUS, GZ, MANIFEST_FIELDS  # noqa: E402
+from tests.vassal.corpus import CORPUS, GZ, MANIFEST_FIELDS, SKELETONS, save_skeleton  # noqa: E402
 
 #: Never part of a module archive: repository housekeeping, scripts, code, notes.
 SKIP = (".git*", "*.bat", "*.sh", "*.ps1", "*.md", "*.js", "*.json", "*.java", "*.iml",
@@ -144,6 +153,17 @@ def setup_files(git_dir: str, rev: str, entries: list[tuple[str, str, str]]) -> 
     return set()
 
 
+def _is_old_style(data: bytes) -> bool:
+    """A ZIP save holding ``savedGame`` and no ``savedata``/``moduledata`` (VASSAL before 3.1)."""
+    import io
+    import zipfile
+
+    try:
+        return zipfile.ZipFile(io.BytesIO(data)).namelist() == ["savedGame"]
+    except zipfile.BadZipFile:
+        return False
+
+
 def is_save(path: str, data: bytes) -> bool:
     return (path.lower().endswith((".vsav", ".vlog", ".sav", ".log"))
             or data.startswith(b"begin_save") or data[:2] == b"PK" and _is_save_zip(data))
@@ -161,6 +181,9 @@ def main() -> int:
                     help="an entry the repository's build adds to the module (compiled classes)")
     ap.add_argument("--drop-unused-saves", action="store_true",
                     help="keep only the saves a PredefinedSetup names; list the others as data")
+    ap.add_argument("--keep-saves", action="append", default=[], metavar="GLOB",
+                    help="store only the saves matching a glob; the others are 'save' rows, "
+                    "their commands without the AddPiece ones in skeletons.json.xz")
     args = ap.parse_args()
     assumed = {}
     for item in args.assume:
@@ -171,6 +194,7 @@ def main() -> int:
     files = dest / "files"
     rows = []
     stored = 0
+    skeletons: dict[str, str] = {}
     entries = tree(args.git_dir, args.commit, args.under)
     used = setup_files(args.git_dir, args.commit, entries) if args.drop_unused_saves else None
     for obj, size, path in entries:
@@ -179,7 +203,13 @@ def main() -> int:
         data = blob(args.git_dir, obj)
         unused = (used is not None and data is not None and path not in used
                   and is_save(path, data))
-        if data is not None and is_data(path, data) and not unused:
+        dropped = (bool(args.keep_saves) and data is not None and is_save(path, data)
+                   and not any(fnmatch.fnmatch(path, g) for g in args.keep_saves))
+        if dropped and not _is_old_style(data):
+            print(f"error: {path} is not an old-style save (savedGame only); its stand-in "
+                  "would differ in form: keep it", file=sys.stderr)
+            return 1
+        if data is not None and is_data(path, data) and not unused and not dropped:
             target = files / (path + (GZ if len(data) > MAX_PLAIN else ""))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(gzip.compress(data, 9, mtime=0) if len(data) > MAX_PLAIN
@@ -197,8 +227,11 @@ def main() -> int:
         else:
             row["sha256"] = hashlib.sha256(data).hexdigest()
             row["bytes"] = str(len(data))
-            info = image_info(data)
-            if info is not None:
+            info = None if dropped else image_info(data)
+            if dropped:
+                row["kind"] = "save"
+                skeletons[path] = save_skeleton(data)
+            elif info is not None:
                 row.update(kind=info.format, width=str(info.width), height=str(info.height))
                 if info.format == "svg":
                     row["refs"] = "|".join(svg_refs(data))
@@ -214,6 +247,12 @@ def main() -> int:
         rows.append({"path": path, "bytes": "", "sha256": "", "kind": "built", "width": "",
                      "height": "", "head": "", "refs": ""})
     dest.mkdir(parents=True, exist_ok=True)
+    (dest / SKELETONS).unlink(missing_ok=True)
+    if skeletons:
+        text = json.dumps(dict(sorted(skeletons.items())), ensure_ascii=False, indent=0)
+        (dest / SKELETONS).write_bytes(lzma.compress(text.encode("utf-8"),
+                                                     preset=9 | lzma.PRESET_EXTREME))
+        stored += (dest / SKELETONS).stat().st_size
     with (dest / "manifest.tsv").open("w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, MANIFEST_FIELDS, delimiter="\t", lineterminator="\n",
                            quoting=csv.QUOTE_NONE, escapechar="\\")

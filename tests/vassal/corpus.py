@@ -20,6 +20,10 @@ Each fixture folder holds:
   class names its constant pool refers to) a class file with no code whose constant pool names
   the same classes, so lint's class-reference check (:mod:`pipeline.vassal.javaclass`) reads
   what it reads in the real one.
+  ``save`` (an old-style save too large to keep, ``scripts/corpus_fixture.py --keep-saves``) its
+  skeleton as an old-style save: a ZIP holding only ``savedGame``, the save's commands other than
+  AddPiece (``skeletons.json.xz``: archive path -> plaintext) obfuscated (SOURCE.md gives what
+  lint says of the real save's pieces).
 - ``SOURCE.md``: repository, commit, licence, what was left out, and the review of every lint
   finding. ``fixture.json``: ``{"base": "<fixture>"}`` for an extension linted with its module.
 - ``expected.txt``: the pinned ``gunbai lint`` findings, one ``str(Finding)`` a line.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import lzma
 import struct
 import zlib
 from functools import lru_cache
@@ -37,14 +42,15 @@ from pathlib import Path
 
 from pipeline.vassal.archive import archive_bytes
 
-__all__ = ["CORPUS", "MANIFEST_FIELDS", "fixture_archive", "fixture_base", "fixture_entries",
-           "fixture_names", "standin_png"]
+__all__ = ["CORPUS", "MANIFEST_FIELDS", "SKELETONS", "fixture_archive", "fixture_base",
+           "fixture_entries", "fixture_names", "save_skeleton", "standin_png"]
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "vassal" / "corpus"
 MANIFEST_FIELDS = ("path", "bytes", "sha256", "kind", "width", "height", "head", "refs")
 RASTER = ("png", "gif", "jpeg", "bmp", "tiff")
 IMAGE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 GZ = ".stored.gz"
+SKELETONS = "skeletons.json.xz"
 EPOCH = 1735689600
 
 
@@ -74,6 +80,35 @@ def standin_png(width: int, height: int) -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", b"".join(parts))
             + _chunk(b"IEND", b""))
+
+
+def save_skeleton(data: bytes) -> str:
+    """An old-style save's ``savedGame`` plaintext without its AddPiece (``+/``) commands (the
+    pieces and stacks); the others (board choices, global properties, players, notes,
+    ``SETUP_STACK``, ``end_save``) joined flat, which ``GameModule.decode`` reads as it reads
+    the nested original (:func:`~pipeline.vassal.commands.split_commands`)."""
+    import io
+    import zipfile
+
+    from pipeline.vassal.commands import join_commands, split_commands
+    from pipeline.vassal.save import deobfuscate_bytes
+
+    plain = deobfuscate_bytes(zipfile.ZipFile(io.BytesIO(data)).read("savedGame"))
+    return join_commands([c.decode("utf-8") for c in split_commands(plain)
+                          if not c.startswith(b"+/")])
+
+
+@lru_cache(maxsize=8)
+def _skeletons(name: str) -> dict[str, str]:
+    return json.loads(lzma.decompress((CORPUS / name / SKELETONS).read_bytes()))
+
+
+def skeleton_save(name: str, path: str) -> bytes:
+    """The stand-in of a ``save`` row: an old-style save (only ``savedGame``, as VASSAL before
+    3.1 wrote) holding the real save's commands other than AddPiece, obfuscated (§4.2-4.3)."""
+    from pipeline.vassal.save import obfuscate
+
+    return archive_bytes({"savedGame": obfuscate(_skeletons(name)[path])}, EPOCH)
 
 
 def standin_svg(width: int, height: int, refs: str) -> bytes:
@@ -112,7 +147,7 @@ def read_manifest(name: str) -> list[dict[str, str]]:
         return list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
-def _standin(row: dict[str, str]) -> bytes:
+def _standin(name: str, row: dict[str, str]) -> bytes:
     kind = row["kind"]
     if kind in RASTER or kind == "absent" and row["path"].lower().endswith(IMAGE_SUFFIXES):
         if not row["width"]:
@@ -124,6 +159,8 @@ def _standin(row: dict[str, str]) -> bytes:
         return bytes.fromhex(row["head"])
     if kind == "class":
         return standin_class(row["head"], row["refs"])
+    if kind == "save":
+        return skeleton_save(name, row["path"])
     return f"stand-in for {row['path']} ({row['bytes']} bytes, {kind})\n".encode()
 
 
@@ -140,7 +177,7 @@ def _entries(name: str) -> tuple[tuple[str, bytes], ...]:
             rel, data = rel[: -len(GZ)], gzip.decompress(data)
         out[rel] = data
     for row in read_manifest(name):
-        out[row["path"]] = _standin(row)
+        out[row["path"]] = _standin(name, row)
     return tuple(out.items())
 
 

@@ -4,18 +4,30 @@ that fixture's SOURCE.md with the Java code path or the VASSAL run that shows it
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections import Counter
 
 import pytest
 
+from pipeline.vassal.commands import split_commands
 from pipeline.vassal.inspect import inspect_bytes
 from pipeline.vassal.lint import lint_bytes
-from tests.vassal.corpus import CORPUS, fixture_archive, fixture_base, fixture_names
+from pipeline.vassal.save import deobfuscate_bytes, read_save
+from tests.vassal.corpus import (
+    CORPUS,
+    fixture_archive,
+    fixture_base,
+    fixture_entries,
+    fixture_names,
+    read_manifest,
+    save_skeleton,
+)
 
 FIXTURES = fixture_names()
 
 #: Findings per severity on the whole corpus, as the corpus README states them.
-TOTALS = {"error": 5268, "warning": 1120, "note": 218}
+TOTALS = {"error": 5388, "warning": 1354, "note": 413}
 
 
 def findings(name: str) -> list:
@@ -58,3 +70,23 @@ def test_inspect_describes_every_corpus_module(name):
     # only a setup lint also rejects may be unreadable (The Longest Day's plain-text save)
     assert all(line.startswith("  setup file 'scenario_5.sav'") for line in unread), unread
     assert any(line.startswith("Map ") for line in lines) or name.endswith("extension")
+
+
+def test_a_dropped_save_stands_in_as_its_commands_without_pieces():
+    """``corpus_fixture.py --keep-saves`` (ccnapoleonics: 187 of 189 setups, 149 MB): a dropped
+    save's stand-in is an old-style save holding its commands other than AddPiece, so lint sees
+    its board choices, properties and SETUP_STACK, and no piece."""
+    entries = fixture_entries("ccnapoleonics")
+    rows = {r["path"]: r for r in read_manifest("ccnapoleonics")}
+    assert rows["B001 - Rolica1.vsav"]["kind"] == "save"
+    assert rows["B001 - Rolica1.vsav"]["bytes"] == "733453"
+    standin = read_save(entries["B001 - Rolica1.vsav"])
+    assert not standin.pieces and not standin.stacks
+    assert sorted(standin.boards) == ["Allies Hand", "Dice Tray", "French Hand",
+                                      "HiddenDeckStorage", "Main Map", "Special Window"]
+    # a kept save's skeleton is its own command list less the AddPiece commands, in order
+    kept = entries["MM12 Campo Maior (May1801).vsav"]
+    plain = deobfuscate_bytes(zipfile.ZipFile(io.BytesIO(kept)).read("savedGame"))
+    others = [c for c in split_commands(plain) if not c.startswith(b"+/")]
+    assert split_commands(save_skeleton(kept).encode("utf-8")) == others
+    assert 0 < len(others) < len(split_commands(plain))
