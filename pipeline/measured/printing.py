@@ -1,6 +1,6 @@
 """Print outputs of a measured-table game (OHW Samurai, Sekigahara): counter sheets with every
 unit's base *to scale* (so the sheets can be cut out and played on a real table), the reference
-cards at 63 × 88 mm, and a scenario sheet per scenario (A4 landscape: the table as the VASSAL
+cards at 90 × 126 mm, and a scenario sheet per scenario (A4 landscape: the table as the VASSAL
 setup places it, the sides, victory and notes), through the shared print machinery of
 :mod:`pipeline.render.sheets` and the render cache.
 
@@ -39,8 +39,10 @@ from pipeline.render.png import png_bytes
 from pipeline.render.sheets import PrintOptions, SheetItem, digest
 
 MM_PER_INCH = 25.4
-#: Printed card size (poker card), mm.
-CARD_MM = (63.0, 88.0)
+#: Printed card size, mm: 90 × 126 (the 600 × 840 card's proportions), four to an A4 page; at
+#: 63 × 88 mm its texts would need 23.5 units to reach the 7 pt floor
+#: (:data:`pipeline.render.cards.PRINT_MM`).
+CARD_MM = (90.0, 126.0)
 #: Scenario sheet (A4 landscape), mm, and the map box on it.
 SHEET_MM = (297.0, 210.0)
 MAP_BOX = (8.0, 27.0, 190.0)  # x, y, max width (mm); height follows the table, at most 172 mm

@@ -26,6 +26,10 @@ HEADER = 128
 TITLE = 38
 #: The blocks' margin on either side of the card (``X0`` of ``templates/common/card.yaml.j2``).
 MARGIN = 28
+#: Width a card prints at, mm, unless it says otherwise (:attr:`Card.print_mm`): 90 mm, so
+#: that the 600-unit card's texts reach the 7 pt print floor at 16.5 units (at 63 mm they would
+#: need 23.5, more than the card's body text).
+PRINT_MM = 90.0
 
 
 @dataclass
@@ -238,6 +242,15 @@ class Card:
     footer: str = ""
     size: tuple[int, int] = (600, 840)
     gap: float = 16
+    print_mm: float = PRINT_MM
+
+    @property
+    def floor(self) -> float:
+        """The smallest text size in card units: 7 pt printed :attr:`print_mm` wide and 8 px on
+        the VASSAL image, drawn at least a pixel a unit (:func:`pipeline.render.legible.min_units`)."""
+        from pipeline.render.legible import PT_PER_MM, min_units
+
+        return min_units(per_screen_px=1.0, per_print_pt=self.print_mm * PT_PER_MM / self.size[0])
 
     def layout(self) -> list[dict[str, Any]]:
         """Each block's context with its ``y`` and ``h``.
@@ -270,6 +283,7 @@ class Card:
     def job(self, scale: float = 1.0) -> RenderJob:
         """The render job at ``scale`` (1 = ``size`` pixels)."""
         w, h = self.size
-        ctx = {"card": {"width": w, "height": h, "title": self.title, "subtitle": self.subtitle, "kanji": self.kanji, "colour": self.colour, "footer": self.footer},
+        ctx = {"card": {"width": w, "height": h, "title": self.title, "subtitle": self.subtitle, "kanji": self.kanji, "colour": self.colour, "footer": self.footer,
+                        "floor": self.floor},
                "blocks": self.layout()}
         return RenderJob("common/card.yaml.j2", ctx, size=(round(w * scale), round(h * scale)))

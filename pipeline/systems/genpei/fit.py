@@ -50,23 +50,13 @@ def _check(template: str, context: dict[str, Any], fields: Iterable[Field], out:
 
 
 def floor_check(template: str, context: dict[str, Any], per_unit: float, medium: str, out: list[DataProblem]) -> None:
-    """Add a problem, naming the template file and the shape, for each text ``template`` lets
-    shrink below the legibility floor of ``medium`` (``screen``: :data:`~pipeline.render.legible.MIN_SCREEN_PX`
-    at ``per_unit`` pixels per unit; ``print``: :data:`~pipeline.render.legible.MIN_PRINT_PT`
-    at ``per_unit`` points per unit); once per template and shape."""
-    from pipeline.render.legible import MIN_PRINT_PT, MIN_SCREEN_PX, floor_problems
-    from pipeline.render.templates import parse_drawing_text
+    """:func:`pipeline.render.fit.floor_check` with the Genpei renderer and place names: each
+    text ``template`` lets shrink below the floor of ``medium`` (``screen``: 8 px at ``per_unit``
+    pixels per unit; ``print``: 7 pt at ``per_unit`` points per unit)."""
+    from pipeline.render.fit import floor_check as _floor_check
     from pipeline.systems.genpei import art
 
-    floor, unit = (MIN_SCREEN_PX, "px") if medium == "screen" else (MIN_PRINT_PT, "pt")
-    drawing = parse_drawing_text(art.renderer().render_yaml(template, context), template)
-    path = Path(art.renderer().root) / template
-    for small in floor_problems(drawing, per_unit, floor):
-        if any(p.file == path and p.where == small.where for p in out):
-            continue
-        out.append(DataProblem(path, None, small.where, repr(small.text),
-                               f"a smallest size of at least {floor:g} {unit} on {PLACES.get(template, template)} "
-                               f"(min_size at least {floor / per_unit:.1f} units); it may shrink to {small.smallest:.1f} {unit}"))
+    _floor_check(art.renderer(), template, context, per_unit, medium, out, PLACES.get(template, template))
 
 
 def problems(data: Any) -> list[DataProblem]:
