@@ -86,8 +86,17 @@ def card_problems(cards: Iterable[Any], fields: list[Field], out: list[DataProbl
     """Each reference card (a :class:`~pipeline.render.cards.Card`) against the data ``fields``
     it may show (a field is blamed only for a text that holds it), and each against the
     legibility floor on screen and in print (:func:`card_media`)."""
+    from pathlib import Path
+
+    from pipeline.measured.art import renderer
+
     for card in cards:
-        job = card.job()
+        try:
+            job = card.job()
+        except ValueError as e:  # a block too tall for a card of its own
+            out.append(DataProblem(Path(renderer().root) / "common/card.yaml.j2", None, repr(card.title), repr(card.title),
+                                   f"blocks that fit a card with every text at the legibility floor: {e}"))
+            continue
         _check(job.template, job.context, fields, out, card_media(card, card_mm, screen_scale))
 
 

@@ -165,8 +165,8 @@ def card_jobs(data: RoninData, opts: PrintOptions) -> dict[str, RenderJob]:
     size = (round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale))
     cards = {n: RenderJob(j.template, j.context, size=size) for n, j in art.reference_jobs(data).items()}
     for rid, lr in data.rosters.items():
-        j = art.roster_job(data, check_roster(data, lr))
-        cards[art.card_image_name("roster", rid)] = RenderJob(j.template, j.context, size=size)
+        for name, j in art.roster_jobs(data, rid, check_roster(data, lr)).items():
+            cards[name] = RenderJob(j.template, j.context, size=size)
     return sheets.supersampled(cards, sheets.print_supersample(opts.dpi / MM_PER_INCH))
 
 
@@ -231,7 +231,7 @@ def drawing_problems(data: RoninData) -> list:
     cards = list(art.reference_cards(data).values())
     for lr in data.rosters.values():
         try:
-            cards.append(art.roster_card(data, check_roster(data, lr)))
+            cards += art.roster_card(data, check_roster(data, lr)).pages()
         except (LookupError, GunbaiError, ValueError):
             continue  # a roster that breaks a rule: verify reports it
     fit.card_problems(cards, [(lr.doc, ("name",), lr.value.name) for lr in data.rosters.values()], out, CARD_MM, art.CARD_SIZE[0] / art.CARD_LAYOUT[0])
