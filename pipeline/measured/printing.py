@@ -196,26 +196,40 @@ def text_blocks(ctx: dict[str, Any]) -> list[tuple[float, float]]:
     return out
 
 
+#: Narrowest map of a scenario sheet, mm, and the step it shrinks by (:func:`sheet_context`).
+MAP_MIN_W, MAP_STEP = 130.0, 4.0
+
+
 def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
     """Context of ``templates/measured/scenario_sheet.yaml.j2`` (millimetres). Where the map
     leaves room under it, the first sides go there and the others into the right column, as
     many under the map as sets the text largest: the layout whose smallest block scale is the
-    highest, then whose blocks fill their boxes the most (:func:`text_blocks`)."""
+    highest, then whose blocks fill their boxes the most (:func:`text_blocks`). The map is as
+    wide as :data:`MAP_BOX` allows, or narrower, in :data:`MAP_STEP` steps down to
+    :data:`MAP_MIN_W`, until every text of the sheet fits at a size the template allows (no
+    smaller than the 7 pt print floor): a long order of battle takes room from the map, never
+    from the size of its text."""
+    from pipeline.measured.art import renderer
+    from pipeline.render.drawing import overflows
+
     t = sheet.table["table"]
     x, y, max_w = MAP_BOX
     w = min(max_w, 172.0 * t["width"] / t["depth"])
-    h = w * t["depth"] / t["width"]
-    ctx = {"sheet": {"width": SHEET_MM[0], "height": SHEET_MM[1]}, "map": {"x": x, "y": y, "w": round(w, 3), "h": round(h, 3)},
-           "scenario": {"code": sheet.code, "name": sheet.name, "date": sheet.date, "system": sheet.system, "summary": sheet.summary,
-                        "victory": sheet.victory, "notes": sheet.notes, "source": sheet.source, "reference": sheet.reference},
-           "sides": sheet.sides, "layout": {"below": len(sheet.sides)}}
-    if SHEET_MM[1] - 9 - (y + h + 6) >= 35 and len(sheet.sides) > 1:
-        def score(n: int) -> tuple[float, float]:
-            blocks = text_blocks({**ctx, "layout": {"below": n}})
-            return round(min(s for s, _f in blocks), 3), round(min(f for _s, f in blocks), 3)
+    while True:
+        h = w * t["depth"] / t["width"]
+        ctx = {"sheet": {"width": SHEET_MM[0], "height": SHEET_MM[1]}, "map": {"x": x, "y": y, "w": round(w, 3), "h": round(h, 3)},
+               "scenario": {"code": sheet.code, "name": sheet.name, "date": sheet.date, "system": sheet.system, "summary": sheet.summary,
+                            "victory": sheet.victory, "notes": sheet.notes, "source": sheet.source, "reference": sheet.reference},
+               "sides": sheet.sides, "layout": {"below": len(sheet.sides)}}
+        if SHEET_MM[1] - 9 - (y + h + 6) >= 35 and len(sheet.sides) > 1:
+            def score(n: int, ctx: dict[str, Any] = ctx) -> tuple[float, float]:
+                blocks = text_blocks({**ctx, "layout": {"below": n}})
+                return round(min(s for s, _f in blocks), 3), round(min(f for _s, f in blocks), 3)
 
-        ctx["layout"] = {"below": max(range(1, len(sheet.sides) + 1), key=lambda n: (*score(n), -n))}
-    return ctx
+            ctx["layout"] = {"below": max(range(1, len(sheet.sides) + 1), key=lambda n: (*score(n), -n))}
+        if w - MAP_STEP < MAP_MIN_W or not overflows(renderer().drawing("measured/scenario_sheet.yaml.j2", ctx)):
+            return ctx
+        w -= MAP_STEP
 
 
 def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:
