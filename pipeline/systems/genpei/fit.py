@@ -28,6 +28,8 @@ from pipeline.render.fit import Field, check
 
 #: What each template is, for messages.
 PLACES = {
+    "genpei/terrain_chart.yaml.j2": "the terrain effects chart",
+    "genpei/naval_card.yaml.j2": "the naval warfare card",
     "genpei/unit_counter.yaml.j2": "the unit counter",
     "genpei/unit_card.yaml.j2": "the unit card",
     "genpei/leader_counter.yaml.j2": "the leader counter",
@@ -64,6 +66,7 @@ def problems(data: Any) -> list[DataProblem]:
     template cannot show, every character the font lacks, and every scenario whose two sides
     use the same army colour."""
     from pipeline.render.fit import document_glyph_problems
+    from pipeline.render.legible import PT_PER_MM
     from pipeline.systems.genpei import art
 
     out: list[DataProblem] = []
@@ -80,7 +83,9 @@ def problems(data: Any) -> list[DataProblem]:
         names = [(units_doc, loc + ("name",), u.name), (units_doc, loc + ("name_ja",), u.name_ja or ""), (units_doc, loc + ("abbreviation",), u.abbreviation)]
         _check("genpei/unit_counter.yaml.j2", art.unit_context(u, colours), names[1:], out, (px["unit"] / 100, "screen"))
         rules = [(units_doc, loc + ("rules", j, "summary"), r.summary) for j, r in enumerate(u.rules)]
-        _check("genpei/unit_card.yaml.j2", art.unit_card_context(u), [names[0]] + rules, out)
+        card = art.unit_card_context(u)
+        _check("genpei/unit_card.yaml.j2", card, [names[0]] + rules, out, (1.0, "screen"))
+        floor_check("genpei/unit_card.yaml.j2", card, art.UNIT_CARD_PRINT_MM * PT_PER_MM / art.UNIT_CARD_SIZE[0], "print", out)
     for i, ld in enumerate(data.leaders.values()):
         loc = ("leaders", i)
         _check("genpei/leader_counter.yaml.j2", art.leader_context(ld, colours),
@@ -95,6 +100,14 @@ def problems(data: Any) -> list[DataProblem]:
         loc = ("terrain", i)
         _check("genpei/terrain_tile.yaml.j2", art.terrain_context(t, layout),
                [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out, (1.0, "screen"))
+    # the charts (fixed texts and the terrain's and rules' own): on screen and across A4's printable width
+    terrain_fields = [(terrain_doc, ("terrain", i, "name"), t.name) for i, t in enumerate(data.terrain.values())]
+    chart = art.terrain_chart_context(list(data.terrain.values()))
+    _check("genpei/terrain_chart.yaml.j2", chart, terrain_fields, out, (1.0, "screen"))
+    floor_check("genpei/terrain_chart.yaml.j2", chart, art.CHART_PRINT_MM * PT_PER_MM / art.TERRAIN_CHART_WIDTH, "print", out)
+    naval = art.naval_card_context(data)
+    _check("genpei/naval_card.yaml.j2", naval, [], out, (1.0, "screen"))
+    floor_check("genpei/naval_card.yaml.j2", naval, art.CHART_PRINT_MM * PT_PER_MM / art.NAVAL_CARD_SIZE[0], "print", out)
     for loaded in data.scenarios:
         # a field blamed already (a character the font lacks, found in every text) is not blamed again
         out.extend(p for p in scenario_problems(data, layout, loaded) if not any(q.file == p.file and q.where == p.where for q in out))
