@@ -30,6 +30,9 @@ PLACES = {
     "measured/scenario_sheet.yaml.j2": "the scenario sheet",
     "common/card.yaml.j2": "the reference card",
     "ronin/model_counter.yaml.j2": "the model counter",
+    "ronin/marker.yaml.j2": "the marker",
+    "ronin/terrain.yaml.j2": "the terrain piece",
+    "measured/marker.yaml.j2": "the turn marker",
 }
 
 

@@ -18,22 +18,40 @@ from pipeline.systems.ronin.roster import check_roster
 from tests.golden_images import assert_golden
 
 
+def _pages(card) -> list:
+    """A card and its continuations (a card whose texts at the legibility floor need more room
+    than one card goes on over two: :meth:`pipeline.render.cards.Card.pages`)."""
+    return card if isinstance(card, list) else card.pages()
+
+
 def _cells(card) -> list[list[str]]:
-    """Every table row of a card as its cells' texts."""
+    """Every table row of a card (and its continuations) as its cells' texts."""
     out = []
-    for b in card.layout():
-        if b["kind"] == "table":
-            out += [[c["text"] for c in r["cells"]] for r in b["rows"]]
+    for page in _pages(card):
+        for b in page.layout():
+            if b["kind"] == "table":
+                out += [[c["text"] for c in r["cells"]] for r in b["rows"]]
     return out
 
 
 def _notes(card) -> list[str]:
-    return [t for b in card.layout() if b["kind"] == "notes" for t in b["items"]]
+    return [t for page in _pages(card) for b in page.layout() if b["kind"] == "notes" for t in b["items"]]
+
+
+def _reference(data, name: str) -> list:
+    """The reference card ``name`` and its continuations (``<name>_2.png``…)."""
+    cards = art.reference_cards(data)
+    first = art.card_image_name("reference", name)
+    stem = first.removesuffix(".png")
+    return [cards[first]] + [c for n, c in cards.items() if n.startswith(stem + "_")]
 
 
 def test_every_reference_card_fits_and_is_drawn_at_card_size(data):
     cards = art.reference_cards(data)
-    assert len(cards) == 7
+    firsts = [art.card_image_name("reference", n) for n in ("1 turn", "2 combat", "3 wounds", "4 shooting", "5 shooting modifiers", "6 weapons", "7 movement morale")]
+    assert all(n in cards for n in firsts)
+    # the others continue a card whose texts at 7 pt need more room than one card
+    assert all(any(n.startswith(f.removesuffix(".png") + "_") for f in firsts) for n in cards if n not in firsts)
     for name, job in art.reference_jobs(data).items():
         assert job.size == art.CARD_SIZE, name
         assert job.template == "common/card.yaml.j2"
@@ -42,17 +60,17 @@ def test_every_reference_card_fits_and_is_drawn_at_card_size(data):
 
 def test_turn_card_stunned_removal_from_the_book(data):
     """Seed 001, End Phase: d6 1-2 no effect, 3-5 remove one, 6 remove two; -1 engaged, +1 rested."""
-    card = art.reference_cards(data)[art.card_image_name("reference", "1 turn")]
+    card = _reference(data, "1 turn")
     rows = _cells(card)
     assert [r[0] for r in rows] == ["1-2", "3-5", "6", "-1", "+1"]
-    steps = card.layout()[0]["items"]
+    steps = card[0].layout()[0]["items"]
     assert [s.split(":")[0] for s in steps] == ["Priority Phase", "Move Phase", "Combat Phase", "Action Phase", "End Phase"]
 
 
 def test_combat_card_dice_and_armour(data):
     """Seed 001: Initiative 1d6, Attack 2d6 (Enhanced 3d6 keep 2), Defence 1d6; armour light +1,
     medium +2, heavy +3; at most four attackers."""
-    card = art.reference_cards(data)[art.card_image_name("reference", "2 combat")]
+    card = _reference(data, "2 combat")
     rows = _cells(card)
     assert [r[:2] for r in rows[:3]] == [["Initiative", "1d6"], ["Attack", "2d6"], ["Defence", "1d6"]]
     assert "3d6, keep the best 2" in rows[1][3]
@@ -62,7 +80,7 @@ def test_combat_card_dice_and_armour(data):
 
 
 def test_wound_card_scores_and_second_wounds(data):
-    card = art.reference_cards(data)[art.card_image_name("reference", "3 wounds")]
+    card = _reference(data, "3 wounds")
     rows = _cells(card)
     assert [r[:2] for r in rows[:4]] == [["1", "Stunned"], ["2-3", "Light wound"], ["4-5", "Grievous wound"], ["6+", "Critical wound"]]
     assert ["Light wound", "Light wound", "Grievous wound"] in rows
@@ -72,15 +90,15 @@ def test_wound_card_scores_and_second_wounds(data):
 def test_shooting_card_range_bands_with_the_teppo_column(data):
     """Reference sheet: 0-6" +1, 6-12" 0, 12-24" -1, 24-36" -2 (teppo -3), 36-48" -3 (teppo -4);
     the number needed is 6 + armour + cover."""
-    card = art.reference_cards(data)[art.card_image_name("reference", "4 shooting")]
+    card = _reference(data, "4 shooting")
     rows = _cells(card)
     assert rows[:5] == [['0-6"', "+1", "+1"], ['6-12"', "0", "0"], ['12-24"', "-1", "-1"], ['24-36"', "-2", "-3"], ['36-48"', "-3", "-4"]]
-    assert card.layout()[1]["title"].startswith("Number needed: 6 +")
+    assert card[0].layout()[1]["title"].startswith("Number needed: 6 +")
     assert ["Target is in Heavy cover", "+2"] in rows
 
 
 def test_weapons_card_initiative_first_and_later_rounds(data):
-    card = art.reference_cards(data)[art.card_image_name("reference", "6 weapons")]
+    card = _reference(data, "6 weapons")
     rows = {r[0]: r[1:] for r in _cells(card)}
     assert rows["Katana"] == ["0", "0", "—"]
     assert rows["Nagae-yari"] == ["+3 / -2", "0", "long-handled"]
@@ -89,7 +107,7 @@ def test_weapons_card_initiative_first_and_later_rounds(data):
 
 
 def test_movement_and_morale_card(data):
-    card = art.reference_cards(data)[art.card_image_name("reference", "7 movement morale")]
+    card = _reference(data, "7 movement morale")
     rows = {r[0]: r[1] for r in _cells(card)}
     assert rows["Move"] == '6"' and rows["Run (not within 1 inch of an enemy)"] == '9"' and rows["Withdraw"] == '2"'
     assert rows["Gallop (not within 1 inch of an enemy)"] == '18"'
@@ -107,7 +125,7 @@ def test_roster_card_one_row_per_roster_line_with_statline_and_points(data):
     hatamoto = next(r for r in rows if r[0] == "Hatamoto")
     assert hatamoto[1:7] == ["4", "4", "4", "4", "2", "H"] and hatamoto[8] == "38"
     assert "Commander" in hatamoto[7]
-    assert card.subtitle == "Bushi · 9 models · 203 of 200 points"
+    assert all(c.subtitle == "Bushi · 9 models · 203 of 200 points" for c in _pages(card))
     assert any(n.startswith("points-limit") for n in _notes(card))
 
 

@@ -20,7 +20,6 @@ refused too.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from pipeline.errors import DataError, DataProblem
@@ -100,6 +99,8 @@ def problems(data: Any) -> list[DataProblem]:
         loc = ("terrain", i)
         _check("genpei/terrain_tile.yaml.j2", art.terrain_context(t, layout),
                [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out, (1.0, "screen"))
+    for face in data.system.battle_die.faces:  # the die faces of the dice button (40 px)
+        floor_check("genpei/die_face.yaml.j2", {"face": {"symbol": face.symbol, "label": face.label, "colour": "#1d1d1d"}}, art.DIE_FACE_PX / 100, "screen", out)
     # the charts (fixed texts and the terrain's and rules' own): on screen and across A4's printable width
     terrain_fields = [(terrain_doc, ("terrain", i, "name"), t.name) for i, t in enumerate(data.terrain.values())]
     chart = art.terrain_chart_context(list(data.terrain.values()))

@@ -376,8 +376,13 @@ class TerrainPiece:
         return {"piece": piece, "feature": feature}
 
     def job(self, ppi: float) -> RenderJob:
-        """The render job at ``ppi`` pixels per inch (the piece to scale)."""
-        return RenderJob("ronin/terrain.yaml.j2", self.context(), size=(max(2, round(self.w * ppi)), max(2, round(self.h * ppi))))
+        """The render job at ``ppi`` pixels per inch (the piece to scale); its label keeps the
+        8 px floor of :mod:`pipeline.render.legible` at that scale (``piece.min_text``, inches)."""
+        from pipeline.render.legible import MIN_SCREEN_PX
+
+        ctx = self.context()
+        ctx["piece"]["min_text"] = round(MIN_SCREEN_PX / ppi + 0.0005, 3)
+        return RenderJob("ronin/terrain.yaml.j2", ctx, size=(max(2, round(self.w * ppi)), max(2, round(self.h * ppi))))
 
 
 def detail_context(p: TerrainPiece, outline: list | None = None) -> dict[str, Any]:

@@ -228,6 +228,15 @@ def drawing_problems(data: RoninData) -> list:
         job = art.marker_job(mk, round(px * 0.8))
         fields = [(system_doc, ("markers", i, k), getattr(mk, k) or "") for k in ("label", "sub")] if system_doc is not None else []
         fit.template_problems(job.template, job.context, fields, out, marker_media)
+    # the terrain palette's pieces to scale in VASSAL: each kind's name on its pieces
+    ppi = data.system.vassal.px_per_inch
+    terrain_doc = data.docs.get("terrain.yaml")
+    index = {t.id: i for i, t in enumerate(data.terrain.values())}
+    for piece in art.terrain_pieces(data).values():
+        job = piece.job(ppi)
+        i = next((index[k] for k in index if data.terrain[k].name == piece.name), None)
+        fields = [(terrain_doc, ("terrain", i, "name"), piece.name)] if terrain_doc is not None and i is not None else []
+        fit.template_problems(job.template, job.context, fields, out, [(ppi, "screen")])
     cards = list(art.reference_cards(data).values())
     for lr in data.rosters.values():
         try:
