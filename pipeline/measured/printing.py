@@ -173,12 +173,12 @@ def map_mm_per_inch(width: float, depth: float) -> float:
 
 def map_label_min(width: float, depth: float) -> float:
     """The least size (inches of table) of a label on the sheet's map of a ``width`` × ``depth``
-    table: the print floor :data:`pipeline.render.legible.LEGIBLE_PT` at the map's scale (a 36"
-    OHW table: 5.5 pt = 1.94 mm at 4.78 mm per inch, 0.41"; the 72" Sekigahara field at 2.64 mm
-    per inch: 0.74")."""
-    from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM
+    table: the print floor :data:`pipeline.render.legible.MIN_PRINT_PT` at the map's scale (a
+    36" OHW table: 7 pt = 2.47 mm at 4.78 mm per inch, 0.517"; the 72" Sekigahara field at 2.64
+    mm per inch: 0.936")."""
+    from pipeline.render.legible import MIN_PRINT_PT, PT_PER_MM
 
-    return round(LEGIBLE_PT / PT_PER_MM / map_mm_per_inch(width, depth), 3)
+    return round(MIN_PRINT_PT / PT_PER_MM / map_mm_per_inch(width, depth), 3)
 
 
 def text_blocks(ctx: dict[str, Any]) -> list[tuple[float, float]]:

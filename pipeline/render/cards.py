@@ -74,7 +74,9 @@ def _text_h(text: str, size: float, bold: bool, width: float) -> float:
 
     lines, s = _layout_text({"text": text, "size": size, "bold": bold, "max_width": width, "max_height": None, "wrap": True,
                              "line_height": LINE_HEIGHT, "min_size": size}, 8.0)
-    return ((len(lines) - 1) * s * LINE_HEIGHT + s) / 8
+    # the lines as the template breaks them (at 8 px a unit), their height at the exact size
+    # (a renderer at a finer scale sets the size a little larger than 8 px a unit rounds it to)
+    return (len(lines) - 1) * size * LINE_HEIGHT + size
 
 
 @dataclass
@@ -120,10 +122,9 @@ class Table:
         template sets it (``floor``, 8 at the least), that height plus :data:`ROW_PAD`. With
         ``fit``, column ``i`` needs ``need[i]``, its widest line unwrapped plus the cell
         padding: when the needs fit, each column gets its need and the width left over in
-        proportion to its fraction; when they do not, each column wider by its fraction than
-        its need gives the surplus to the narrower ones: whole to each it makes wide enough (the
-        one lacking least first), the rest in proportion to what the others lack (their long
-        texts wrap). Each row is then as high as its highest cell wrapped at its column's width
+        proportion to its fraction; when they do not, the excess is taken from the columns
+        whose texts wrap, each in proportion to what wrapping spares it (its need less that of
+        its longest word), so that a column of single words keeps its need. Each row is then as high as its highest cell wrapped at its column's width
         at its size (never under ``floor``), plus :data:`ROW_PAD`, and ``row_h`` at least.
 
         Example (a column that needs 100 of a 300 wide table and one that needs 150, fractions
@@ -154,23 +155,27 @@ class Table:
                 for line in c["text"].split("\n"):
                     n = max(n, _text_w(line, size[j][i], c["bold"]) + CELL_PAD + inset[j][i])
             need.append(n + 0.5)  # half a unit of slack for rounding to pixels
-        given = [f * inner_w for f in frac]
         if sum(need) <= inner_w:
             left = inner_w - sum(need)
             widths = [n + left * f / sum(frac) for n, f in zip(need, frac, strict=True)]
         else:
-            # the columns with room to spare give it up; a narrower column that it makes whole
-            # gets its whole need (the one lacking least first), the rest is shared in proportion
-            pool = sum(max(0.0, g - n) for g, n in zip(given, need, strict=True))
-            widths = [min(g, n) for g, n in zip(given, need, strict=True)]
-            short = sorted((n - g, i) for i, (g, n) in enumerate(zip(given, need, strict=True)) if n > g)
-            while short and short[0][0] <= pool and len(short) > 1:
-                lack, i = short.pop(0)
-                widths[i] += lack
-                pool -= lack
-            total = sum(lack for lack, _ in short)
-            for lack, i in short:
-                widths[i] += pool * lack / total
+            # too wide: the columns whose texts can wrap give up the excess, each in proportion
+            # to what wrapping can spare (its need less its longest word's), so a column of
+            # single words (a stat, a points value) keeps its whole need
+            word = []
+            for i, (label, _) in enumerate(self.columns):
+                n = _text_w(label, max(HEAD_SIZE, self.floor), True) + HEAD_PAD if label else 0.0
+                for j, r in enumerate(cells):
+                    c = r[i]
+                    for wd in c["text"].split():
+                        n = max(n, _text_w(wd, size[j][i], c["bold"]) + CELL_PAD + inset[j][i])
+                word.append(min(n + 0.5, need[i]))
+            spare = [n - wd for n, wd in zip(need, word, strict=True)]
+            excess = sum(need) - inner_w
+            if sum(spare) >= excess:
+                widths = [n - excess * sp / sum(spare) for n, sp in zip(need, spare, strict=True)]
+            else:  # cannot fit even wrapped: each column short in proportion (the fit check refuses it)
+                widths = [n * inner_w / sum(need) for n in need]
         heights = []
         for j, r in enumerate(cells):
             h = self.row_h

@@ -618,7 +618,7 @@ def reference_jobs(data: RoninData, scale: float | None = None) -> dict[str, Ren
 
 
 #: Text size (card units) of a roster card's weapons and options: the smallest a printed card
-#: keeps (:data:`pipeline.render.legible.LEGIBLE_PT` at :data:`CARD_LAYOUT` units to the
+#: keeps (:data:`pipeline.render.legible.MIN_PRINT_PT` at :data:`CARD_LAYOUT` units to the
 #: 90 mm card width: 5.5 pt is 12.9 units), the model names and stats 15.
 ROSTER_DETAIL_SIZE = 13
 
