@@ -1,6 +1,6 @@
 """Print outputs of a measured-table game (OHW Samurai, Sekigahara): counter sheets with every
 unit's base *to scale* (so the sheets can be cut out and played on a real table), the reference
-cards at 63 × 88 mm, and a scenario sheet per scenario (A4 landscape: the table as the VASSAL
+cards at 90 × 126 mm, and a scenario sheet per scenario (A4 landscape: the table as the VASSAL
 setup places it, the sides, victory and notes), through the shared print machinery of
 :mod:`pipeline.render.sheets` and the render cache.
 
@@ -39,8 +39,10 @@ from pipeline.render.png import png_bytes
 from pipeline.render.sheets import PrintOptions, SheetItem, digest
 
 MM_PER_INCH = 25.4
-#: Printed card size (poker card), mm.
-CARD_MM = (63.0, 88.0)
+#: Printed card size, mm: 90 × 126 (the 600 × 840 card's proportions), four to an A4 page; at
+#: 63 × 88 mm its texts would need 23.5 units to reach the 7 pt floor
+#: (:data:`pipeline.render.cards.PRINT_MM`).
+CARD_MM = (90.0, 126.0)
 #: Scenario sheet (A4 landscape), mm, and the map box on it.
 SHEET_MM = (297.0, 210.0)
 MAP_BOX = (8.0, 27.0, 190.0)  # x, y, max width (mm); height follows the table, at most 172 mm
@@ -171,12 +173,12 @@ def map_mm_per_inch(width: float, depth: float) -> float:
 
 def map_label_min(width: float, depth: float) -> float:
     """The least size (inches of table) of a label on the sheet's map of a ``width`` × ``depth``
-    table: the print floor :data:`pipeline.render.legible.LEGIBLE_PT` at the map's scale (a 36"
-    OHW table: 5.5 pt = 1.94 mm at 4.78 mm per inch, 0.41"; the 72" Sekigahara field at 2.64 mm
-    per inch: 0.74")."""
-    from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM
+    table: the print floor :data:`pipeline.render.legible.MIN_PRINT_PT` at the map's scale (a
+    36" OHW table: 7 pt = 2.47 mm at 4.78 mm per inch, 0.517"; the 72" Sekigahara field at 2.64
+    mm per inch: 0.936")."""
+    from pipeline.render.legible import MIN_PRINT_PT, PT_PER_MM
 
-    return round(LEGIBLE_PT / PT_PER_MM / map_mm_per_inch(width, depth), 3)
+    return round(MIN_PRINT_PT / PT_PER_MM / map_mm_per_inch(width, depth), 3)
 
 
 def text_blocks(ctx: dict[str, Any]) -> list[tuple[float, float]]:
@@ -194,26 +196,40 @@ def text_blocks(ctx: dict[str, Any]) -> list[tuple[float, float]]:
     return out
 
 
+#: Narrowest map of a scenario sheet, mm, and the step it shrinks by (:func:`sheet_context`).
+MAP_MIN_W, MAP_STEP = 130.0, 4.0
+
+
 def sheet_context(sheet: ScenarioSheet) -> dict[str, Any]:
     """Context of ``templates/measured/scenario_sheet.yaml.j2`` (millimetres). Where the map
     leaves room under it, the first sides go there and the others into the right column, as
     many under the map as sets the text largest: the layout whose smallest block scale is the
-    highest, then whose blocks fill their boxes the most (:func:`text_blocks`)."""
+    highest, then whose blocks fill their boxes the most (:func:`text_blocks`). The map is as
+    wide as :data:`MAP_BOX` allows, or narrower, in :data:`MAP_STEP` steps down to
+    :data:`MAP_MIN_W`, until every text of the sheet fits at a size the template allows (no
+    smaller than the 7 pt print floor): a long order of battle takes room from the map, never
+    from the size of its text."""
+    from pipeline.measured.art import renderer
+    from pipeline.render.drawing import overflows
+
     t = sheet.table["table"]
     x, y, max_w = MAP_BOX
     w = min(max_w, 172.0 * t["width"] / t["depth"])
-    h = w * t["depth"] / t["width"]
-    ctx = {"sheet": {"width": SHEET_MM[0], "height": SHEET_MM[1]}, "map": {"x": x, "y": y, "w": round(w, 3), "h": round(h, 3)},
-           "scenario": {"code": sheet.code, "name": sheet.name, "date": sheet.date, "system": sheet.system, "summary": sheet.summary,
-                        "victory": sheet.victory, "notes": sheet.notes, "source": sheet.source, "reference": sheet.reference},
-           "sides": sheet.sides, "layout": {"below": len(sheet.sides)}}
-    if SHEET_MM[1] - 9 - (y + h + 6) >= 35 and len(sheet.sides) > 1:
-        def score(n: int) -> tuple[float, float]:
-            blocks = text_blocks({**ctx, "layout": {"below": n}})
-            return round(min(s for s, _f in blocks), 3), round(min(f for _s, f in blocks), 3)
+    while True:
+        h = w * t["depth"] / t["width"]
+        ctx = {"sheet": {"width": SHEET_MM[0], "height": SHEET_MM[1]}, "map": {"x": x, "y": y, "w": round(w, 3), "h": round(h, 3)},
+               "scenario": {"code": sheet.code, "name": sheet.name, "date": sheet.date, "system": sheet.system, "summary": sheet.summary,
+                            "victory": sheet.victory, "notes": sheet.notes, "source": sheet.source, "reference": sheet.reference},
+               "sides": sheet.sides, "layout": {"below": len(sheet.sides)}}
+        if SHEET_MM[1] - 9 - (y + h + 6) >= 35 and len(sheet.sides) > 1:
+            def score(n: int, ctx: dict[str, Any] = ctx) -> tuple[float, float]:
+                blocks = text_blocks({**ctx, "layout": {"below": n}})
+                return round(min(s for s, _f in blocks), 3), round(min(f for _s, f in blocks), 3)
 
-        ctx["layout"] = {"below": max(range(1, len(sheet.sides) + 1), key=lambda n: (*score(n), -n))}
-    return ctx
+            ctx["layout"] = {"below": max(range(1, len(sheet.sides) + 1), key=lambda n: (*score(n), -n))}
+        if w - MAP_STEP < MAP_MIN_W or not overflows(renderer().drawing("measured/scenario_sheet.yaml.j2", ctx)):
+            return ctx
+        w -= MAP_STEP
 
 
 def sheet_jobs(sheet: ScenarioSheet, px_per_mm: float) -> dict[str, RenderJob]:

@@ -231,3 +231,24 @@ def check(renderer: TemplateRenderer, template: str, context: dict[str, Any], fi
             continue  # the same text already refused where another template draws it
         out.append(DataProblem(doc.path, doc.line_of(loc), where(loc), quote(value),
                                f"a text that fits its place on {place or template} ({template}); at the smallest size the template allows it needs {o.need}"))
+
+
+def floor_check(renderer: TemplateRenderer, template: str, context: dict[str, Any], per_unit: float, medium: str, out: list[DataProblem], place: str = "") -> None:
+    """Add a problem, naming the template file and the shape, for each text ``template`` (with
+    ``context``) lets shrink below the legibility floor of ``medium``
+    (:data:`~pipeline.render.legible.FLOORS`: ``screen``, 8 px at ``per_unit`` pixels per unit;
+    ``print``, 7 pt at ``per_unit`` points per unit), the same floor for every system; once per
+    template and shape. Together with :func:`check` (which lays each data text out at that
+    smallest size) no data text is drawn under the floor: a text that cannot fit at it is
+    refused with its file, line and value."""
+    from pipeline.render.legible import FLOORS, floor_problems
+
+    least, unit = FLOORS[medium]
+    drawing = parse_drawing_text(renderer.render_yaml(template, context), template)
+    path = Path(renderer.root) / template
+    for small in floor_problems(drawing, per_unit, least, template):
+        if any(p.file == path and p.where == small.where for p in out):
+            continue
+        out.append(DataProblem(path, None, small.where, quote(small.text),
+                               f"a smallest size of at least {least:g} {unit} on {place or template} "
+                               f"(min_size at least {least / per_unit:.1f} units); it may shrink to {small.smallest:.1f} {unit}"))

@@ -1,5 +1,6 @@
-"""The legibility floors (pipeline.render.legible) on the Genpei art: no text of a VASSAL image
-shrinks under 8 px at 100 %, and data that could only fit smaller is refused."""
+"""The one legibility floor of every system (pipeline.render.legible) on the Genpei art: no text
+of a VASSAL image shrinks under 8 px at 100 %, no text of a printed card or chart under 7 pt,
+and data that could only fit smaller is refused (by the fit check verification runs)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,42 @@ def test_no_text_of_a_genpei_counter_is_under_8_px_in_vassal(genpei):
             checked += len(texts)
             assert not floor_problems(drawing, per_px, MIN_SCREEN_PX), (name, [(p.text, round(p.smallest, 2)) for p in floor_problems(drawing, per_px, MIN_SCREEN_PX)])
     assert checked > 60  # every unit's abbreviation and name, every leader's, marker's and tile's label
+
+
+def test_every_genpei_card_and_chart_keeps_the_floor_on_screen_and_in_print(genpei):
+    # VASSAL shows the cards at a pixel a unit; print: a unit card 90 mm for 600 units
+    # (0.425 pt a unit), the charts across A4's 190 mm printable width
+    from pipeline.render.drawing import overflows
+    from pipeline.render.legible import MIN_PRINT_PT, PT_PER_MM
+    from pipeline.systems.genpei import art
+    from pipeline.systems.genpei.printing import UNIT_CARD_MM
+
+    assert UNIT_CARD_MM == (90.0, 126.0)
+    data, _layout = genpei
+    jobs = art.card_jobs(data)
+    assert len(jobs) > 10
+    for name, job in jobs.items():
+        d = parse_drawing_text(art.renderer().render_yaml(job.template, job.context), job.template)
+        mm = art.UNIT_CARD_PRINT_MM if name.startswith("card_unit_") else art.CHART_PRINT_MM
+        assert not floor_problems(d, 1.0, MIN_SCREEN_PX, job.template), name
+        assert not floor_problems(d, mm * PT_PER_MM / d.width, MIN_PRINT_PT, job.template), (name, [(p.text[:30], round(p.smallest, 2)) for p in floor_problems(d, mm * PT_PER_MM / d.width, MIN_PRINT_PT)][:5])
+        assert overflows(d) == [], name
+
+
+def test_a_unit_rule_that_fits_its_card_only_under_7_pt_is_refused(tmp_path):
+    # the unit card's special rules keep 16.5 units (7 pt on the 90 mm card): a rule of 1,500
+    # characters cannot fit the box under the stat rows and is refused with its line
+    d = _copy(tmp_path)
+    path = d / "units.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "summary:" in line)
+    lines[at] = lines[at].split("summary:")[0] + "summary: " + repr("Cavalry may not enter a Stockade hex. " * 40) + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        _load(d)
+    (problem,) = exc.value.problems
+    assert problem.file == path and problem.line == at + 1 and problem.where.endswith(".summary")
+    assert "Cavalry may not enter" in problem.value and "the unit card" in problem.expected
 
 
 def _copy(tmp_path: Path) -> Path:

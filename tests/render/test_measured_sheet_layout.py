@@ -1,7 +1,7 @@
 """Issue 32, items 12 and 13: the measured tables' scenario sheets use the page and their maps
 are legible in print. Each text block fills its box (the right column, and the side lists under
 a map that leaves room for them, go where the text is set largest); every text on the map's
-counters keeps to the print floor (:data:`pipeline.render.legible.LEGIBLE_PT`): a name that
+counters keeps to the print floor (:data:`pipeline.render.legible.MIN_PRINT_PT`): a name that
 cannot be set at it gives way to the number of its line in the side list.
 """
 
@@ -19,7 +19,7 @@ from pipeline.measured.printing import (
     sheet_context,
     text_blocks,
 )
-from pipeline.render.legible import LEGIBLE_PT, PT_PER_MM, floor_problems
+from pipeline.render.legible import MIN_PRINT_PT, PT_PER_MM, floor_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "source_data"
@@ -47,9 +47,10 @@ def sheets():
 
 def test_the_print_floor_at_the_maps_scale():
     # a 36" square OHW table is 172 mm on the sheet (4.778 mm per inch), the 72 x 48" field
-    # 190 mm wide (2.639 mm per inch); 5.5 pt = 5.5 / 72 x 25.4 = 1.940 mm
+    # 190 mm wide (2.639 mm per inch); 7 pt = 7 / 72 x 25.4 = 2.469 mm: 2.469 / 4.778 = 0.517"
+    # and 2.469 / 2.639 = 0.936"
     assert round(map_mm_per_inch(36, 36), 3) == 4.778 and round(map_mm_per_inch(72, 48), 3) == 2.639
-    assert map_label_min(36, 36) == 0.406 and map_label_min(72, 48) == 0.735
+    assert map_label_min(36, 36) == 0.517 and map_label_min(72, 48) == 0.936
 
 
 def test_every_text_block_of_a_sheet_fills_its_box(sheets):
@@ -76,7 +77,7 @@ def test_every_text_on_a_sheets_map_keeps_the_print_floor(sheets):
             if name == "table":
                 continue
             d = renderer().drawing(job.template, job.context)
-            assert floor_problems(d, per_unit, LEGIBLE_PT) == [], (s.id, name)
+            assert floor_problems(d, per_unit, MIN_PRINT_PT) == [], (s.id, name)
 
 
 def test_a_sekigahara_counter_on_the_map_shows_its_side_list_number(sheets):
@@ -87,11 +88,10 @@ def test_a_sekigahara_counter_on_the_map_shows_its_side_list_number(sheets):
     jobs, _ppi = map_jobs(seki, 1000)
     texts = {i: [sh.params["text"] for sh in renderer().drawing(jobs[f"u{i}"].template, jobs[f"u{i}"].context).shapes if sh.name == "text"]
              for i in range(len(seki.units))}
-    # a 1" deep base leaves 8.6 units under its front strip, over the floor of 7.35 units
-    # (0.735"): one line. Only Ukita Hideie's 4 stands (6") give his name room on one line at
-    # that size; every other contingent shows its number
+    # a 1" deep base leaves 8.6 units under its front strip, under the floor of 9.36 units
+    # (0.936", 7 pt): no contingent's name can be set on its base, every one shows its number
     named = [u.counter.name for i, u in enumerate(seki.units) if texts[i] == [u.counter.name]]
-    assert named == ["Ukita Hideie"]
+    assert named == []
     assert all(texts[i] == [u.key] for i, u in enumerate(seki.units) if u.counter.name not in named), texts
 
 

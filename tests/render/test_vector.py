@@ -279,7 +279,8 @@ def test_print_text_holds_every_character_a_sheet_shows():
 
 
 def test_cards_pdf_is_vector_with_its_bleed_in_the_card_colour(tmp_path):
-    """Genpei's cards PDF: the unit cards butted 9 to a page, then the two charts on a page each,
+    """Genpei's cards PDF: the unit cards (90 × 126 mm, so that their text keeps 7 pt) butted 4
+    to a page, then the two charts on a page each,
     no image; the unit names are text; the bleed ring 1.5 mm outside a card's trim box (here
     0.75 mm out, in the middle of its left edge) has the card's background colour, and the
     paper 3 mm out is white."""
@@ -294,7 +295,7 @@ def test_cards_pdf_is_vector_with_its_bleed_in_the_card_colour(tmp_path):
     assert b"/Subtype /Image" not in pdf
     unit_jobs, charts = printing.card_sheet_jobs(data, printing.DEFAULTS.spec("a4"))
     pages = sheets.card_pages(list(unit_jobs), printing.UNIT_CARD_MM, sheets.card_spec(printing.DEFAULTS, "a4"), "t")
-    assert [len(pg.pieces) for pg in pages] == [9, len(unit_jobs) - 9]
+    assert [len(pg.pieces) for pg in pages] == [4, 4, len(unit_jobs) - 8]
     doc = pdfium.PdfDocument(pdf)
     try:
         assert len(doc) == len(pages) + len(charts)

@@ -64,7 +64,19 @@ PRINT_HEX_WIDTH_IN = 2.0
 
 #: Card sizes in pixels at scale 1.
 UNIT_CARD_SIZE = (600, 840)
-NAVAL_CARD_SIZE = (1200, 900)
+#: Widths the cards print at, mm: a unit card 90 mm (:data:`pipeline.render.cards.PRINT_MM`;
+#: at 63 mm its texts would need 23.5 units for the 7 pt floor), the charts the printable width
+#: of A4 (210 mm less two 10 mm margins, narrower than Letter's).
+UNIT_CARD_PRINT_MM, CHART_PRINT_MM = 90.0, 190.0
+
+
+def card_floor(width_units: float, print_mm: float) -> float:
+    """The smallest text, in units, of a card ``width_units`` wide shown at a pixel a unit in
+    VASSAL (at least) and printed ``print_mm`` wide: the floors of :mod:`pipeline.render.legible`."""
+    from pipeline.render.legible import PT_PER_MM, min_units
+
+    return min_units(per_screen_px=1.0, per_print_pt=print_mm * PT_PER_MM / width_units)
+NAVAL_CARD_SIZE = (1200, 1400)
 TERRAIN_CHART_WIDTH = 1400
 
 UNKNOWN_TEXT = "?"
@@ -377,7 +389,7 @@ def unit_card_context(unit: UnitType) -> dict[str, Any]:
     """Context of ``genpei/unit_card.yaml.j2``."""
     rows, unknown = _stat_rows(unit)
     return {
-        "card": {"width": UNIT_CARD_SIZE[0], "height": UNIT_CARD_SIZE[1]},
+        "card": {"width": UNIT_CARD_SIZE[0], "height": UNIT_CARD_SIZE[1], "floor": card_floor(UNIT_CARD_SIZE[0], UNIT_CARD_PRINT_MM)},
         "unit": {
             "name": unit.name, "name_ja": unit.name_ja, "abbreviation": unit.abbreviation, "standard": unit.standard,
             "colour_hex": STANDARD_HEX[unit.colour], "mounted": unit.mounted, "ranged": unit.ranged is not None,
@@ -470,7 +482,7 @@ def terrain_row(t: TerrainType) -> dict[str, Any]:
 TERRAIN_CHART_COLUMNS = (("movement", "Movement", 330, 320), ("battle", "Battle", 650, 420), ("los", "Line of sight", 1070, 150), ("ignores", "Ignores", 1220, 150))
 #: Text size, line height (× size), side padding and the least padding above and below a cell's
 #: text on the terrain chart, in chart pixels at scale 1.
-TERRAIN_CELL_SIZE, TERRAIN_CELL_LINE, TERRAIN_CELL_PAD_X, TERRAIN_CELL_PAD_Y = 18, 1.15, 10, 12
+TERRAIN_CELL_SIZE, TERRAIN_CELL_LINE, TERRAIN_CELL_PAD_X, TERRAIN_CELL_PAD_Y = 18.5, 1.15, 10, 12
 #: Least height of a terrain chart row (the terrain's hexagon and names), pixels at scale 1.
 TERRAIN_ROW_MIN = 92
 
@@ -486,12 +498,12 @@ def terrain_chart_context(terrains: list[TerrainType]) -> dict[str, Any]:
     rows = []
     for t in terrains:
         row = terrain_row(t)
-        lines = max(len(wrap_text(row[key], TERRAIN_CELL_SIZE, False, cw - 2 * TERRAIN_CELL_PAD_X)) for key, _h, _x, cw in TERRAIN_CHART_COLUMNS)
+        lines = max(len(wrap_text(row[key], round(TERRAIN_CELL_SIZE * 10), False, (cw - 2 * TERRAIN_CELL_PAD_X) * 10)) for key, _h, _x, cw in TERRAIN_CHART_COLUMNS)
         text_h = ((lines - 1) * TERRAIN_CELL_LINE + 1) * TERRAIN_CELL_SIZE
         height = max(TERRAIN_ROW_MIN, math.ceil(text_h + 2 * TERRAIN_CELL_PAD_Y))
         rows.append({**row, "y": y, "height": height, "text_height": text_h + 4})
         y += height
-    return {"card": {"width": TERRAIN_CHART_WIDTH, "height": y + 50}, "rows": rows, "head": head, "total": y,
+    return {"card": {"width": TERRAIN_CHART_WIDTH, "height": y + 50, "floor": card_floor(TERRAIN_CHART_WIDTH, CHART_PRINT_MM)}, "rows": rows, "head": head, "total": y,
             "columns": [list(c) for c in TERRAIN_CHART_COLUMNS], "cell": {"size": TERRAIN_CELL_SIZE, "line": TERRAIN_CELL_LINE, "pad": TERRAIN_CELL_PAD_X}}
 
 
@@ -524,7 +536,7 @@ def naval_card_context(data: ArtData) -> dict[str, Any]:
             split = max(1, i) if i else 1
             break
         run += wgt
-    return {"card": {"width": NAVAL_CARD_SIZE[0], "height": NAVAL_CARD_SIZE[1]}, "sections": sections, "columns": [sections[:split], sections[split:]]}
+    return {"card": {"width": NAVAL_CARD_SIZE[0], "height": NAVAL_CARD_SIZE[1], "floor": card_floor(NAVAL_CARD_SIZE[0], CHART_PRINT_MM)}, "sections": sections, "columns": [sections[:split], sections[split:]]}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ refused too.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from pipeline.errors import DataError, DataProblem
@@ -28,6 +27,8 @@ from pipeline.render.fit import Field, check
 
 #: What each template is, for messages.
 PLACES = {
+    "genpei/terrain_chart.yaml.j2": "the terrain effects chart",
+    "genpei/naval_card.yaml.j2": "the naval warfare card",
     "genpei/unit_counter.yaml.j2": "the unit counter",
     "genpei/unit_card.yaml.j2": "the unit card",
     "genpei/leader_counter.yaml.j2": "the leader counter",
@@ -50,23 +51,13 @@ def _check(template: str, context: dict[str, Any], fields: Iterable[Field], out:
 
 
 def floor_check(template: str, context: dict[str, Any], per_unit: float, medium: str, out: list[DataProblem]) -> None:
-    """Add a problem, naming the template file and the shape, for each text ``template`` lets
-    shrink below the legibility floor of ``medium`` (``screen``: :data:`~pipeline.render.legible.MIN_SCREEN_PX`
-    at ``per_unit`` pixels per unit; ``print``: :data:`~pipeline.render.legible.MIN_PRINT_PT`
-    at ``per_unit`` points per unit); once per template and shape."""
-    from pipeline.render.legible import MIN_PRINT_PT, MIN_SCREEN_PX, floor_problems
-    from pipeline.render.templates import parse_drawing_text
+    """:func:`pipeline.render.fit.floor_check` with the Genpei renderer and place names: each
+    text ``template`` lets shrink below the floor of ``medium`` (``screen``: 8 px at ``per_unit``
+    pixels per unit; ``print``: 7 pt at ``per_unit`` points per unit)."""
+    from pipeline.render.fit import floor_check as _floor_check
     from pipeline.systems.genpei import art
 
-    floor, unit = (MIN_SCREEN_PX, "px") if medium == "screen" else (MIN_PRINT_PT, "pt")
-    drawing = parse_drawing_text(art.renderer().render_yaml(template, context), template)
-    path = Path(art.renderer().root) / template
-    for small in floor_problems(drawing, per_unit, floor):
-        if any(p.file == path and p.where == small.where for p in out):
-            continue
-        out.append(DataProblem(path, None, small.where, repr(small.text),
-                               f"a smallest size of at least {floor:g} {unit} on {PLACES.get(template, template)} "
-                               f"(min_size at least {floor / per_unit:.1f} units); it may shrink to {small.smallest:.1f} {unit}"))
+    _floor_check(art.renderer(), template, context, per_unit, medium, out, PLACES.get(template, template))
 
 
 def problems(data: Any) -> list[DataProblem]:
@@ -74,6 +65,7 @@ def problems(data: Any) -> list[DataProblem]:
     template cannot show, every character the font lacks, and every scenario whose two sides
     use the same army colour."""
     from pipeline.render.fit import document_glyph_problems
+    from pipeline.render.legible import PT_PER_MM
     from pipeline.systems.genpei import art
 
     out: list[DataProblem] = []
@@ -90,7 +82,9 @@ def problems(data: Any) -> list[DataProblem]:
         names = [(units_doc, loc + ("name",), u.name), (units_doc, loc + ("name_ja",), u.name_ja or ""), (units_doc, loc + ("abbreviation",), u.abbreviation)]
         _check("genpei/unit_counter.yaml.j2", art.unit_context(u, colours), names[1:], out, (px["unit"] / 100, "screen"))
         rules = [(units_doc, loc + ("rules", j, "summary"), r.summary) for j, r in enumerate(u.rules)]
-        _check("genpei/unit_card.yaml.j2", art.unit_card_context(u), [names[0]] + rules, out)
+        card = art.unit_card_context(u)
+        _check("genpei/unit_card.yaml.j2", card, [names[0]] + rules, out, (1.0, "screen"))
+        floor_check("genpei/unit_card.yaml.j2", card, art.UNIT_CARD_PRINT_MM * PT_PER_MM / art.UNIT_CARD_SIZE[0], "print", out)
     for i, ld in enumerate(data.leaders.values()):
         loc = ("leaders", i)
         _check("genpei/leader_counter.yaml.j2", art.leader_context(ld, colours),
@@ -105,6 +99,16 @@ def problems(data: Any) -> list[DataProblem]:
         loc = ("terrain", i)
         _check("genpei/terrain_tile.yaml.j2", art.terrain_context(t, layout),
                [(terrain_doc, loc + ("name",), t.name), (terrain_doc, loc + ("name_ja",), t.name_ja or "")], out, (1.0, "screen"))
+    for face in data.system.battle_die.faces:  # the die faces of the dice button (40 px)
+        floor_check("genpei/die_face.yaml.j2", {"face": {"symbol": face.symbol, "label": face.label, "colour": "#1d1d1d"}}, art.DIE_FACE_PX / 100, "screen", out)
+    # the charts (fixed texts and the terrain's and rules' own): on screen and across A4's printable width
+    terrain_fields = [(terrain_doc, ("terrain", i, "name"), t.name) for i, t in enumerate(data.terrain.values())]
+    chart = art.terrain_chart_context(list(data.terrain.values()))
+    _check("genpei/terrain_chart.yaml.j2", chart, terrain_fields, out, (1.0, "screen"))
+    floor_check("genpei/terrain_chart.yaml.j2", chart, art.CHART_PRINT_MM * PT_PER_MM / art.TERRAIN_CHART_WIDTH, "print", out)
+    naval = art.naval_card_context(data)
+    _check("genpei/naval_card.yaml.j2", naval, [], out, (1.0, "screen"))
+    floor_check("genpei/naval_card.yaml.j2", naval, art.CHART_PRINT_MM * PT_PER_MM / art.NAVAL_CARD_SIZE[0], "print", out)
     for loaded in data.scenarios:
         # a field blamed already (a character the font lacks, found in every text) is not blamed again
         out.extend(p for p in scenario_problems(data, layout, loaded) if not any(q.file == p.file and q.where == p.where for q in out))

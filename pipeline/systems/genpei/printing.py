@@ -65,8 +65,9 @@ from pipeline.systems.genpei.module import (
 COUNTER_MM = 25.0
 #: The default print settings (a unit counter of :data:`COUNTER_MM`).
 DEFAULTS = PrintOptions(counter_mm=COUNTER_MM)
-#: Printed unit card size (poker card), mm.
-UNIT_CARD_MM = (63.0, 88.0)
+#: Printed unit card size, mm: 90 × 126 (the 600 × 840 card's proportions, four to an A4 page),
+#: so that its texts reach the 7 pt floor (:data:`pipeline.systems.genpei.art.UNIT_CARD_PRINT_MM`).
+UNIT_CARD_MM = (art.UNIT_CARD_PRINT_MM, round(art.UNIT_CARD_PRINT_MM * 1.4, 3))
 #: Scenario sheet (A4 landscape), mm.
 SCENARIO_SHEET_MM = (297.0, 210.0)
 #: Pixels per mm of the scenario sheet PNG for VASSAL's chart window (297 mm → 1485 px).

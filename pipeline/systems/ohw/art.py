@@ -24,7 +24,7 @@ from pipeline.measured.art import (
     table_job,
 )
 from pipeline.render.cache import RenderJob
-from pipeline.render.cards import Card, Notes, Steps, Table
+from pipeline.render.cards import Card, Notes, Steps, Table, paged
 from pipeline.systems.ohw.data import OhwData
 from pipeline.systems.ohw.model import Scenario, UnitType
 
@@ -155,7 +155,7 @@ def card_specs(data: OhwData) -> dict[str, Card]:
             f"Attached to a {short_name(data.units[g.attached_to])} unit for the whole game, removed with it.",
             "May re-roll any die roll of his side once; the re-roll stands (erratum general_reroll)." if g.reroll == "own_side"
             else "May re-roll his own unit's dice once; the re-roll stands (erratum general_reroll)."], h=110),
-    ], subtitle=f"{s.turns.limit} turns · {s.name}", kanji="手順", footer=_srcs(s.sequence.source.doc, o.source.doc, g.source.doc))
+    ], subtitle=f"{s.turns.limit} turns", kanji="手順", footer=_srcs(s.sequence.source.doc, o.source.doc, g.source.doc))
     rows = []
     for u in data.units.values():
         shoot = f'{u.shooting.range_inches:g}", D6{u.shooting.modifier:+d}' if u.shooting else "—"
@@ -180,11 +180,11 @@ def card_specs(data: OhwData) -> dict[str, Card]:
         trows.append([{"text": d.name, "swatch": "#a0785a", "bold": True}, "removed if the unit moves", "—",
                       "half hits" if d.halves == "shooting" else "—", "half hits" if d.halves == "hand_to_hand" else "—"])
     terrain = Card("Terrain and defences", [
-        Table("", [("Terrain", 0.3), ("Movement", 0.24), ("Sight", 0.14), ("Shot at", 0.16), ("Defending", 0.16)], trows, row_h=50),
+        Table("", [("Terrain", 0.3), ("Movement", 0.22), ("Sight", 0.13), ("Shot at", 0.16), ("Defending", 0.19)], trows, row_h=50),
     ], subtitle="Effects on the unit in or behind it", kanji="地形", footer=_srcs(*(t.source.doc for t in data.terrain.values())))
     errata = Card("Readings chosen", [Notes("", [f"{e.topic} — {e.readings[e.chosen]}" for e in data.sources.errata], h=0, size=15)],
-                  subtitle="Where the rules text is ambiguous (errata in sources.yaml)", kanji="正誤", footer="Every erratum lists both readings and its sources in source_data/ohw/sources.yaml")
-    return {"card_sequence_orders.png": seq, "card_units_combat.png": units, "card_terrain_defences.png": terrain, "card_errata.png": errata}
+                  subtitle="Where the rules text is ambiguous", kanji="正誤", footer="Every erratum lists both readings and its sources in source_data/ohw/sources.yaml")
+    return paged({"card_sequence_orders.png": seq, "card_units_combat.png": units, "card_terrain_defences.png": terrain, "card_errata.png": errata})
 
 
 def card_jobs(data: OhwData, scale: float = 1.0) -> dict[str, RenderJob]:

@@ -122,8 +122,9 @@ def drawing_problems(data: OhwData, docs: dict) -> list:
     for i, u in enumerate(data.units.values()):
         fields = [(units_doc, ("units", i, "name"), art.short_name(u)), (units_doc, ("units", i, "kanji"), u.kanji or "")]
         names.append(fields[0])
-        fit.counter_problems(art.counter_spec(data, u, army, u.can_carry_general), fields, out)
+        fit.counter_problems(art.counter_spec(data, u, army, u.can_carry_general), fields, out, data.system.vassal.px_per_inch)
     fit.card_problems(art.card_specs(data).values(), names, out)
+    fit.turn_marker_problems(out)
     for loaded in data.scenarios:
         sc, doc = loaded.model, loaded.doc
         fields = [(doc, ("name",), sc.name), (doc, ("code",), sc.code), (doc, ("description",), sc.description), (doc, ("victory",), sc.victory)]

@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image
 
 from pipeline.render.cache import RenderCache, RenderJob
-from pipeline.render.cards import Card, Notes, Steps, Table
+from pipeline.render.cards import Card, Notes, Steps, Table, paged
 from pipeline.render.templates import TemplateRenderer
 from pipeline.systems.ronin.data import HIRED, RoninData
 from pipeline.systems.ronin.model import Game, MarkerType, ModelType, Zone
@@ -376,8 +376,13 @@ class TerrainPiece:
         return {"piece": piece, "feature": feature}
 
     def job(self, ppi: float) -> RenderJob:
-        """The render job at ``ppi`` pixels per inch (the piece to scale)."""
-        return RenderJob("ronin/terrain.yaml.j2", self.context(), size=(max(2, round(self.w * ppi)), max(2, round(self.h * ppi))))
+        """The render job at ``ppi`` pixels per inch (the piece to scale); its label keeps the
+        8 px floor of :mod:`pipeline.render.legible` at that scale (``piece.min_text``, inches)."""
+        from pipeline.render.legible import MIN_SCREEN_PX
+
+        ctx = self.context()
+        ctx["piece"]["min_text"] = round(MIN_SCREEN_PX / ppi + 0.0005, 3)
+        return RenderJob("ronin/terrain.yaml.j2", ctx, size=(max(2, round(self.w * ppi)), max(2, round(self.h * ppi))))
 
 
 def detail_context(p: TerrainPiece, outline: list | None = None) -> dict[str, Any]:
@@ -591,8 +596,8 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
         Table("Moves (inches)", [("Move", 0.82), ("", 0.18)], [[m.text.replace(" (inches)", "").replace(" (inches; ", " (").replace("(inches each)", "(each way)"), {"text": f'{m.value}"', "bold": True}] for m in moves], row_h=31),
         Table("Morale Test: 2d6 + modifiers ≤ the Morale Rating passes", [("When", 0.84), ("", 0.16)],
               [[m.text, {"text": _signed(m.value), "bold": True}] for m in morale_rows], row_h=31),
-        Notes("", [t for t in morale_notes if t], h=0, size=14),
-    ], subtitle="Halved in Difficult terrain, when Encumbered or Grievously wounded", kanji="移動士気", colour=CARD_COLOUR, size=CARD_LAYOUT,
+        Notes("", ["Moves are halved in Difficult terrain, when Encumbered or Grievously wounded.", *(t for t in morale_notes if t)], h=0, size=14),
+    ], subtitle="Moves and the Morale Test", kanji="移動士気", colour=CARD_COLOUR, size=CARD_LAYOUT,
         footer=_srcs(*(m.source.doc for m in moves), *(m.source.doc for m in r.morale_modifiers)))
     cards = [("1 turn", seq), ("2 combat", combat), ("3 wounds", wounds), ("4 shooting", shooting), ("5 shooting modifiers", shoot_mods),
              ("6 weapons", weapons), ("7 movement morale", morale)]
@@ -603,7 +608,7 @@ def reference_cards(data: RoninData) -> dict[str, Card]:
                 b.items = [t for t in b.items if t]
             elif isinstance(b, Table):
                 b.fit = True  # every row at the table's text size, as high as its text (issue 32, item 10)
-    return {card_image_name("reference", n): c for n, c in cards}
+    return paged({card_image_name("reference", n): c for n, c in cards})
 
 
 def reference_jobs(data: RoninData, scale: float | None = None) -> dict[str, RenderJob]:
@@ -613,7 +618,7 @@ def reference_jobs(data: RoninData, scale: float | None = None) -> dict[str, Ren
 
 
 #: Text size (card units) of a roster card's weapons and options: the smallest a printed card
-#: keeps (:data:`pipeline.render.legible.LEGIBLE_PT` at :data:`CARD_LAYOUT` units to the
+#: keeps (:data:`pipeline.render.legible.MIN_PRINT_PT` at :data:`CARD_LAYOUT` units to the
 #: 90 mm card width: 5.5 pt is 12.9 units), the model names and stats 15.
 ROSTER_DETAIL_SIZE = 13
 
@@ -655,5 +660,12 @@ def roster_card(data: RoninData, report: RosterReport) -> Card:
 
 
 def roster_job(data: RoninData, report: RosterReport, scale: float | None = None) -> RenderJob:
-    """The render job of a Buntai's roster card at ``scale`` (default: :data:`CARD_SIZE`)."""
-    return roster_card(data, report).job(CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale)
+    """The render job of a Buntai's (first) roster card at ``scale`` (default: :data:`CARD_SIZE`)."""
+    return roster_card(data, report).pages()[0].job(CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale)
+
+
+def roster_jobs(data: RoninData, roster_id: str, report: RosterReport, scale: float | None = None) -> dict[str, RenderJob]:
+    """The render jobs of a Buntai's roster cards by image name: one card, or more when its
+    rows and notes at the legibility floor need more (:func:`pipeline.render.cards.paged`)."""
+    k = CARD_SIZE[0] / CARD_LAYOUT[0] if scale is None else scale
+    return {n: c.job(k) for n, c in paged({card_image_name("roster", roster_id): roster_card(data, report)}).items()}

@@ -53,7 +53,7 @@ def _cards(data: RoninData, cache: Path | None) -> dict[str, bytes]:
 
     jobs = art.reference_jobs(data)
     for rid, lr in data.rosters.items():
-        jobs[art.card_image_name("roster", rid)] = art.roster_job(data, check_roster(data, lr))
+        jobs.update(art.roster_jobs(data, rid, check_roster(data, lr)))
     return art.render_pngs(jobs, cache)
 
 

@@ -165,8 +165,8 @@ def card_jobs(data: RoninData, opts: PrintOptions) -> dict[str, RenderJob]:
     size = (round(art.CARD_SIZE[0] * scale), round(art.CARD_SIZE[1] * scale))
     cards = {n: RenderJob(j.template, j.context, size=size) for n, j in art.reference_jobs(data).items()}
     for rid, lr in data.rosters.items():
-        j = art.roster_job(data, check_roster(data, lr))
-        cards[art.card_image_name("roster", rid)] = RenderJob(j.template, j.context, size=size)
+        for name, j in art.roster_jobs(data, rid, check_roster(data, lr)).items():
+            cards[name] = RenderJob(j.template, j.context, size=size)
     return sheets.supersampled(cards, sheets.print_supersample(opts.dpi / MM_PER_INCH))
 
 
@@ -210,12 +210,40 @@ def drawing_problems(data: RoninData) -> list:
     from pipeline.errors import GunbaiError
     from pipeline.measured import fit
     from pipeline.render.fit import document_glyph_problems
+    from pipeline.systems.ronin.roster import check_roster
 
     out: list = []
     # every text of every file (the rosters' and games' too), printed or not yet
     document_glyph_problems([*data.docs.values(), *(r.doc for r in data.rosters.values()), *(g.doc for g in data.games)], out)
     side = next(iter(data.system.sides.values()))
     colours = {"fill": side.fill, "text": side.text}
+    from pipeline.render.legible import PT_PER_MM
+
+    # a model's base and a marker (0.8 of it) as VASSAL shows them and as the counter sheet prints them
+    px, mm = art.base_px(data), data.system.vassal.base_mm
+    model_media = [(px / 100, "screen"), (mm * PT_PER_MM / 100, "print")]
+    marker_media = [(round(px * 0.8) / 100, "screen"), (mm * 0.8 * PT_PER_MM / 100, "print")]
+    system_doc = data.docs.get("system.yaml")
+    for i, mk in enumerate(data.system.markers):
+        job = art.marker_job(mk, round(px * 0.8))
+        fields = [(system_doc, ("markers", i, k), getattr(mk, k) or "") for k in ("label", "sub")] if system_doc is not None else []
+        fit.template_problems(job.template, job.context, fields, out, marker_media)
+    # the terrain palette's pieces to scale in VASSAL: each kind's name on its pieces
+    ppi = data.system.vassal.px_per_inch
+    terrain_doc = data.docs.get("terrain.yaml")
+    index = {t.id: i for i, t in enumerate(data.terrain.values())}
+    for piece in art.terrain_pieces(data).values():
+        job = piece.job(ppi)
+        i = next((index[k] for k in index if data.terrain[k].name == piece.name), None)
+        fields = [(terrain_doc, ("terrain", i, "name"), piece.name)] if terrain_doc is not None and i is not None else []
+        fit.template_problems(job.template, job.context, fields, out, [(ppi, "screen")])
+    cards = list(art.reference_cards(data).values())
+    for lr in data.rosters.values():
+        try:
+            cards += art.roster_card(data, check_roster(data, lr)).pages()
+        except (LookupError, GunbaiError, ValueError):
+            continue  # a roster that breaks a rule: verify reports it
+    fit.card_problems(cards, [(lr.doc, ("name",), lr.value.name) for lr in data.rosters.values()], out, CARD_MM, art.CARD_SIZE[0] / art.CARD_LAYOUT[0])
     scenario_docs = {d.data.get("id"): d for k, d in data.docs.items() if k.startswith("scenarios/") and isinstance(d.data, dict)}
     for key, doc in data.docs.items():
         if not (key.startswith("factions/") or key.startswith("scenarios/")) or not isinstance(doc.data, dict):
@@ -225,7 +253,7 @@ def drawing_problems(data: RoninData) -> list:
         hired = key.startswith("factions/") and (fid == HIRED or getattr(owner, "hired_only", False))
         for i, m in enumerate(getattr(owner, "models", [])):
             ctx = art.model_context(m, hired, colours, data.system.vassal.faction_colours.get(fid, art.NO_FACTION_COLOUR))
-            fit.template_problems("ronin/model_counter.yaml.j2", ctx, [(doc, ("models", i, "name"), m.name)], out)
+            fit.template_problems("ronin/model_counter.yaml.j2", ctx, [(doc, ("models", i, "name"), m.name)], out, model_media)
     for lg in data.games:
         g, doc = lg.value, lg.doc
         sc = data.scenarios.get(g.scenario)

@@ -22,7 +22,7 @@ from pipeline.measured.art import (
     table_job,
 )
 from pipeline.render.cache import RenderJob
-from pipeline.render.cards import Bars, Card, Dice, Notes, Steps, Table
+from pipeline.render.cards import Bars, Card, Dice, Notes, Steps, Table, paged
 from pipeline.systems.sekigahara.data import UNDECIDED, SekiData
 from pipeline.systems.sekigahara.model import Scenario, UnitPlacement
 
@@ -125,8 +125,8 @@ def treachery_card(data: SekiData) -> Card:
     other = [e for e in data.sources.errata if e.id == "treachery_table_columns"]
     note = [f"Erratum: {other[0].topic.lower()}. Reading used: {other[0].readings[other[0].chosen]}"] if other else []
     return Card("Kobayakawa's treachery", [
-        Dice("At the start of each turn roll a D6", dice_rows, legend=[("joins the East", east), ("still undecided", UNDECIDED_COLOUR), ("joins the West", west)], row_h=44),
-        Bars("Chance he has decided, by the end of a turn", bars, row_h=34),
+        Dice("At the start of each turn roll a D6", dice_rows, legend=[("joins the East", east), ("still undecided", UNDECIDED_COLOUR), ("joins the West", west)], row_h=40),
+        Bars("Chance he has decided, by the end of a turn", bars, row_h=28),
         Notes("", ["Once he joins a side he fights for it to the end; no more rolls.", *note], h=0, size=14),
     ], subtitle=f"{data.scenarios[0].model.undecided.leader if data.scenarios else 'The undecided contingent'} on Mt Matsuo", kanji="裏切",
         colour="#4a4a4a", footer=sources_footer(data, tr.source) + "; chances computed exactly by gunbai")
@@ -170,13 +170,13 @@ def card_specs(data: SekiData) -> dict[str, Card]:
                      f'{s.movement.inches:g}"', f'{s.shooting.range_inches:g}"' if u.shoots else "—", hit])
     rows.append([{"text": "Leader (with a unit)", "bold": True}, f'{s.movement.commander_inches:g}" (commander)', "—", f"{s.leaders.hit_on}-6, one more base"])
     units = Card("Units and melee", [
-        Table("", [("Unit", 0.37), ("Move", 0.2), ("Shoots", 0.15), ("Melee hits on", 0.28)], rows, row_h=58),
+        Table("", [("Unit", 0.35), ("Move", 0.25), ("Shoots", 0.15), ("Melee hits on", 0.25)], rows, row_h=58),
         Notes("Melee", [f"Anyone fighting Archers or Arquebusiers hits on {s.melee.versus_missile_troops_hit_on}-6. Each hit removes a stand; engaged units fight again next turn.",
                         f"Flank or rear charge: the enemy fights back with {s.flank_attack.defender_bases} bases, first round only.",
                         f"A unit down to {s.last_stand.removed_at_bases} stand is removed at once.",
                         "A leader is never targeted; if his unit loses bases in melee, a 6 on a D6 kills him. Two leaders in a melee may fight a duel: high roll wins."], h=0),
     ], subtitle="1 D6 per base in the fight", kanji="兵種", footer=sources_footer(data, s.melee.source, s.flank_attack.source, s.leaders.source))
-    return {"card_sequence.png": seq, "card_units_melee.png": units, "card_treachery.png": treachery_card(data)}
+    return paged({"card_sequence.png": seq, "card_units_melee.png": units, "card_treachery.png": treachery_card(data)})
 
 
 def card_jobs(data: SekiData, scale: float = 1.0) -> dict[str, RenderJob]:

@@ -94,6 +94,7 @@ def drawing_problems(data: SekiData, docs: dict) -> list:
     units_doc = docs["units.yaml"]
     names = [(units_doc, ("units", i, "name"), u.name) for i, u in enumerate(data.units.values())]
     fit.card_problems(art.card_specs(data).values(), names, out)
+    fit.turn_marker_problems(out)
     for loaded in data.scenarios:
         sc, doc = loaded.model, loaded.doc
         try:
@@ -102,7 +103,7 @@ def drawing_problems(data: SekiData, docs: dict) -> list:
         except (LookupError, ArtError):
             continue  # an unknown unit type or side: verify reports it
         for i, (up, spec) in enumerate(zip(sc.units, specs, strict=True)):
-            fit.counter_problems(spec, [(doc, ("units", i, "name"), up.name)], out)
+            fit.counter_problems(spec, [(doc, ("units", i, "name"), up.name)], out, data.system.vassal.px_per_inch)
         fields = [(doc, ("name",), sc.name), (doc, ("code",), sc.code), (doc, ("description",), sc.description), (doc, ("victory",), sc.victory)]
         fields += [(doc, ("sides", i, "name"), s.name) for i, s in enumerate(sc.sides)]
         fields += [(doc, ("units", i, "name"), up.name) for i, up in enumerate(sc.units)]
