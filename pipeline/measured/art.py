@@ -452,16 +452,34 @@ def place_labels(candidates: Sequence[Sequence[Box]], pieces: Sequence[Box] = ()
             return 0.0
         return (b[2] - b[0]) * (b[3] - b[1]) - overlap(b, bounds)
 
-    def cost(b: Box, mine: Sequence[Box], extra: Sequence[Box]) -> tuple[float, float, float, float]:
-        return (round(sum(overlap(b, p) for p in pieces) + outside(b), 6), round(sum(overlap(b, q) for q in placed), 6),
+    def cost(b: Box, mine: Sequence[Box], extra: Sequence[Box], others: Sequence[Box]) -> tuple[float, float, float, float]:
+        return (round(sum(overlap(b, p) for p in pieces) + outside(b), 6), round(sum(overlap(b, q) for q in others), 6),
                 round(sum(overlap(b, q) for q in mine), 6), round(sum(overlap(b, q) for q in extra), 6))
 
+    def own(i: int) -> tuple[list[Box], Sequence[Box]]:
+        return [*lines, *(own_lines[i] if own_lines is not None else ())], (soft[i] if soft is not None else ())
+
     for i, cands in enumerate(candidates):
-        extra = soft[i] if soft is not None else ()
-        mine = [*lines, *(own_lines[i] if own_lines is not None else ())]
-        best = min(range(len(cands)), key=lambda k: (*cost(cands[k], mine, extra), k))  # noqa: B023 - used at once
+        mine, extra = own(i)
+        best = min(range(len(cands)), key=lambda k: (*cost(cands[k], mine, extra, placed), k))  # noqa: B023 - used at once
         out.append(best)
         placed.append(cands[best])
+    # a label an earlier one crosses is placed again (the earlier one too), against every other
+    # label: a label moves only to a spot strictly less covered, so a layout where no two labels
+    # meet is the one pass above made
+    for _ in range(len(candidates)):
+        moved = False
+        for i, cands in enumerate(candidates):
+            others = placed[:i] + placed[i + 1:]
+            if not any(overlap(placed[i], q) for q in others):
+                continue
+            mine, extra = own(i)
+            now = cost(cands[out[i]], mine, extra, others)
+            best = min(range(len(cands)), key=lambda k: (*cost(cands[k], mine, extra, others), k))  # noqa: B023 - used at once
+            if cost(cands[best], mine, extra, others) < now:
+                out[i], placed[i], moved = best, cands[best], True
+        if not moved:
+            break
     return out
 
 
@@ -475,6 +493,24 @@ def _text_box(text: str, size: float, width: float | None = None, line_height: f
     lines = wrap_text(text, px, True, width * k) if width is not None else [text]
     w = max(text_length(line, px, True) for line in lines) / k
     return w, ((len(lines) - 1) * line_height + 1) * size, len(lines)
+
+
+def _two_lines(text: str, size: float) -> tuple[str, float]:
+    """A bold ``text`` at ``size`` inches on two lines, broken at the space that makes the longer
+    line shortest (no word, Japanese ones included, is broken), and a wrap width (inches) a
+    little wider than that line.
+
+    >>> _two_lines("Mt Matsuo 松尾山", 1.0)[0]
+    'Mt Matsuo\\n松尾山'
+    """
+    from pipeline.render.drawing import text_length
+
+    k = 100.0
+    px = max(1, round(size * k))
+    words = text.split(" ")
+    i = min(range(1, len(words)), key=lambda i: max(text_length(" ".join(words[:i]), px, True), text_length(" ".join(words[i:]), px, True)))
+    a, b = " ".join(words[:i]), " ".join(words[i:])
+    return a + "\n" + b, _r(max(text_length(a, px, True), text_length(b, px, True)) / k * 1.05 + 0.02)
 
 
 def _feature_spots(f: Scenery, ctx: dict[str, Any], size: float) -> list[Point]:
@@ -565,7 +601,10 @@ def place_table_labels(width: float, depth: float, features: Sequence[Scenery], 
     chooses among its candidates (:func:`_feature_spots`, :func:`_zone_spots`): feature labels
     first, then zone labels, in data order. ``label_min``: the least size of any label (inches;
     a print sheet's floor at its scale). Returns ``(labels, zone labels)``, each label with its
-    ``box`` and ``covered`` (the area of it pieces cover: 0 where a free spot was found)."""
+    ``box`` and ``covered`` (the area of it pieces cover: 0 where a free spot was found). A
+    feature label of several words may also take each of its spots on two lines (after every
+    spot on one line; it then carries ``shown``, the text with its line break, and ``max_width``,
+    inches, the template's wrap width)."""
     lines = _lines(features, zones)
     cands: list[list[Box]] = []
     soft: list[list[Box]] = []
@@ -576,8 +615,15 @@ def place_table_labels(width: float, depth: float, features: Sequence[Scenery], 
             continue
         size = max(lab["size"], label_min)
         tw, th, _n = _text_box(lab["text"], size, line_height=1.0)
+        spots = _feature_spots(f, c, size)
         opts = [{**lab, "x": x, "y": y, "size": _r(size), "box": (x - tw / 2 - LABEL_PAD, y - th * 0.55 - LABEL_PAD, x + tw / 2 + LABEL_PAD, y + th * 0.55 + LABEL_PAD), "feature": i}
-                for x, y in _feature_spots(f, c, size)]
+                for x, y in spots]
+        if " " in lab["text"]:  # then the same spots on two lines, broken between words
+            two, mw = _two_lines(lab["text"], size)
+            w2, h2, n2 = _text_box(two, size, mw, line_height=1.05)
+            if n2 == 2:
+                opts += [{**lab, "shown": two, "x": x, "y": y, "size": _r(size), "max_width": mw, "box": (x - w2 / 2 - LABEL_PAD, y - h2 * 0.55 - LABEL_PAD, x + w2 / 2 + LABEL_PAD, y + h2 * 0.55 + LABEL_PAD), "feature": i}
+                         for x, y in spots]
         options.append(opts)
         cands.append([o["box"] for o in opts])
         soft.append([])

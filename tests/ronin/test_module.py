@@ -84,7 +84,12 @@ def test_measured_table_and_range_thread(vmod, data):
     for m in ("stunned", "light_wound", "grievous_wound", "slain", "attack_counter", "defence_counter", "teppo_fired", "banner"):
         assert f"images/marker_{m}.png" in names
     assert "images/model_bushi_samurai_red.png" in names and "images/card_roster_bushi_sample_100.png" in names
-    assert sum(n.startswith("images/card_reference") for n in names) == 7
+    # the seven reference cards of the rules (turn, combat, wounds, shooting, its modifiers,
+    # weapons, movement and morale), each followed by the continuations its text needs at the
+    # legibility floor (pipeline.render.cards.paged)
+    refs = art.reference_cards(data)
+    assert {n for n in names if n.startswith("images/card_reference")} == {f"images/{n}" for n in refs}
+    assert sum(not n.removesuffix(".png").rsplit("_", 1)[-1].isdigit() for n in refs) == 7
 
 
 def test_setup_places_both_buntai_and_zones(vmod, data):

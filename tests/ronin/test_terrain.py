@@ -126,7 +126,8 @@ def test_every_setup_binds_each_stack_to_its_pieces_layer(data, archive):
 
 
 # ---------------------------------------------------------------------------------------------
-# golden images (20 px per inch, to stay fast)
+# golden images, at the module's own scale (px_per_inch): the names keep 8 px there, and at a
+# smaller scale they would overflow the piece
 
 
 def _golden(data) -> dict[str, Image.Image]:
@@ -134,7 +135,7 @@ def _golden(data) -> dict[str, Image.Image]:
     pieces = art.terrain_pieces(data)
     out = {}
     for kind, fp in (("building", "small"), ("shrine", "small"), ("wall", "section"), ("woods", "small"), ("rocks", "small"), ("hedge", "section")):
-        out[f"ronin_terrain_{kind}.png"] = pieces[art.terrain_image_name(kind, fp)].job(20).render(r)
+        out[f"ronin_terrain_{kind}.png"] = pieces[art.terrain_image_name(kind, fp)].job(data.system.vassal.px_per_inch).render(r)
     return out
 
 
