@@ -1,7 +1,7 @@
 """Make a lint-corpus fixture from a git snapshot of a public VASSAL module repository.
 
     .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
-        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY ...] [--drop-unused-saves]
+        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY[=PATH] ...] [--drop-unused-saves]
         [--keep-saves GLOB ...]
 
 Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
@@ -12,7 +12,8 @@ other entry (see ``tests/vassal/corpus.py``). Files that are not part of the mod
 READMEs, source code, editor folders) are skipped by name; ``--exclude`` adds globs. A file the
 snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assumed size with
 ``--assume`` and explain it in SOURCE.md; ``--built`` lists an entry the repository's own build
-adds (compiled classes), kind ``built``. ``--drop-unused-saves`` keeps only the saves a
+adds (compiled classes), kind ``built``; ``--built ENTRY=PATH`` one whose compiled class the
+repository holds at PATH, outside DIR: kind ``class``, as below. ``--drop-unused-saves`` keeps only the saves a
 ``PredefinedSetup`` of the buildFile names (VASSAL and lint read no other save of a module) and
 lists the others in the manifest as ``data``, to keep a module with many unused saves small.
 A compiled class the repository holds is kind ``class``: its internal name (``head``) and the
@@ -243,9 +244,20 @@ def main() -> int:
                     row.update(kind="class", head=refs.name, refs="|".join(sorted(
                         r for r in refs.refs if not r.startswith(JDK_PACKAGES))))
         rows.append(row)
-    for path in args.built:
-        rows.append({"path": path, "bytes": "", "sha256": "", "kind": "built", "width": "",
-                     "height": "", "head": "", "refs": ""})
+    for item in args.built:
+        path, _, source = item.partition("=")
+        row = {"path": path, "bytes": "", "sha256": "", "kind": "built", "width": "",
+               "height": "", "head": "", "refs": ""}
+        data = blob(args.git_dir, f"{args.commit}:{source}") if source else None
+        refs = class_refs_or_none(data) if data and data[:4] == b"\xca\xfe\xba\xbe" else None
+        if data is not None and refs is not None:  # a class the repository holds elsewhere
+            row.update(bytes=str(len(data)), sha256=hashlib.sha256(data).hexdigest(),
+                       kind="class", head=refs.name, refs="|".join(sorted(
+                           r for r in refs.refs if not r.startswith(JDK_PACKAGES))))
+        elif source:
+            print(f"error: {source} is no class file at {args.commit}", file=sys.stderr)
+            return 1
+        rows.append(row)
     dest.mkdir(parents=True, exist_ok=True)
     (dest / SKELETONS).unlink(missing_ok=True)
     if skeletons:

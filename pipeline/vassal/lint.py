@@ -26,7 +26,9 @@ From modules nobody here wrote (issue 28): the launcher's load constraints on re
 saves, save pieces without gpids, Send To Location zones and regions (:func:`send_to_problem`),
 unprefixed extension gpids, module classes using VASSAL classes 3.7.26 lacks
 (:func:`check_code_references`), At-Start Stacks' boards and grid locations
-(:func:`check_at_start_stacks`); PlayerHands have no edge.
+(:func:`check_at_start_stacks`); PlayerHands have no edge. A missing image, missing prototype
+or Send To Location target inside a prototype no piece uses (:func:`used_prototypes`) is a
+warning, not an error (:func:`settle_unused_prototypes`).
 """
 
 from __future__ import annotations
@@ -176,6 +178,13 @@ class ModuleContext(_Collector):
     _has_code: bool | None = None
     #: every image name the module's own pieces use (:func:`_save_image_findings`), found once
     piece_images: set[str] | None = None
+    #: prototype names the pieces of the module's own setups name, directly or through the
+    #: Place Marker / Replace definitions they carry (:func:`_piece_prototype_refs`), gathered
+    #: by :func:`check_save_pieces`; a root of :func:`used_prototypes`
+    setup_prototypes: set[str] = field(default_factory=set)
+    #: ``(index in findings, prototype name)`` of each error that holds only if that prototype
+    #: is used (:meth:`add_in_prototype`), settled by :func:`settle_unused_prototypes`
+    prototype_errors: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def has_code(self) -> bool:
@@ -219,6 +228,16 @@ class ModuleContext(_Collector):
             return None
         # an extension's setups are loaded into its base module (§5)
         return self.root.get("module" if self.kind == "extension" else "name")
+
+    def add_in_prototype(self, el: etree._Element, severity: str, entry: str, path: str,
+                         message: str) -> None:
+        """:meth:`add` a finding on the piece of ``el``; when ``el`` is a PrototypeDefinition and
+        the finding an error, it is an error only if some piece uses the prototype, which is
+        known after the setups are read: :func:`settle_unused_prototypes` turns it into a
+        warning otherwise."""
+        if severity == ERROR and el.tag == VM + "PrototypeDefinition":
+            self.prototype_errors.append((len(self.findings), el.get("name", "")))
+        self.add(severity, entry, path, message)
 
     def iter(self, *tags: str) -> Iterator[etree._Element]:
         if self.root is None:
@@ -274,6 +293,10 @@ def _piece_findings(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
         yield severity, message
 
 
+#: The end of the finding of a ``prototype;Name`` trait naming no PrototypeDefinition.
+_NO_SUCH_PROTOTYPE = "does not exist (VASSAL silently ignores it, §2.7)"
+
+
 def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] | None,
                     sides: list[str] | None, read: str) -> Iterator[tuple[str, str]]:
     """``(message, severity)`` for one piece: its unknown trait ids, then the prototypes it uses
@@ -289,8 +312,7 @@ def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
     if prototypes is not None:
         for check in checks:
             if check.prototype is not None and check.prototype not in prototypes:
-                yield (f"prototype {check.prototype!r} does not exist (VASSAL silently ignores "
-                       "it, §2.7)"), ERROR
+                yield f"prototype {check.prototype!r} {_NO_SUCH_PROTOTYPE}", ERROR
     rotate_names: set[str] = set()
     for check in checks:
         yield from check.head
@@ -447,6 +469,140 @@ def _images_of(p: DecodedPiece) -> Iterator[str]:
             fields = decode(type_[4:], ";")
             if len(fields) > 1 and not java_blank(fields[1]):
                 yield fields[1]
+
+
+#: What a finding in a prototype no piece uses ends with, once a warning.
+UNUSED_PROTOTYPE = " (no piece uses this prototype)"
+
+
+def _piece_prototype_refs(p: DecodedPiece, depth: int = 0) -> Iterator[str]:
+    """The prototype names a piece brings into play: its own ``prototype;Name`` traits and those
+    of the piece each of its Place Marker / Replace traits defines inline (a markerSpec starting
+    ``+/``, decoded as ``PlaceMarker.createBaseMarker`` does, nested markers too, at most 16
+    deep). A markerSpec that is a path names a PieceSlot, which is a root of its own."""
+    yield from p.prototype_names
+    if depth >= 16:
+        return
+    for type_, _ in p.levels:
+        if type_.startswith(("placemark;", "replace;")):
+            fields = decode(type_.split(";", 1)[1], ";")
+            spec = fields[2] if len(fields) > 2 else ""
+            if spec.startswith("+/"):
+                try:
+                    marker = decode_add_piece(spec)
+                except PieceDecodeError:
+                    continue  # VASSAL builds no marker of it
+                yield from _piece_prototype_refs(marker, depth + 1)
+
+
+def used_prototypes(ctx: ModuleContext) -> set[str] | None:
+    """The names of the prototypes some piece of the module uses: the transitive closure, over
+    the prototypes' own ``prototype;Name`` traits and Place Marker / Replace definitions
+    (:func:`_piece_prototype_refs`), from every real piece: each PieceSlot and CardSlot of the
+    buildFile (palettes, At-Start Stacks, decks), each piece of the module's setups that lint
+    decodes (saves keep ``prototype;Name`` unexpanded; :attr:`ModuleContext.setup_prototypes`),
+    and the pieces their Place Marker / Replace traits define. A prototype reached only from
+    prototypes outside the set is not in it. None: every prototype must be taken as used.
+
+    Why an unused prototype is never built (VASSAL 3.7.26): ``PrototypeDefinition.build`` only
+    keeps the definition's text (``pieceDefinition = Builder.getText(e)``); it is decoded in
+    ``PrototypeDefinition.getPiece``, which the Player calls only from
+    ``UsePrototype.buildPrototype`` (``PrototypesContainer.getPrototype(prototypeName)``, an
+    exact ``definitions.get(name)``) when a piece carrying ``prototype;Name`` is expanded to be
+    drawn or asked for its traits. Pieces come only from PieceSlots (``PieceSlot.getPiece``),
+    saves (AddPiece) and markers (``PlaceMarker.createBaseMarker``: its inline AddPiece or the
+    PieceSlot its path names); the other callers of ``getPiece`` are the editor's
+    (``GameModule.checkGpIds`` runs only when the archive is an ``ArchiveWriter``,
+    ``ConfigureTree``, the UsePrototype editor). So no player ever sees the images or missing
+    prototypes of a prototype outside this set.
+
+    An extension: ``PrototypesContainer`` keeps one name → definition map for the module and
+    every loaded extension (an extension's PrototypeDefinitions are added to the module's
+    container, ``PrototypesContainer.add`` → ``addDefinition``, ``definitions.put``: the one
+    loaded last wins a shared name), so an extension's prototype serves the base's pieces and
+    any other extension's by name. Without the base, lint cannot see what names them: None.
+    With the base, the base's PieceSlots are roots too, the prototypes resolve as VASSAL does
+    (the extension's over the base's of the same name), and a prototype of the extension that
+    shares a base prototype's name counts as used (it replaces a definition the base's setups
+    or other extensions may name, which lint does not see). Another extension naming a
+    prototype of this one that neither it nor the base uses is out of sight: that one is a
+    warning, not an error, as a module's prototype only an extension uses.
+
+    Module code (:func:`_code_names_prototypes`, the module's or the base's) may build pieces
+    from any prototype: then None too."""
+    if ctx.kind == "extension" and ctx.base is None:
+        return None
+    if _code_names_prototypes(ctx) or (ctx.base is not None and _code_names_prototypes(ctx.base)):
+        return None
+    graph: dict[str, DecodedPiece | None] = dict(ctx.prototypes)
+    owners = [ctx]
+    if ctx.kind == "extension" and ctx.base is not None:
+        graph = {**ctx.base.prototypes, **ctx.prototypes}
+        owners.append(ctx.base)
+    todo: list[str] = list(ctx.setup_prototypes)
+    for owner in owners:
+        for el, p in owner.pieces:
+            if el.tag != VM + "PrototypeDefinition":
+                todo.extend(_piece_prototype_refs(p))
+    if ctx.kind == "extension" and ctx.base is not None:
+        todo.extend(name for name in ctx.prototypes if name in ctx.base.prototypes)
+    used: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in used:
+            continue
+        used.add(name)
+        definition = graph.get(name)
+        if definition is not None:
+            todo.extend(_piece_prototype_refs(definition))
+    return used
+
+
+#: VASSAL classes through which a module's own code reaches prototypes by name.
+_PROTOTYPE_CLASSES = frozenset({"VASSAL/build/module/PrototypesContainer",
+                                "VASSAL/build/module/PrototypeDefinition",
+                                "VASSAL/counters/UsePrototype"})
+
+
+def _code_names_prototypes(ctx: ModuleContext) -> bool:
+    """Whether the archive's own Java code may build pieces from prototypes by name, so that
+    no prototype can be proved unused: a class referring to ``PrototypesContainer``,
+    ``PrototypeDefinition`` or ``UsePrototype`` (X-Wing's ``VassalXWSPilotPieces`` adds
+    prototypes it names in a table), one holding the text ``prototype;`` (a type string it
+    decodes), or a ``.class`` entry lint cannot read (it cannot tell)."""
+    from .javaclass import ClassFileError, class_refs
+
+    if ctx.names is None or ctx.archive is None or ctx.bare:
+        return False
+    for entry in ctx.names.names:
+        if not entry.endswith(".class"):
+            continue
+        try:
+            data = ctx.archive.read(entry)
+            refs = class_refs(data).refs
+        except (ClassFileError, VassalFormatError):
+            return True
+        if refs & _PROTOTYPE_CLASSES or b"prototype;" in data:
+            return True
+    return False
+
+
+def settle_unused_prototypes(ctx: ModuleContext) -> None:
+    """Turn each error recorded with :meth:`ModuleContext.add_in_prototype` (a missing image,
+    a missing prototype, a Send To Location target that does not exist) whose prototype no
+    piece uses (:func:`used_prototypes`) into a warning ending :data:`UNUSED_PROTOTYPE`: no
+    player sees it, but a piece made or edited to use the prototype would show it (fragile,
+    not broken). Run after every module check, setups included."""
+    if not ctx.prototype_errors:
+        return
+    used = used_prototypes(ctx)
+    if used is None:
+        return
+    for index, name in ctx.prototype_errors:
+        if name not in used:
+            f = ctx.findings[index]
+            ctx.findings[index] = Finding(WARNING, f.entry, f.element_path,
+                                          f.message + UNUSED_PROTOTYPE, f.check)
 
 
 # --------------------------------------------------------------------------- module checks
@@ -801,7 +957,11 @@ def check_pieces(ctx: ModuleContext) -> None:
         else:
             known, sides = ctx.prototypes, ctx.sides
         for severity, message in _piece_findings(p, known, sides, ctx.read_text, ctx.has_code):
-            ctx.add(severity, ctx.buildfile_entry, ctx.path(el), message)
+            if message.endswith(_NO_SUCH_PROTOTYPE):
+                # nothing happens when a prototype no piece uses names a missing one
+                ctx.add_in_prototype(el, severity, ctx.buildfile_entry, ctx.path(el), message)
+            else:
+                ctx.add(severity, ctx.buildfile_entry, ctx.path(el), message)
     # prototype cycles
     graph = {n: (p.prototype_names if p else []) for n, p in ctx.prototypes.items()}
     for start, refs in graph.items():
@@ -1005,7 +1165,8 @@ def check_images(ctx: ModuleContext) -> None:
     bf = ctx.buildfile_entry
     used: dict[str, str] = {}
 
-    def check(entry: str, path: str, image: str, what: str, hidden: str | None = None) -> None:
+    def check(entry: str, path: str, image: str, what: str, hidden: str | None = None,
+              el: etree._Element | None = None) -> None:
         where = resolve_image(image, archives)
         if where is None:
             severity = ERROR
@@ -1020,9 +1181,14 @@ def check_images(ctx: ModuleContext) -> None:
                 tail = (f"; the slot is in the hidden PieceWindow {hidden!r}, which VASSAL does "
                         "not show (PieceWindow.addTo): only the editor draws it")
             full = image if image.startswith("/") else "images/" + image
-            ctx.add(severity, entry, path, f"{what} {image!r} not found: no {full}"
-                    f"{case_hint(full, archives)} in the archive or VASSAL's jar; 'Image not "
-                    f"found' when drawn (§1, §7.3){tail}")
+            message = (f"{what} {image!r} not found: no {full}{case_hint(full, archives)} in "
+                       f"the archive or VASSAL's jar; 'Image not found' when drawn (§1, §7.3)"
+                       f"{tail}")
+            if el is not None:
+                # a prototype no piece uses is never drawn
+                ctx.add_in_prototype(el, severity, entry, path, message)
+            else:
+                ctx.add(severity, entry, path, message)
         elif where == names.label and not image.startswith("/"):
             found = "images/" + image
             used.setdefault(found if found in names else found + ".gif", f"{what} in {path}")
@@ -1036,7 +1202,7 @@ def check_images(ctx: ModuleContext) -> None:
         if hidden in marked:
             hidden = None  # a Place Marker or Replace trait puts pieces of it on a map
         for image, what in _piece_image_refs(p):
-            check(bf, ctx.path(el), image, what, hidden)
+            check(bf, ctx.path(el), image, what, hidden, el)
     for entry, chart in _html_pages(ctx):
         try:
             data = arc.read(entry)
@@ -1441,7 +1607,6 @@ def check_trait_details(ctx: ModuleContext) -> None:
     (§8 item 14)."""
     bf = ctx.buildfile_entry
     zones = regions = None
-    used = {name for _, p in ctx.pieces for name in p.prototype_names}
     for el, p in ctx.pieces:
         for severity, message in _trait_detail_findings(p):
             ctx.add(severity, bf, ctx.path(el), message)
@@ -1452,12 +1617,9 @@ def check_trait_details(ctx: ModuleContext) -> None:
                 problem = send_to_problem(type_, zones, regions or set())
                 if problem is None:
                     continue
-                if el.tag == VM + "PrototypeDefinition" and el.get("name", "") not in used:
-                    # a prototype no piece names never fires (leftovers copied from another
-                    # module): fragile, not broken
-                    ctx.add(WARNING, bf, ctx.path(el), problem + " (no piece uses this prototype)")
-                else:
-                    ctx.add(ERROR, bf, ctx.path(el), problem)
+                # a prototype no piece uses never fires (leftovers copied from another
+                # module): a warning then (settle_unused_prototypes)
+                ctx.add_in_prototype(el, ERROR, bf, ctx.path(el), problem)
     for el in ctx.iter(VM + "GlobalKeyCommand", VM + "map.MassKeyCommand",
                        VM + "map.DeckGlobalKeyCommand", VM + "StartupGlobalKeyCommand"):
         for problem in gkc_target_problems(el.get("target", "")):
@@ -1764,6 +1926,10 @@ def check_save_pieces(ctx: SaveContext) -> None:
                                                          known.read, known.code))
                 if mod is not None:
                     found.extend(_save_image_findings(mod, p))
+                    if ctx.setup:
+                        # a setup's pieces make the prototypes they name used (its distinct
+                        # pieces are all seen here: the memo is the module's)
+                        mod.setup_prototypes.update(_piece_prototype_refs(p))
             if found:
                 path = f"command[{index_of.get(id(p), -1)}]"
                 for severity, message in found:
@@ -1948,6 +2114,8 @@ def _module_context(arc: Archive, findings: list[Finding], *, bare: bool = False
                 check(ctx)
             continue
         check(ctx)
+    if not as_base:
+        settle_unused_prototypes(ctx)
     return ctx
 
 
