@@ -589,7 +589,8 @@ def _code_names_prototypes(ctx: ModuleContext) -> bool:
 
 def settle_unused_prototypes(ctx: ModuleContext) -> None:
     """Turn each error recorded with :meth:`ModuleContext.add_in_prototype` (a missing image,
-    a missing prototype, a Send To Location target that does not exist) whose prototype no
+    a missing prototype, a Send To Location target that does not exist, any fault of a trait:
+    an unknown side, layer or rotate states, a key command's target) whose prototype no
     piece uses (:func:`used_prototypes`) into a warning ending :data:`UNUSED_PROTOTYPE`: no
     player sees it, but a piece made or edited to use the prototype would show it (fragile,
     not broken). Run after every module check, setups included."""
@@ -957,11 +958,10 @@ def check_pieces(ctx: ModuleContext) -> None:
         else:
             known, sides = ctx.prototypes, ctx.sides
         for severity, message in _piece_findings(p, known, sides, ctx.read_text, ctx.has_code):
-            if message.endswith(_NO_SUCH_PROTOTYPE):
-                # nothing happens when a prototype no piece uses names a missing one
-                ctx.add_in_prototype(el, severity, ctx.buildfile_entry, ctx.path(el), message)
-            else:
-                ctx.add(severity, ctx.buildfile_entry, ctx.path(el), message)
+            # a prototype's definition is decoded only when a piece using it is built
+            # (PrototypeDefinition.getPiece via UsePrototype.buildPrototype): nothing of it
+            # happens when no piece uses it, whatever the trait's fault
+            ctx.add_in_prototype(el, severity, ctx.buildfile_entry, ctx.path(el), message)
     # prototype cycles
     graph = {n: (p.prototype_names if p else []) for n, p in ctx.prototypes.items()}
     for start, refs in graph.items():

@@ -27,7 +27,7 @@ from tests.vassal.corpus import (
 FIXTURES = fixture_names()
 
 #: Findings per severity on the whole corpus, as the corpus README states them.
-TOTALS = {"error": 5100, "warning": 1642, "note": 413}
+TOTALS = {"error": 5098, "warning": 1644, "note": 413}
 
 
 def findings(name: str) -> list:

@@ -130,3 +130,20 @@ def test_module_code_reaching_prototypes_keeps_the_errors():
     other = standin_class("case/Other", "VASSAL/build/GameModule")
     findings = lint_module(case__Other_DOT_class=other)
     assert faded_findings(findings)[0][0] == WARNING
+
+
+def test_any_fault_of_a_trait_in_an_unused_prototype_is_a_warning():
+    """Not only images and prototypes: a Restricted Access naming a side the roster lacks (the
+    Flashpoint: South China Sea corpus module's two Card Slot prototypes, copied from Almoravid
+    with its sides) is never decoded while no piece uses the prototype; used by a slot, it is
+    the error :func:`tests.vassal.test_vassal_lint28.test_restricted_to_the_observer_side`
+    shows."""
+    roster = f"<{VM}PlayerRoster><entry>Red</entry></{VM}PlayerRoster>"
+    guarded = prototype("Guarded", piece(image="", name="", gpid="", traits=("restrict;Green;false;true;",),
+                                         states=("",)))
+    side = "side 'Green' is not a PlayerRoster side"
+    unused = [f for f in lint_module(prototypes=guarded, extra=roster) if side in f.message]
+    assert [(f.severity, f.message.endswith(UNUSED_PROTOTYPE)) for f in unused] == [(WARNING, True)]
+    used = [f for f in lint_module(slots=slot("Inf", "1", escape(user("Guarded"))), prototypes=guarded, extra=roster)
+            if side in f.message]
+    assert [(f.severity, f.message.endswith(UNUSED_PROTOTYPE)) for f in used] == [(ERROR, False)]
