@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GunbaiError
+from pipeline.measured.geometry import Box
 from pipeline.measured.layout import Point, decoration_spots, scale_bar_inches
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.templates import TemplateRenderer
@@ -389,8 +390,6 @@ def _boxes(features: Sequence[Scenery], zones: Sequence[Zone]) -> list[tuple[flo
 # ---------------------------------------------------------------------------------------------
 # labels: placed where no piece, label or line covers them
 
-#: A box on the table ``(x0, y0, x1, y1)``, inches.
-Box = tuple[float, float, float, float]
 #: How far a label's box reaches past its letters (their outline stroke), inches.
 LABEL_PAD = 0.12
 #: A zone label's size and the least it shrinks to (a narrow zone wraps it between words),
@@ -495,22 +494,23 @@ def _text_box(text: str, size: float, width: float | None = None, line_height: f
     return w, ((len(lines) - 1) * line_height + 1) * size, len(lines)
 
 
-def _two_lines(text: str, size: float) -> tuple[str, float]:
+def two_lines(text: str, size: float = 1.0) -> tuple[str, float]:
     """A bold ``text`` at ``size`` inches on two lines, broken at the space that makes the longer
-    line shortest (no word, Japanese ones included, is broken), and a wrap width (inches) a
-    little wider than that line.
+    line shortest (no word, Japanese ones included, is broken; a text without a space stays on
+    one), and a wrap width (inches) a little wider than its longest line.
 
-    >>> _two_lines("Mt Matsuo 松尾山", 1.0)[0]
-    'Mt Matsuo\\n松尾山'
+    >>> two_lines("Mt Matsuo 松尾山")[0], two_lines("Okayama")[0]
+    ('Mt Matsuo\\n松尾山', 'Okayama')
     """
     from pipeline.render.drawing import text_length
 
     k = 100.0
     px = max(1, round(size * k))
     words = text.split(" ")
-    i = min(range(1, len(words)), key=lambda i: max(text_length(" ".join(words[:i]), px, True), text_length(" ".join(words[i:]), px, True)))
-    a, b = " ".join(words[:i]), " ".join(words[i:])
-    return a + "\n" + b, _r(max(text_length(a, px, True), text_length(b, px, True)) / k * 1.05 + 0.02)
+    i = min(range(1, len(words)), key=lambda i: max(text_length(" ".join(words[:i]), px, True), text_length(" ".join(words[i:]), px, True)),
+            default=len(words))
+    lines = [" ".join(words[:i]), " ".join(words[i:])] if i < len(words) else [text]
+    return "\n".join(lines), _r(max(text_length(line, px, True) for line in lines) / k * 1.05 + 0.02)
 
 
 def _feature_spots(f: Scenery, ctx: dict[str, Any], size: float) -> list[Point]:
@@ -619,7 +619,7 @@ def place_table_labels(width: float, depth: float, features: Sequence[Scenery], 
         opts = [{**lab, "x": x, "y": y, "size": _r(size), "box": (x - tw / 2 - LABEL_PAD, y - th * 0.55 - LABEL_PAD, x + tw / 2 + LABEL_PAD, y + th * 0.55 + LABEL_PAD), "feature": i}
                 for x, y in spots]
         if " " in lab["text"]:  # then the same spots on two lines, broken between words
-            two, mw = _two_lines(lab["text"], size)
+            two, mw = two_lines(lab["text"], size)
             w2, h2, n2 = _text_box(two, size, mw, line_height=1.05)
             if n2 == 2:
                 opts += [{**lab, "shown": two, "x": x, "y": y, "size": _r(size), "max_width": mw, "box": (x - w2 / 2 - LABEL_PAD, y - h2 * 0.55 - LABEL_PAD, x + w2 / 2 + LABEL_PAD, y + h2 * 0.55 + LABEL_PAD), "feature": i}

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image
 
+from pipeline.measured.geometry import Box
 from pipeline.render.cache import RenderCache, RenderJob
 from pipeline.render.cards import Card, Notes, Steps, Table, paged
 from pipeline.render.templates import TemplateRenderer
@@ -181,8 +182,6 @@ def table_jobs(data: RoninData) -> dict[str, RenderJob]:
     return {table_image_name(s): table_job(table_context(s), ppi) for s in data.system.vassal.boards_inches}
 
 
-#: A box ``(x0, y0, x1, y1)``, inches.
-Box = tuple[float, float, float, float]
 #: Size (inches) of a zone's label (a zone under 4/3 inch deep: 45 % of its depth); where no
 #: spot is free at that size the label tries these fractions of it, on one line and on two.
 ZONE_LABEL_SIZE = 0.6
@@ -193,17 +192,6 @@ ZONE_LABEL_STEP = 0.25
 ZONE_LABEL_PAD = 0.06
 
 
-def _two_lines(label: str) -> str:
-    """``label`` broken at the space that makes its longer line shortest (unchanged: no space)."""
-    from pipeline.render.drawing import text_length
-
-    cuts = [i for i, ch in enumerate(label) if ch == " "]
-    if not cuts:
-        return label
-    i = min(cuts, key=lambda i: max(text_length(label[:i], 100, True), text_length(label[i + 1:], 100, True)))
-    return label[:i] + "\n" + label[i + 1:]
-
-
 def zone_label_spots(zone: Zone, label: str) -> list[tuple[Box, dict[str, Any]]]:
     """Where ``zone``'s label may stand, in order of preference: ``(box, spot)``, the box in
     inches from the zone image's top-left, the spot ``{x, y, size, max_width, text}`` the
@@ -211,6 +199,7 @@ def zone_label_spots(zone: Zone, label: str) -> list[tuple[Box, dict[str, Any]]]
     rectangle along its top (left to right, every :data:`ZONE_LABEL_STEP`), then its foot, then
     its middle (a zone under 2.5 inches deep: its middle first); in a circle from its top down,
     each row from the middle outwards, every box wholly inside the circle."""
+    from pipeline.measured.art import two_lines
     from pipeline.render.drawing import text_length
 
     k = 100.0
@@ -222,7 +211,7 @@ def zone_label_spots(zone: Zone, label: str) -> list[tuple[Box, dict[str, Any]]]
     out: list[tuple[Box, dict[str, Any]]] = []
     for shrink in ZONE_LABEL_SHRINK:
         size = full * shrink
-        for text in dict.fromkeys((label, _two_lines(label))):
+        for text in dict.fromkeys((label, two_lines(label)[0])):
             lines = text.split("\n")
             lw = max(text_length(line, round(size * k), True) for line in lines) / k + 2 * ZONE_LABEL_PAD
             lh = len(lines) * size + 2 * ZONE_LABEL_PAD
