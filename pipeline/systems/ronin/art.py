@@ -263,6 +263,7 @@ def setup_boxes(data: RoninData, g: Game) -> tuple[list[Box], list[Box]]:
     box of every piece but the zones at its start (terrain, models, markers:
     :func:`pipeline.systems.ronin.module.placements`), and the board's compass rose and scale
     bar (:func:`pipeline.measured.layout.decoration_boxes` of the bare table)."""
+    from pipeline.measured.art import piece_box
     from pipeline.measured.layout import decoration_boxes
     from pipeline.systems.ronin.module import placements
 
@@ -277,7 +278,7 @@ def setup_boxes(data: RoninData, g: Game) -> tuple[list[Box], list[Box]]:
             continue
         w, h = terrain[p.key] if kind == "terrain" else ((model_in, model_in) if kind == "model" else (marker_in, marker_in))
         x, y = p.x / ppi, p.y / ppi
-        out.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+        out.append(piece_box(x, y, w, h))
     return out, list(decoration_boxes(g.table_side_in, g.table_side_in))
 
 
