@@ -17,6 +17,7 @@ Example::
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -147,14 +148,17 @@ class Table:
                             h = max(h, _text_h(c["text"], least, c["bold"], w) + ROW_PAD)
             return widths, [math.ceil(h * 100 - 1e-6) / 100] * len(self.rows)
         size = [[max(c["size"] or CELL_SIZE, self.floor) for c in r] for r in cells]
-        need = []
-        for i, (label, _) in enumerate(self.columns):
+        def widest(i: int, pieces: Callable[[str], list[str]]) -> float:
+            # column i's header, or the widest of its cells' pieces (lines or words) unwrapped,
+            # with the cell padding and half a unit of slack for rounding to pixels
+            label = self.columns[i][0]
             n = _text_w(label, max(HEAD_SIZE, self.floor), True) + HEAD_PAD if label else 0.0
             for j, r in enumerate(cells):
-                c = r[i]
-                for line in c["text"].split("\n"):
-                    n = max(n, _text_w(line, size[j][i], c["bold"]) + CELL_PAD + inset[j][i])
-            need.append(n + 0.5)  # half a unit of slack for rounding to pixels
+                for piece in pieces(r[i]["text"]):
+                    n = max(n, _text_w(piece, size[j][i], r[i]["bold"]) + CELL_PAD + inset[j][i])
+            return n + 0.5
+
+        need = [widest(i, lambda s: s.split("\n")) for i in range(len(self.columns))]
         if sum(need) <= inner_w:
             left = inner_w - sum(need)
             widths = [n + left * f / sum(frac) for n, f in zip(need, frac, strict=True)]
@@ -162,14 +166,7 @@ class Table:
             # too wide: the columns whose texts can wrap give up the excess, each in proportion
             # to what wrapping can spare (its need less its longest word's), so a column of
             # single words (a stat, a points value) keeps its whole need
-            word = []
-            for i, (label, _) in enumerate(self.columns):
-                n = _text_w(label, max(HEAD_SIZE, self.floor), True) + HEAD_PAD if label else 0.0
-                for j, r in enumerate(cells):
-                    c = r[i]
-                    for wd in c["text"].split():
-                        n = max(n, _text_w(wd, size[j][i], c["bold"]) + CELL_PAD + inset[j][i])
-                word.append(min(n + 0.5, need[i]))
+            word = [min(widest(i, str.split), need[i]) for i in range(len(self.columns))]
             spare = [n - wd for n, wd in zip(need, word, strict=True)]
             excess = sum(need) - inner_w
             if sum(spare) >= excess:
