@@ -1888,7 +1888,6 @@ def check_save_pieces(ctx: SaveContext) -> None:
         return
     entry = f"{ctx.entry}:savedGame"
     known = _known(mod)
-    by_id = {p.id: p for p in save.pieces}
     bounds: dict[str, tuple[int, int] | None] = {}
     if known.maps_known:
         for name, info in known.maps.items():
@@ -1902,22 +1901,27 @@ def check_save_pieces(ctx: SaveContext) -> None:
                 ctx.add(ERROR, entry, "", f"board command for map {name!r}, which the module "
                         "does not have: VASSAL ignores it")
     parked = 0
-    no_gpid: list[str] = []
-    repeated: dict[tuple[str, str], list[str]] = {}
+    no_gpid = 0
+    no_gpid_first: str | None = None
+    repeated: dict[tuple[str, str], list] = {}
+    placed: list[tuple[tuple[int, int], str, str, str]] = []
     # pieces of one kind repeat hundreds of times in a save and across a module's setups:
     # their findings depend only on their levels above the BasicPiece (and its type) and on
-    # the module, so each distinct piece is checked once per module
+    # the module, so each distinct piece is checked once per module; within a save, commands
+    # that differ only in their ids are checked once as a group (DecodedSave.groups)
     memo: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = (
         mod.piece_findings if mod is not None else {})
-    index_of = save.index_of
     maps, gpids, maps_known = known.maps, known.gpids, known.maps_known
-    for p in [*save.pieces, *save.stacks]:
-        # the command index goes into a finding's path, worked out only for a finding
+    groups = save.groups()
+    for group in groups:
+        p, count = group.piece, group.count
         stack, basic = p.stack, p.basic
         kind = "stack" if stack is not None else "piece" if basic is not None else p.kind
         if kind == "piece":
             if not basic.gpid:  # type: ignore[union-attr]
-                no_gpid.append(f"command[{index_of.get(id(p), -1)}]")
+                no_gpid += count
+                if no_gpid_first is None:
+                    no_gpid_first = f"command[{group.first()}]"
             basic_type, basic_state = p.levels[-1]
             key = (*p.levels[:-1], (basic_type, "\\" if basic_state.endswith("\\") else ""))
             found = memo.get(key)
@@ -1930,10 +1934,8 @@ def check_save_pieces(ctx: SaveContext) -> None:
                         # a setup's pieces make the prototypes they name used (its distinct
                         # pieces are all seen here: the memo is the module's)
                         mod.setup_prototypes.update(_piece_prototype_refs(p))
-            if found:
-                path = f"command[{index_of.get(id(p), -1)}]"
-                for severity, message in found:
-                    repeated.setdefault((severity, message), []).append(path)
+            for severity, message in found:
+                repeated.setdefault((severity, message), []).append(group)
         if not maps_known:
             continue
         if stack is not None:
@@ -1944,31 +1946,42 @@ def check_save_pieces(ctx: SaveContext) -> None:
             continue  # a deck: no map of its own
         if map_name == "null":
             continue
+        # what follows depends on the map and position alone, the same for every member;
+        # each member is named in the order a loop over the pieces, then the stacks, meets it
+        found_here: list[tuple[str, str]] = []
         if map_name not in maps:
-            ctx.add(ERROR, entry, f"command[{index_of.get(id(p), -1)}]", f"{kind} {p.id} "
-                    f"stands on map {map_name!r}, which the module does not have: 'Map not "
-                    "found', the piece is not placed (§4.4)")
-            continue
-        if x < 0 or y < 0:
-            parked += 1
+            found_here.append((ERROR, f"stands on map {map_name!r}, which the module does not "
+                               "have: 'Map not found', the piece is not placed (§4.4)"))
         else:
-            size = bounds.get(map_name)
-            if size is not None and (x >= size[0] or y >= size[1]):
-                w, h = size
-                ctx.add(WARNING, entry, f"command[{index_of.get(id(p), -1)}]",
-                        f"{kind} {p.id} at ({x}, {y}) is beyond the right or bottom edge "
-                        f"of map {map_name!r} (0..{w - 1}, 0..{h - 1}): the player never sees it")
-        if basic is not None and gpids and basic.gpid and basic.gpid not in gpids:
-            ctx.add(WARNING, entry, f"command[{index_of.get(id(p), -1)}]", f"piece {p.id} has "
-                    f"gpid {basic.gpid!r}, which matches no PieceSlot: 'Refresh Counters' "
-                    "cannot update it (§4.4)")
-    for (severity, message), paths in repeated.items():
-        more = f" (and {len(paths) - 1} more pieces of this save)" if len(paths) > 1 else ""
-        ctx.add(severity, entry, paths[0], message + more)
+            if x < 0 or y < 0:
+                parked += count
+            else:
+                size = bounds.get(map_name)
+                if size is not None and (x >= size[0] or y >= size[1]):
+                    w, h = size
+                    found_here.append((WARNING, f"at ({x}, {y}) is beyond the right or bottom "
+                                       f"edge of map {map_name!r} (0..{w - 1}, 0..{h - 1}): "
+                                       "the player never sees it"))
+            if basic is not None and gpids and basic.gpid and basic.gpid not in gpids:
+                found_here.append((WARNING, f"has gpid {basic.gpid!r}, which matches no "
+                                   "PieceSlot: 'Refresh Counters' cannot update it (§4.4)"))
+        if found_here:
+            for pid, index in group.members():
+                for severity, message in found_here:
+                    what = "piece" if message.startswith("has gpid") else kind
+                    placed.append(((0 if kind != "stack" else 1, index), severity,
+                                   f"command[{index}]", f"{what} {pid} {message}"))
+    placed.sort(key=lambda f: f[0])
+    for _rank, severity, path, message in placed:
+        ctx.add(severity, entry, path, message)
+    for (severity, message), alike in repeated.items():
+        total = sum(g.count for g in alike)
+        more = f" (and {total - 1} more pieces of this save)" if total > 1 else ""
+        ctx.add(severity, entry, f"command[{alike[0].first()}]", message + more)
     if no_gpid:
-        which = (f"{len(no_gpid)} pieces of this save have no gpid (the first here)"
-                 if len(no_gpid) > 1 else "a piece of this save has no gpid")
-        ctx.add(WARNING, entry, no_gpid[0],
+        which = (f"{no_gpid} pieces of this save have no gpid (the first here)"
+                 if no_gpid > 1 else "a piece of this save has no gpid")
+        ctx.add(WARNING, entry, no_gpid_first or "",
                 f"{which}: 'Refresh Counters' "
                 "cannot match them to a PieceSlot and leaves them as they are "
                 "(GpIdChecker.createUpdatedPiece: 'Slot not found')")
@@ -1976,14 +1989,16 @@ def check_save_pieces(ctx: SaveContext) -> None:
         ctx.add(NOTE, entry, "", f"{parked} pieces or stacks are parked at negative coordinates "
                 "(off the board's top or left edge): VASSAL loads them and never draws them")
     moved = 0
-    for s in save.stacks:
-        assert s.stack is not None
-        for pid in s.stack.piece_ids:
-            member = by_id.get(pid)
-            if member is not None and (member.map_name, member.x, member.y) != (
-                s.stack.map_name, s.stack.x, s.stack.y
+    for group in groups:
+        s = group.piece.stack
+        if s is None or not s.piece_ids:
+            continue
+        for pid in s.piece_ids:
+            member = save.find(pid)
+            if member is not None and member.stack is None and (member.map_name, member.x, member.y) != (
+                s.map_name, s.x, s.y
             ):
-                moved += 1
+                moved += group.count
     if moved:
         ctx.add(NOTE, entry, "", f"{moved} stacked pieces record another position than their "
                 "stack: VASSAL draws them at the stack's (BasicPiece.getPosition, §4.4)")
@@ -2018,7 +2033,6 @@ def _save_image_findings(mod: ModuleContext, p: DecodedPiece) -> Iterator[tuple[
 def _check_changes(ctx: SaveContext, entry: str, save: DecodedSave, known: _Known) -> None:
     """ChangePiece (``D/``) states decoded against the type of the piece they change, as
     ``ChangePiece.execute`` applies them with ``setState``; MovePiece (``M/``) maps exist."""
-    types: dict[str, DecodedPiece] = {p.id: p for p in [*save.pieces, *save.stacks]}
     for change in save.changes:
         path = f"command[{change.index}]"
         if change.kind == "move":
@@ -2030,7 +2044,7 @@ def _check_changes(ctx: SaveContext, entry: str, save: DecodedSave, known: _Know
             continue
         if change.kind != "change":
             continue
-        target = types.get(change.piece_id)
+        target = save.find(change.piece_id)
         if target is None:
             continue  # a piece the module's at-start stacks or decks create; VASSAL skips others
         try:

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import binascii
 import gc
-from collections.abc import Iterator, Mapping, Sequence
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import compress, repeat
+from operator import itemgetter
 
 from .archive import Limits, VassalFormatError, archive_bytes, open_archive, resolve_epoch
 from .buildfile import _metadata
@@ -31,9 +36,11 @@ from .commands import (
 )
 from .grids import HexGrid, SquareGrid
 from .pieces import (
+    BasicState,
     DecodedPiece,
     PieceDecodeError,
     PieceDefinition,
+    StackState,
     check_piece_id,
     decode_add_piece_bytes,
     stack_command,
@@ -251,6 +258,38 @@ class PieceChange:
     y: int | None = None
 
 
+@dataclass(frozen=True)
+class PieceGroup:
+    """The AddPiece commands of one save whose type and state are the same bytes, so that they
+    differ only in their ids (a module's setups park tens of thousands of empty stacks at a few
+    spots and place each kind of unit many times): what a check finds of one it finds of all.
+
+    Attributes:
+        piece: their piece: levels, BasicPiece and stack state as decoded (its ``id`` is one
+            member's or empty: the ids are the members').
+        count: how many commands of the save it stands for (1 or more).
+    """
+
+    piece: DecodedPiece
+    count: int
+    _members: Callable[[], list[tuple[str, int]]] = field(repr=False, compare=False)
+
+    def members(self) -> list[tuple[str, int]]:
+        """``(piece id, command index)`` of every command of the group, in command order
+        (worked out when asked, in one pass over the save's commands: a check needs them only
+        to name the pieces of a finding)."""
+        return self._members()
+
+    def first(self) -> int:
+        """The command index of the group's first command."""
+        return self._members()[0][1]
+
+
+def _single(save: DecodedSave, piece: DecodedPiece) -> list[tuple[str, int]]:
+    """The one member of a group of one piece."""
+    return [(piece.id, save.command_index(piece))]
+
+
 @dataclass
 class DecodedSave:
     """A read save or log. ``problems`` lists ``(command_index, severity, message)`` for what
@@ -259,14 +298,19 @@ class DecodedSave:
     ``plain`` is the plaintext as UTF-8 bytes and ``raw_commands`` its commands as bytes
     (:attr:`text` and :attr:`commands` are them as ``str``, decoded when asked for).
     ``pieces``/``stacks`` are the AddPiece commands (with ``index_of`` giving each one's command
-    index), ``changes`` the ChangePiece/MovePiece/RemovePiece commands, ``log`` the number of
+    index), :meth:`groups` the same commands grouped by their type and state,
+    ``changes`` the ChangePiece/MovePiece/RemovePiece commands, ``log`` the number of
     ``LOG``/``UNDO`` entries after ``end_save`` (a ``.vlog``), ``parked`` the stacks and pieces
-    whose map is ``null``."""
+    whose map is ``null``.
+
+    A large save read by :func:`decode_save_plain` keeps its AddPiece commands as ids and
+    grouped states (:class:`_Grouped`): ``pieces``, ``stacks`` and ``raw_commands`` are made
+    from them the first time they are asked for."""
 
     plain: bytes
-    raw_commands: list[bytes]
-    pieces: list[DecodedPiece] = field(default_factory=list)
-    stacks: list[DecodedPiece] = field(default_factory=list)
+    _raw_commands: list[bytes] | None = None
+    _pieces: list[DecodedPiece] | None = None
+    _stacks: list[DecodedPiece] | None = None
     changes: list[PieceChange] = field(default_factory=list)
     boards: dict[str, list[tuple[str, int, int, bool]]] = field(default_factory=dict)
     other: list[str] = field(default_factory=list)
@@ -276,6 +320,48 @@ class DecodedSave:
     module_name: str | None = None
     module_version: str | None = None
     vassal_version: str | None = None
+    _grouped: _Grouped | None = field(default=None, repr=False)
+    _by_id: dict[str, DecodedPiece] | None = field(default=None, repr=False)
+
+    @property
+    def raw_commands(self) -> list[bytes]:
+        """The top-level commands as UTF-8 bytes (nested lists flattened, empty ones dropped)."""
+        if self._raw_commands is None:
+            self._raw_commands = split_commands(self.plain)
+        return self._raw_commands
+
+    @property
+    def pieces(self) -> list[DecodedPiece]:
+        """The AddPiece commands that are no stack (pieces, decks), in command order."""
+        if self._pieces is None:
+            assert self._grouped is not None
+            self._pieces = self._grouped.materialize(self, stacks=False)
+        return self._pieces
+
+    @property
+    def stacks(self) -> list[DecodedPiece]:
+        """The AddPiece commands of stacks, in command order."""
+        if self._stacks is None:
+            assert self._grouped is not None
+            self._stacks = self._grouped.materialize(self, stacks=True)
+        return self._stacks
+
+    def groups(self) -> list[PieceGroup]:
+        """The AddPiece commands grouped by type and state (:class:`PieceGroup`): the groups
+        of pieces and decks first, then those of stacks, each in the order of their first
+        command; every command is in exactly one group."""
+        if self._grouped is not None:
+            return self._grouped.groups(self)
+        return [PieceGroup(p, 1, partial(_single, self, p)) for p in [*self.pieces, *self.stacks]]
+
+    def find(self, piece_id: str) -> DecodedPiece | None:
+        """The piece or stack an AddPiece with this id added (the last, when several did), or
+        None."""
+        if self._grouped is not None:
+            return self._grouped.find(self, piece_id)
+        if self._by_id is None:
+            self._by_id = {p.id: p for p in [*self.pieces, *self.stacks]}
+        return self._by_id.get(piece_id)
 
     @property
     def text(self) -> str:
@@ -366,11 +452,30 @@ def decode_save_plain(plain: bytes) -> DecodedSave:
     it). The ``null;0;0`` of an empty off-map stack is read as VASSAL writes it (map, x, y), not
     as two piece ids.
 
+    A large save whose text has the shape VASSAL writes (no quoted command, no id with a
+    backslash or quote, no duplicate id, every AddPiece decodable, no ``LOG`` entry) is read
+    by :func:`_decode_grouped`: its AddPiece commands are cut out of the text at once and each
+    distinct type and state decoded once, in a time that grows with the distinct states, not
+    with the commands (a setup of 66 000 empty stacks parked at a dozen spots). Everything else
+    is decoded command by command. Both give the same :class:`DecodedSave` (pieces, stacks,
+    command indexes, problems in the same order; tests/vassal/test_vassal_save_grouped.py).
+
     Raises:
         UnicodeDecodeError: ``plain`` is not UTF-8.
     """
+    return _decode_grouped(plain) or _decode_each(plain)
+
+
+def _decode_each(plain: bytes) -> DecodedSave:
+    """:func:`decode_save_plain` command by command: every command split out
+    (:func:`~.commands.split_commands`) and decoded in turn.
+
+    Raises:
+        UnicodeDecodeError: ``plain`` is not UTF-8.
+    """
+
     commands = split_commands(plain)
-    save = DecodedSave(plain, commands)
+    save = DecodedSave(plain, commands, [], [])
     if _last_char(plain).isspace():
         save.problems.append((-1, ERROR, "save text ends with whitespace: VASSAL drops "
                               "'end_save' (§4.3)"))
@@ -408,6 +513,226 @@ def decode_save_plain(plain: bytes) -> DecodedSave:
                 save.problems.append((i, WARNING, f"stack {stack.id} lists {pid!r}, added only "
                                       f"later (command[{added[pid]}]): VASSAL leaves it out of "
                                       "the stack (§4.4)"))
+    return save
+
+
+#: A save with fewer AddPiece commands is decoded command by command (grouping gains nothing).
+GROUPED_MIN = 256
+_ESC_ADD = b"\x1b+/"
+
+
+def _leaves(text: bytes, *, last: bool) -> list[bytes]:
+    """The commands of a stretch of plaintext in which no command is wrapped in quotes (no
+    quote follows an ESC): :func:`~.commands.split_commands` of it is then its ESC-separated
+    fragments, each without the backslashes before its ESC (an ESC behind ``b`` backslashes
+    separates commands at nesting depth ``b`` and takes them with it), empty ones dropped.
+    ``last``: the stretch ends the text (its last fragment is followed by no ESC)."""
+    frags = text.split(b"\x1b")
+    tail = frags.pop() if last else None
+    out = [f.rstrip(b"\\") for f in frags]
+    if tail is not None:
+        out.append(tail)
+    return [c for c in out if c]
+
+
+@dataclass
+class _Grouped:
+    """A save's AddPiece commands as :func:`_decode_grouped` keeps them: the ``n`` AddPiece
+    commands in order as ``ids[k]`` (UTF-8 bytes) and ``keys[k]`` (the bytes after the id: type
+    and state, the backslashes of the ESC that ends them, and for a command that other commands
+    follow, those too), ``bodies`` each distinct key decoded once (levels, BasicPiece, stack),
+    ``counts`` the commands per key (first occurrence first), ``marked`` the positions ``k``
+    of every command but the empty stacks (pieces, decks, stacks holding pieces, commands
+    followed by others), ``head`` the number of commands before the first AddPiece, and
+    ``mixed``/``extra`` the positions of commands followed by others and the running count of
+    those others (command index of position ``k``: :meth:`index`)."""
+
+    ids: list[bytes]
+    keys: list[bytes]
+    bodies: dict[bytes, tuple[tuple[tuple[str, str], ...], BasicState | None, StackState | None]]
+    counts: Counter[bytes]
+    marked: list[int]
+    marked_keys: set[bytes]
+    head: int
+    mixed: list[int]
+    extra: list[int]
+    _pos: dict[bytes, int] = field(default_factory=dict)
+
+    def index(self, k: int) -> int:
+        """The command index of the AddPiece at position ``k``."""
+        return self.head + k + self.extra[bisect_left(self.mixed, k)]
+
+    def position(self, piece_id: str) -> int | None:
+        """The position of the AddPiece with this id, None when none has it."""
+        raw = piece_id.encode("utf-8")
+        if not self._pos:
+            self._pos.update((self.ids[k], k) for k in self.marked)
+        k = self._pos.get(raw)
+        if k is None and raw in self.ids:  # an empty stack's id: rare, one pass
+            k = self._pos[raw] = self.ids.index(raw)
+        return k
+
+    def _piece(self, save: DecodedSave, k: int) -> DecodedPiece:
+        piece = DecodedPiece(self.ids[k].decode("utf-8"), *self.bodies[self.keys[k]])
+        save.index_of[id(piece)] = self.index(k)
+        return piece
+
+    def materialize(self, save: DecodedSave, *, stacks: bool) -> list[DecodedPiece]:
+        """The pieces (``stacks`` False: pieces and decks) or the stacks, in command order."""
+        if stacks:
+            kinds = {key for key, body in self.bodies.items() if body[2] is not None}
+            where: Iterable[int] = compress(range(len(self.keys)),
+                                            map(kinds.__contains__, self.keys))
+        else:
+            where = (k for k in self.marked if self.bodies[self.keys[k]][2] is None)
+        return [self._piece(save, k) for k in where]
+
+    def find(self, save: DecodedSave, piece_id: str) -> DecodedPiece | None:
+        k = self.position(piece_id)
+        return None if k is None else self._piece(save, k)
+
+    def groups(self, save: DecodedSave) -> list[PieceGroup]:
+        out: list[PieceGroup] = []
+        stack_groups: list[PieceGroup] = []
+        for key, count in self.counts.items():
+            body = self.bodies[key]
+            group = PieceGroup(DecodedPiece("", *body), count,
+                               lambda key=key: self._members(key))
+            (stack_groups if body[2] is not None else out).append(group)
+        return out + stack_groups
+
+    def _members(self, key: bytes) -> list[tuple[str, int]]:
+        if key in self.marked_keys:
+            ks: Iterable[int] = [k for k in self.marked if self.keys[k] == key]
+        else:
+            ks = compress(range(len(self.keys)), map(key.__eq__, self.keys))
+        return [(self.ids[k].decode("utf-8"), self.index(k)) for k in ks]
+
+
+def _decode_grouped(plain: bytes) -> DecodedSave | None:
+    """:func:`decode_save_plain` of a save as VASSAL writes a large one, without splitting out
+    and decoding its commands one by one; None when the text is not of that shape (the caller
+    then decodes it command by command, :func:`_decode_each`, with the same result).
+
+    The text is cut at every ESC followed by ``+/`` (an AddPiece command starts after an ESC):
+    each cut is the command's id up to the first ``/``, then its type and state, the
+    backslashes of the ESC that ends it and any commands before the next AddPiece. The cuts
+    with the same bytes after the id are counted together, each distinct one decoded once
+    (:func:`~.pieces.decode_add_piece_bytes` under a stand-in id: with no backslash, quote or
+    ``/`` in the id the result does not depend on it). None (decode each) when a command may be
+    wrapped in quotes (a quote after an ESC, or at the start), an id is empty, repeats or holds
+    a backslash, quote or ESC, an AddPiece does not decode, the text does not end with a
+    command other than an AddPiece, or a ``LOG``/``UNDO`` entry follows ``end_save`` (a log).
+
+    Raises:
+        UnicodeDecodeError: never (text that is not UTF-8 gives None).
+    """
+    if plain[:1] == b"'" or plain.startswith(b"+/"):
+        return None
+    frags = plain.split(_ESC_ADD)
+    n = len(frags) - 1
+    # a quote after an ESC lies in the text before the first AddPiece or after a cut's id
+    # (no AddPiece starts with a quote): looked for there, in the distinct cuts, below
+    if n < GROUPED_MIN or b"\x1b'" in frags[0]:
+        return None
+    head = _leaves(frags[0], last=False)
+    del frags[0]
+    parts = list(map(bytes.partition, frags, repeat(b"/", n)))
+    del frags
+    ids = list(map(itemgetter(0), parts))
+    keys = list(map(itemgetter(2), parts))
+    del parts
+    joined = b"/".join(ids)
+    if b"\x1b" in joined or b"\\" in joined or b"'" in joined:
+        return None
+    id_set = set(ids)
+    if len(id_set) != n or b"" in id_set:
+        return None
+    del id_set
+    try:
+        joined.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    del joined
+    counts = Counter(keys)
+    last_key = keys[-1]
+    if counts[last_key] != 1:
+        return None
+    bodies = {}
+    tails: dict[bytes, list[bytes]] = {}
+    for key in counts:
+        body, esc, tail = key.partition(b"\x1b")
+        if esc and b"\x1b'" in key:
+            return None
+        if esc:
+            tails[key] = _leaves(tail, last=key is last_key)
+        elif key is last_key:
+            return None  # the text ends with an AddPiece: no end_save, decoded each
+        try:
+            piece = decode_add_piece_bytes(b"+/x/" + body.rstrip(b"\\"))
+        except (PieceDecodeError, UnicodeDecodeError):
+            return None
+        bodies[key] = (piece.levels, piece.basic, piece.stack)
+    empty = {key for key, body in bodies.items()
+             if body[2] is not None and not body[2].piece_ids and key not in tails}
+    marked_keys = bodies.keys() - empty
+    marked = list(compress(range(n), map(marked_keys.__contains__, keys)))
+    mixed = [k for k in marked if keys[k] in tails]
+    extra = [0]
+    for k in mixed:
+        extra.append(extra[-1] + len(tails[keys[k]]))
+    grouped = _Grouped(ids, keys, bodies, counts, marked, set(marked_keys), len(head), mixed, extra)
+    others = list(enumerate(head))
+    for k in mixed:
+        at = grouped.index(k) + 1
+        others.extend(enumerate(tails[keys[k]], at))
+    total = len(head) + n + extra[-1]
+    save = DecodedSave(plain, _grouped=grouped)
+    if _last_char(plain).isspace():
+        save.problems.append((-1, ERROR, "save text ends with whitespace: VASSAL drops "
+                              "'end_save' (§4.3)"))
+    if not head or head[0] != _BEGIN:
+        save.problems.append((0, ERROR, "save does not start with begin_save"))
+    end = next((i for i, cmd in others if cmd == _END), -1)
+    if end < 0:
+        save.problems.append((total - 1, ERROR,
+                              "save has no end_save: 'Load … cancelled', no game starts (§4.3)"))
+    start = len(save.problems)
+    for i, cmd in others:
+        if cmd == _BEGIN or cmd == _END:
+            continue
+        if end >= 0 and i > end and cmd.startswith((b"LOG\t", b"UNDO\t")):
+            return None  # a log: its entries are decoded each
+        try:
+            _decode_command(save, i, cmd, {}, {}, [])
+        except UnicodeDecodeError:
+            return None
+    stacked: dict[str, int] = {}
+    pending: list[tuple[int, str, tuple[str, ...]]] = []
+    for k in marked:
+        stack = bodies[keys[k]][2]
+        if stack is None or not stack.piece_ids:
+            continue
+        i = grouped.index(k)
+        for pid in stack.piece_ids:
+            at = grouped.position(pid)
+            if pid in stacked and at is not None and grouped.index(at) <= i:
+                save.problems.append((i, WARNING, f"piece {pid!r} is listed in stack "
+                                      f"{ids[k].decode('utf-8')} and in the stack of command"
+                                      f"[{stacked[pid]}]: the later stack takes it"))
+            stacked[pid] = i
+        pending.append((i, ids[k].decode("utf-8"), stack.piece_ids))
+    save.problems[start:] = sorted(save.problems[start:], key=itemgetter(0))
+    for i, sid, piece_ids in pending:
+        for pid in piece_ids:
+            at = grouped.position(pid)
+            if at is None:
+                save.problems.append((i, WARNING, f"stack {sid} lists {pid!r}, which no "
+                                      "AddPiece defines: VASSAL skips it (§4.4)"))
+            elif grouped.index(at) > i:
+                save.problems.append((i, WARNING, f"stack {sid} lists {pid!r}, added only "
+                                      f"later (command[{grouped.index(at)}]): VASSAL leaves it "
+                                      "out of the stack (§4.4)"))
     return save
 
 
@@ -468,9 +793,9 @@ def _decode_command(save: DecodedSave, i: int, raw: bytes, added: dict[str, int]
                                           f"[{stacked[pid]}]: the later stack takes it"))
                 stacked[pid] = i
             pending.append((i, piece))
-            save.stacks.append(piece)
+            save._stacks.append(piece)  # type: ignore[union-attr]
         else:
-            save.pieces.append(piece)
+            save._pieces.append(piece)  # type: ignore[union-attr]
         return
     cmd = raw.decode("utf-8")
     if cmd.startswith(("D/", "M/", "-/")):
