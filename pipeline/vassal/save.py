@@ -625,7 +625,8 @@ def _decode_grouped(plain: bytes) -> DecodedSave | None:
     command other than an AddPiece, or a ``LOG``/``UNDO`` entry follows ``end_save`` (a log).
 
     Raises:
-        UnicodeDecodeError: never (text that is not UTF-8 gives None).
+        UnicodeDecodeError: the text's last character is not UTF-8 (as :func:`_decode_each`
+            raises it); any other byte that is not UTF-8 gives None.
     """
     if plain[:1] == b"'" or plain.startswith(b"+/"):
         return None
