@@ -1,14 +1,15 @@
 """Make a lint-corpus fixture from a git snapshot of a public VASSAL module repository.
 
     .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
-        [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY[=PATH] ...] [--drop-unused-saves]
+        [--archive PATH] [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY[=PATH] ...] [--drop-unused-saves]
         [--keep-saves GLOB ...]
 
 Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
 directory GIT_DIR and writes ``tests/fixtures/vassal/corpus/FIXTURE/``: the module's data
 entries under ``files/`` (text: buildFile, moduledata, extensiondata, saves, logs, HTML, SVG,
 properties; a file over 1 MiB gzip-compressed as ``*.stored.gz``) and ``manifest.tsv`` for every
-other entry (see ``tests/vassal/corpus.py``). Files that are not part of the module (scripts,
+other entry (see ``tests/vassal/corpus.py``). ``--archive PATH``: the repository keeps the module
+zipped, as the file PATH of REV (a ``.mod``/``.vmod``); its entries are read instead of a tree. Files that are not part of the module (scripts,
 READMEs, source code, editor folders) are skipped by name; ``--exclude`` adds globs. A file the
 snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assumed size with
 ``--assume`` and explain it in SOURCE.md; ``--built`` lists an entry the repository's own build
@@ -81,7 +82,24 @@ def tree(git_dir: str, rev: str, under: str) -> list[tuple[str, str, str]]:
     return out
 
 
+#: The module archive of ``--archive``, whose entries stand for the tree's blobs (``zip:NAME``).
+_ARCHIVE: list = []
+
+
+def archive_tree(git_dir: str, rev: str, path: str) -> list[tuple[str, str, str]]:
+    """(``zip:NAME``, size, NAME) of every file entry of the module zipped at ``rev:path``."""
+    import io
+    import zipfile
+
+    zf = zipfile.ZipFile(io.BytesIO(git(git_dir, "cat-file", "blob", f"{rev}:{path}")))
+    _ARCHIVE[:] = [zf]
+    return [("zip:" + i.filename, str(i.file_size), i.filename) for i in zf.infolist()
+            if not i.is_dir()]
+
+
 def blob(git_dir: str, obj: str) -> bytes | None:
+    if obj.startswith("zip:"):
+        return _ARCHIVE[0].read(obj[4:])
     try:
         return git(git_dir, "cat-file", "blob", obj)
     except subprocess.CalledProcessError:
@@ -176,6 +194,8 @@ def main() -> int:
     ap.add_argument("fixture")
     ap.add_argument("--commit", default="HEAD")
     ap.add_argument("--under", default="")
+    ap.add_argument("--archive", default="", metavar="PATH",
+                    help="the module is the zip file PATH of the commit, not a folder")
     ap.add_argument("--exclude", action="append", default=[])
     ap.add_argument("--assume", action="append", default=[], help="PATH=WxH for an absent image")
     ap.add_argument("--built", action="append", default=[],
@@ -196,7 +216,8 @@ def main() -> int:
     rows = []
     stored = 0
     skeletons: dict[str, str] = {}
-    entries = tree(args.git_dir, args.commit, args.under)
+    entries = (archive_tree(args.git_dir, args.commit, args.archive) if args.archive
+               else tree(args.git_dir, args.commit, args.under))
     used = setup_files(args.git_dir, args.commit, entries) if args.drop_unused_saves else None
     for obj, size, path in entries:
         if any(fnmatch.fnmatch(path, g) for g in (*SKIP, *args.exclude)):

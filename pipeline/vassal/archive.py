@@ -266,15 +266,26 @@ class Limits:
     max_total_size: int = 512 * 1024 * 1024
 
 
+#: Bytes an :class:`Archive` keeps of what it has inflated, for entries read again (32 MiB):
+#: a module of 155 MB with 190 setups would otherwise hold every setup it read.
+CACHE_BUDGET = 32 * 1024 * 1024
+
+
 @dataclass
 class Archive:
-    """An opened archive: ``names`` in stored order; :meth:`read` enforces the size limits."""
+    """An opened archive: ``names`` in stored order; :meth:`read` enforces the size limits.
+
+    What :meth:`read` inflates is kept for the next read of the same entry (the buildFile,
+    the images and class files two checks read) up to :data:`CACHE_BUDGET` bytes in all; an
+    entry read only once on purpose (a setup or ``savedGame`` of a module with hundreds of
+    them) is read with ``keep=False`` and never held."""
 
     zf: zipfile.ZipFile
     limits: Limits
     names: list[str]
     _total_read: int = 0
     _cache: dict[str, bytes] = field(default_factory=dict)
+    _cached: int = 0
     #: ``names`` as a set: a module holds thousands of entries and lint asks for each one
     _name_set: frozenset[str] = field(default=frozenset(), init=False, repr=False)
 
@@ -284,10 +295,14 @@ class Archive:
     def __contains__(self, name: object) -> bool:
         return name in self._name_set
 
-    def read(self, name: str) -> bytes:
+    def read(self, name: str, *, keep: bool = True) -> bytes:
         """The content of entry ``name``, inflating at most its budget: the smallest of its
         declared size, ``max_entry_size`` and what is left of ``max_total_size`` (never trusting
         the header: an entry that inflates beyond its declared size is refused too).
+
+        ``keep``: hold the bytes for the next read while the archive's cache is under
+        :data:`CACHE_BUDGET` (False: the caller reads it once; a later read inflates it again
+        and counts again against ``max_total_size``).
 
         Raises:
             VassalFormatError: missing entry, or one beyond its declared size or the budgets.
@@ -322,7 +337,9 @@ class Archive:
                 f"entry inflates beyond its declared size of {cap} bytes (a lying header: "
                 "stopped there)", name)
         self._total_read += size
-        self._cache[name] = data
+        if keep and self._cached + size <= CACHE_BUDGET:
+            self._cache[name] = data
+            self._cached += size
         return data
 
     def read_head(self, name: str, size: int) -> bytes:

@@ -213,10 +213,10 @@ def _lines(root: etree._Element, arc, title: str) -> Iterator[str]:
         yield from _part(f"  setup file {f!r}", lambda: placed(f))
 
     def placed(f: str) -> Iterator[str]:
-        with open_archive(arc.read(f)) as inner:
+        with open_archive(arc.read(f, keep=False)) as inner:
             if "savedGame" not in inner:
                 raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)", f)
-            save = read_saved_game(inner.read("savedGame"))
+            save = read_saved_game(inner.read("savedGame", keep=False))
         for p in save.pieces:
             where = f"({p.x}, {p.y})"
             info = grids.get(p.map_name or "")
@@ -286,7 +286,7 @@ def _archive_lines(source: bytes | str, title: str) -> Iterator[str]:
         ):
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
         if entry not in arc and "savedGame" in arc:
-            save = read_saved_game(arc.read("savedGame"))
+            save = read_saved_game(arc.read("savedGame", keep=False))
             yield f"Save with {len(save.pieces)} pieces ({title})"
             for p in save.pieces:
                 yield f"  {p.name} on {p.map_name} at ({p.x}, {p.y})"

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -297,6 +298,14 @@ def _piece_findings(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
 _NO_SUCH_PROTOTYPE = "does not exist (VASSAL silently ignores it, §2.7)"
 
 
+#: A Restricted Access side whose name says that nobody plays it: "Nobody" (Carcassonne 2007),
+#: "No One" (Carcassonne: The Castle). Makers use such a side to lock a piece for every
+#: player (no player's side ever matches it, ``Restricted.isRestricted``), so it is a note,
+#: not the error of a side missing from the roster (a misspelt side locks it by mistake).
+_LOCK_SIDE = re.compile(r"\s*(?:nobody|no[ -]?one|none|no[ -]?body|no (?:player|side)s?)\s*",
+                        re.IGNORECASE)
+
+
 def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] | None,
                     sides: list[str] | None, read: str) -> Iterator[tuple[str, str]]:
     """``(message, severity)`` for one piece: its unknown trait ids, then the prototypes it uses
@@ -329,7 +338,13 @@ def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] 
             for side in check.restrict_sides:
                 # the observers' side is always there (PlayerRoster.OBSERVER, "<observer>")
                 if side and side not in sides and side != OBSERVER_SIDE:
-                    yield (f"restrict; side {side!r} is not a PlayerRoster side (§8 item 12)"), ERROR
+                    if _LOCK_SIDE.fullmatch(side):
+                        yield (f"restrict; side {side!r} is no PlayerRoster side, so "
+                               "Restricted.isRestricted restricts every player: the piece is "
+                               "locked, as the side's name says (§8 item 12)"), NOTE
+                    else:
+                        yield (f"restrict; side {side!r} is not a PlayerRoster side "
+                               "(§8 item 12)"), ERROR
 
 
 @dataclass(frozen=True)
@@ -1359,7 +1374,7 @@ def check_setups(ctx: ModuleContext) -> None:
         if el.get("isMenu") == "true" or el.get("useFile") != "true" or path not in arc:
             continue
         try:
-            data = arc.read(path)
+            data = arc.read(path, keep=False)
             inner = open_archive(data)
         except VassalFormatError as exc:
             ctx.add(ERROR, path, "", f"setup file is not a valid .vsav: {exc.message}")
@@ -1816,7 +1831,7 @@ def check_save_entries(ctx: SaveContext) -> None:
         ctx.add(NOTE, ctx.entry, "", f"old-style save without {' and '.join(missing)}: VASSAL "
                 "loads it without checking module name or version (§4.1)")
     try:
-        ctx.save = read_saved_game(arc.read("savedGame"))
+        ctx.save = read_saved_game(arc.read("savedGame", keep=False))
     except VassalFormatError as exc:
         ctx.add(ERROR, f"{ctx.entry}:savedGame", "", exc.message)
         return
@@ -1889,6 +1904,9 @@ def check_save_pieces(ctx: SaveContext) -> None:
     entry = f"{ctx.entry}:savedGame"
     known = _known(mod)
     bounds: dict[str, tuple[int, int] | None] = {}
+    # a log's LOG entries that choose boards again: (their command indexes, the map's size
+    # from each on), for the pieces its later entries add
+    steps: dict[str, tuple[list[int], list[tuple[int, int] | None]]] = {}
     if known.maps_known:
         for name, info in known.maps.items():
             bounds[name] = _map_bounds(ctx, entry, info, save.boards.get(name))
@@ -1896,7 +1914,11 @@ def check_save_pieces(ctx: SaveContext) -> None:
                 # PlayerHand.mapSize (3.7.26): the hand's size is its boards' united with the
                 # bounding box of every piece in it, so no piece is ever beyond its edge
                 bounds[name] = None
-        for name in save.boards:
+            elif name in save.board_steps:
+                at = save.board_steps[name]
+                steps[name] = ([i for i, _boards in at],
+                               [_map_bounds(ctx, entry, info, boards) for _i, boards in at])
+        for name in (*save.boards, *(n for n in save.board_steps if n not in save.boards)):
             if name not in known.maps:
                 ctx.add(ERROR, entry, "", f"board command for map {name!r}, which the module "
                         "does not have: VASSAL ignores it")
@@ -1949,25 +1971,29 @@ def check_save_pieces(ctx: SaveContext) -> None:
         # what follows depends on the map and position alone, the same for every member;
         # each member is named in the order a loop over the pieces, then the stacks, meets it
         found_here: list[tuple[str, str]] = []
+        stepped = None  # the map's boards change in the log: the edge depends on the member
         if map_name not in maps:
             found_here.append((ERROR, f"stands on map {map_name!r}, which the module does not "
                                "have: 'Map not found', the piece is not placed (§4.4)"))
         else:
             if x < 0 or y < 0:
                 parked += count
+            elif map_name in steps:
+                stepped = steps[map_name]
             else:
-                size = bounds.get(map_name)
-                if size is not None and (x >= size[0] or y >= size[1]):
-                    w, h = size
-                    found_here.append((WARNING, f"at ({x}, {y}) is beyond the right or bottom "
-                                       f"edge of map {map_name!r} (0..{w - 1}, 0..{h - 1}): "
-                                       "the player never sees it"))
+                found_here.extend(_beyond_edge(x, y, bounds.get(map_name), map_name))
             if basic is not None and gpids and basic.gpid and basic.gpid not in gpids:
                 found_here.append((WARNING, f"has gpid {basic.gpid!r}, which matches no "
                                    "PieceSlot: 'Refresh Counters' cannot update it (§4.4)"))
-        if found_here:
+        if found_here or stepped is not None:
             for pid, index in group.members():
-                for severity, message in found_here:
+                here = found_here
+                if stepped is not None:
+                    # the boards of the last LOG entry up to this command, else the saved ones
+                    k = bisect_right(stepped[0], index) - 1
+                    size = stepped[1][k] if k >= 0 else bounds.get(map_name)
+                    here = [*_beyond_edge(x, y, size, map_name), *found_here]
+                for severity, message in here:
                     what = "piece" if message.startswith("has gpid") else kind
                     placed.append(((0 if kind != "stack" else 1, index), severity,
                                    f"command[{index}]", f"{what} {pid} {message}"))
@@ -2075,6 +2101,17 @@ def _type_string(p: DecodedPiece) -> str:
     from .pieces import nest
 
     return nest([t for t, _ in p.levels])
+
+
+def _beyond_edge(x: int, y: int, size: tuple[int, int] | None, map_name: str
+                 ) -> list[tuple[str, str]]:
+    """The warning for a position ``(x, y)`` (pixels, not negative) at or beyond the right or
+    bottom edge of a map of ``size`` (width, height in pixels; None: unknown), or none."""
+    if size is None or (x < size[0] and y < size[1]):
+        return []
+    w, h = size
+    return [(WARNING, f"at ({x}, {y}) is beyond the right or bottom edge of map {map_name!r} "
+             f"(0..{w - 1}, 0..{h - 1}): the player never sees it")]
 
 
 def _map_bounds(ctx: SaveContext, entry: str, info: MapInfo,

@@ -301,7 +301,11 @@ class DecodedSave:
     index), :meth:`groups` the same commands grouped by their type and state,
     ``changes`` the ChangePiece/MovePiece/RemovePiece commands, ``log`` the number of
     ``LOG``/``UNDO`` entries after ``end_save`` (a ``.vlog``), ``parked`` the stacks and pieces
-    whose map is ``null``.
+    whose map is ``null``. ``boards`` are the boards the save chooses for each map as it loads
+    (its board commands before ``end_save``); ``board_steps`` the boards a log's ``LOG``
+    entries choose as the player steps through them, ``(command index, boards)`` in order per
+    map (VASSAL loads a ``.vlog`` as its saved state and replays each ``LOG`` entry on "Step
+    forward", ``BasicLogger``: each such board command replaces the map's boards from then on).
 
     A large save read by :func:`decode_save_plain` keeps its AddPiece commands as ids and
     grouped states (:class:`_Grouped`): ``pieces``, ``stacks`` and ``raw_commands`` are made
@@ -313,6 +317,8 @@ class DecodedSave:
     _stacks: list[DecodedPiece] | None = None
     changes: list[PieceChange] = field(default_factory=list)
     boards: dict[str, list[tuple[str, int, int, bool]]] = field(default_factory=dict)
+    board_steps: dict[str, list[tuple[int, list[tuple[str, int, int, bool]]]]] = field(
+        default_factory=dict)
     other: list[str] = field(default_factory=list)
     problems: list[tuple[int, str, str]] = field(default_factory=list)
     index_of: dict[int, int] = field(default_factory=dict)
@@ -498,7 +504,7 @@ def _decode_each(plain: bytes) -> DecodedSave:
                 save.log += 1
                 if cmd.startswith(b"LOG\t"):
                     for inner in split_commands(cmd[4:]):
-                        _decode_command(save, i, inner, added, stacked, pending)
+                        _decode_command(save, i, inner, added, stacked, pending, logged=True)
                 else:
                     cmd.decode("utf-8")  # read as VASSAL reads it: the whole text is UTF-8
                 continue
@@ -774,7 +780,11 @@ def _last_char(plain: bytes) -> str:
 
 
 def _decode_command(save: DecodedSave, i: int, raw: bytes, added: dict[str, int],
-                    stacked: dict[str, int], pending: list[tuple[int, DecodedPiece]]) -> None:
+                    stacked: dict[str, int], pending: list[tuple[int, DecodedPiece]], *,
+                    logged: bool = False) -> None:
+    """Decode command ``i`` into ``save``; ``logged``: it is a step of a ``LOG`` entry after
+    ``end_save`` (a board command there is a step of the replay, :attr:`DecodedSave.board_steps`,
+    not a second choice of the initial boards)."""
     if raw.startswith(b"+/"):
         try:
             piece = decode_add_piece_bytes(raw)
@@ -813,6 +823,9 @@ def _decode_command(save: DecodedSave, i: int, raw: bytes, added: dict[str, int]
         return
     if board is not None:
         map_name, boards = board
+        if logged:
+            save.board_steps.setdefault(map_name, []).append((i, boards))
+            return
         if map_name in save.boards:
             save.problems.append((i, WARNING, f"second board command for map {map_name!r}: "
                                   "the last one wins"))
@@ -856,7 +869,7 @@ def read_save(data: bytes) -> DecodedSave:
     with open_archive(data) as arc:
         if "savedGame" not in arc:
             raise VassalFormatError("not a VASSAL save: no savedGame entry (§4.1)")
-        save = read_saved_game(arc.read("savedGame"))
+        save = read_saved_game(arc.read("savedGame", keep=False))
         for entry in ("savedata", "moduledata"):
             if entry not in arc:
                 save.problems.append((-1, NOTE, f"save has no {entry} entry (§4.1)"))

@@ -98,6 +98,28 @@ def test_budgets_not_ratio():
         assert exc.value.entry == "b" and arc.read("c") == b"z" * 10
 
 
+def test_what_is_kept_for_a_second_read(monkeypatch):
+    """An entry read with ``keep`` (the default) is held for the next read of it: the same bytes
+    without inflating again, nor counting twice against the total budget, while the held bytes
+    stay within ``CACHE_BUDGET``; one read with ``keep=False`` (a module's setups, each read
+    once) is not held, so a second read inflates it again and counts again."""
+    import pipeline.vassal.archive as archive
+
+    three = raw_zip({"a": b"x" * 40, "b": b"y" * 40, "c": b"z" * 30})
+    with open_archive(three, Limits(max_total_size=100)) as arc:
+        first = arc.read("a")
+        assert arc.read("a") is first  # held: 40 bytes of the 100 counted once
+        assert arc.read("b", keep=False) == b"y" * 40  # 80 counted
+        with pytest.raises(VassalFormatError, match="20 bytes left"):
+            arc.read("b")  # not held: inflating it again would count 40 more
+        assert arc.read("a") is first
+    monkeypatch.setattr(archive, "CACHE_BUDGET", 70)
+    with open_archive(three) as arc:
+        a, b, c = arc.read("a"), arc.read("b"), arc.read("c")
+        assert arc.read("a") is a and arc.read("c") is c  # 40 + 30 held: the budget
+        assert arc.read("b") is not b and arc.read("b") == b  # b did not fit: read again
+
+
 def test_entity_declaration_rejected():
     xml = (b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY e "boom">]>'
            b"<data>&e;</data>")

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 from pipeline.vassal.archive import archive_bytes
 from pipeline.vassal.inspect import inspect_bytes
-from pipeline.vassal.lint import ERROR, WARNING, launcher_refusal, lint_bytes, send_to_problem
+from pipeline.vassal.lint import ERROR, NOTE, WARNING, launcher_refusal, lint_bytes, send_to_problem
 from tests.vassal.test_vassal_lint_cases import (
     EPOCH,
     MAP_CHILDREN,
@@ -86,6 +86,34 @@ def test_restricted_to_the_observer_side():
     errs = by(lint_bytes(archive_bytes(module(buildfile(slots=slot("Inf", "1", escape(text)),
                                                         extra=roster)), EPOCH)), ERROR)
     assert len(errs) == 1 and "side 'Green' is not a PlayerRoster side" in errs[0]
+
+
+def test_restricted_to_a_side_named_nobody_is_a_lock():
+    """A Restricted Access side missing from the roster restricts every player
+    (``Restricted.isRestricted``: no ``PlayerRoster.getMySide()`` equals it). Two real modules
+    by different makers do it on purpose with a side named for nobody: Carcassonne's
+    ``restrict;Nobody`` (2007) and Carcassonne: The Castle's ``restrict;No One``; VASSAL loads
+    both without a word. Such a side is a note (the piece is locked, as its name says); any
+    other missing side stays the error of a misspelt or removed side."""
+    roster = f"<{VM}PlayerRoster><entry>Red</entry></{VM}PlayerRoster>"
+
+    def findings(sides: str) -> list:
+        text = piece(traits=(f"restrict;{sides};false;true;",), states=("",))
+        bf = buildfile(slots=slot("Inf", "1", escape(text)), extra=roster)
+        return lint_bytes(archive_bytes(module(bf), EPOCH), "m.vmod")
+
+    for side in ("Nobody", "No One", "noone", "NONE", "No Players"):
+        found = findings(side)
+        assert by(found, ERROR) == [], side
+        notes = by(found, NOTE)
+        assert len(notes) == 1 and f"side {side!r} is no PlayerRoster side" in notes[0], side
+        assert "locked" in notes[0]
+    for side in ("Nobodies", "Anyone", "Green", "None of the above"):
+        errs = by(findings(side), ERROR)
+        assert len(errs) == 1 and f"side {side!r} is not a PlayerRoster side" in errs[0], side
+    # a lock side beside a roster side: the note for the lock, nothing for Red
+    found = findings("Red,Nobody")
+    assert by(found, ERROR) == [] and len(by(found, NOTE)) == 1
 
 
 def test_reserved_names_only_below_their_version():

@@ -260,6 +260,42 @@ def test_h_a_log_that_vassal_replays_is_clean_and_its_commands_are_checked():
     assert "'Elsewhere'" in errs[1]
 
 
+def test_h_a_log_that_chooses_boards_again_is_judged_board_by_board():
+    """VASSAL loads a .vlog as its saved state and replays each LOG entry on "Step forward"
+    (BasicLogger); a board command in a LOG entry changes the map's boards from that step on
+    (the VASSAL Tour's tour.log does it three times). So a piece is beyond the map's edge by
+    the boards in effect when its entry is replayed, not by the log's last ones, and a board
+    command in a LOG entry is no "second board command"; two among the saved commands still
+    are. Worked by hand: B is 1000 x 800, Small 300 x 200."""
+    from pipeline.vassal.commands import join_commands
+
+    boards = (f'<{VM}map.boardPicker.Board image="board.png" name="B"/>'
+              f'<{VM}map.boardPicker.Board name="Small" width="300" height="200"/>')
+    bf = buildfile().replace(
+        f'<{VM}map.boardPicker.Board image="board.png" name="B"/>'.encode(), boards.encode())
+    base = archive_bytes(module(bf), EPOCH)
+
+    def add(pid: int, x: int, y: int) -> str:
+        return "LOG\t" + join_commands([ADD.format(id=pid, x=x, y=y),
+                                        f"+/{pid + 1}/stack/Main Map;{x};{y};{pid}"])
+
+    log = ["begin_save", "Main MapBoardPicker\tB\t0\t0", ADD.format(id="5", x=900, y=700),
+           "+/6/stack/Main Map;900;700;5", "end_save",
+           "LOG\tMain MapBoardPicker\tSmall\t0\t0", add(10, 250, 150),
+           "LOG\tMain MapBoardPicker\tB\t0\t0", add(20, 900, 700),
+           "LOG\tMain MapBoardPicker\tSmall\t0\t0"]
+    assert lint_bytes(save_bytes(log), "game.vlog", base=base) == []
+    found = lint_bytes(save_bytes([*log, add(30, 900, 700)]), "game.vlog", base=base)
+    assert [f.severity for f in found] == [WARNING, WARNING]
+    assert "piece 30 at (900, 700) is beyond the right or bottom edge of map 'Main Map' " \
+        "(0..299, 0..199)" in str(found[0])
+    assert "stack 31 at (900, 700)" in str(found[1])
+    twice = ["begin_save", "Main MapBoardPicker\tB\t0\t0",
+             "Main MapBoardPicker\tSmall\t0\t0", "end_save"]
+    found = lint_bytes(save_bytes(twice), "game.vsav", base=base)
+    assert len(found) == 1 and "second board command for map 'Main Map'" in str(found[0])
+
+
 def test_h_change_piece_in_a_save_is_checked_like_add_piece():
     """Not only in logs: a ChangePiece (D/) among a save's own commands is decoded against the
     type of the piece it changes (ChangePiece.execute calls setState): a state of the right
