@@ -1,16 +1,17 @@
 """Make a lint-corpus fixture from a git snapshot of a public VASSAL module repository.
 
     .venv/bin/python scripts/corpus_fixture.py GIT_DIR FIXTURE [--commit REV] [--under DIR]
-        [--archive PATH] [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY[=PATH] ...] [--drop-unused-saves]
-        [--keep-saves GLOB ...]
+        [--archive PATH] [--exclude GLOB ...] [--assume PATH=WxH ...] [--built ENTRY[=PATH] ...]
+        [--drop-unused-saves] [--keep-saves GLOB ...]
 
 Reads the tree of REV (default HEAD) under DIR (default the root) in the bare or normal git
 directory GIT_DIR and writes ``tests/fixtures/vassal/corpus/FIXTURE/``: the module's data
 entries under ``files/`` (text: buildFile, moduledata, extensiondata, saves, logs, HTML, SVG,
 properties; a file over 1 MiB gzip-compressed as ``*.stored.gz``) and ``manifest.tsv`` for every
-other entry (see ``tests/vassal/corpus.py``). ``--archive PATH``: the repository keeps the module
-zipped, as the file PATH of REV (a ``.mod``/``.vmod``); its entries are read instead of a tree. Files that are not part of the module (scripts,
-READMEs, source code, editor folders) are skipped by name; ``--exclude`` adds globs. A file the
+other entry (see ``tests/vassal/corpus.py``); with ``--archive PATH`` the repository keeps the
+module zipped, as the file PATH of REV (a ``.mod``/``.vmod``), and its entries are read instead of
+a tree. Files that are not part of the module (scripts, READMEs, source code, editor folders) are
+skipped by name; ``--exclude`` adds globs. A file the
 snapshot lacks (over 4 MiB) is listed as ``absent``; for an image give its assumed size with
 ``--assume`` and explain it in SOURCE.md; ``--built`` lists an entry the repository's own build
 adds (compiled classes), kind ``built``; ``--built ENTRY=PATH`` one whose compiled class the

@@ -302,8 +302,7 @@ _NO_SUCH_PROTOTYPE = "does not exist (VASSAL silently ignores it, §2.7)"
 #: "No One" (Carcassonne: The Castle). Makers use such a side to lock a piece for every
 #: player (no player's side ever matches it, ``Restricted.isRestricted``), so it is a note,
 #: not the error of a side missing from the roster (a misspelt side locks it by mistake).
-_LOCK_SIDE = re.compile(r"\s*(?:nobody|no[ -]?one|none|no[ -]?body|no (?:player|side)s?)\s*",
-                        re.IGNORECASE)
+_LOCK_SIDE = re.compile(r"\s*(?:no[ -]?(?:body|one)|none|no (?:player|side)s?)\s*", re.IGNORECASE)
 
 
 def _piece_messages(p: DecodedPiece, prototypes: dict[str, DecodedPiece | None] | None,
