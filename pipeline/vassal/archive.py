@@ -286,11 +286,15 @@ class Archive:
     _total_read: int = 0
     _cache: dict[str, bytes] = field(default_factory=dict)
     _cached: int = 0
+    #: each of ``names`` and its entry (a name as Java reads it may differ from ``filename``)
+    infos: dict[str, zipfile.ZipInfo] = field(default_factory=dict, repr=False)
     #: ``names`` as a set: a module holds thousands of entries and lint asks for each one
     _name_set: frozenset[str] = field(default=frozenset(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._name_set = frozenset(self.names)
+        if not self.infos:
+            self.infos = {name: self.zf.getinfo(name) for name in self.names}
 
     def __contains__(self, name: object) -> bool:
         return name in self._name_set
@@ -311,7 +315,7 @@ class Archive:
             return self._cache[name]
         if name not in self._name_set:
             raise VassalFormatError("entry not found", name)
-        info = self.zf.getinfo(name)
+        info = self.infos[name]
         lim = self.limits
         if info.file_size > lim.max_entry_size:
             raise VassalFormatError(
@@ -354,7 +358,7 @@ class Archive:
         if name not in self._name_set:
             raise VassalFormatError("entry not found", name)
         try:
-            with self.zf.open(self.zf.getinfo(name)) as fh:
+            with self.zf.open(self.infos[name]) as fh:
                 return fh.read(size)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
             raise VassalFormatError(f"entry cannot be read: {exc}", name) from None
@@ -371,6 +375,24 @@ class Archive:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def java_name(info: zipfile.ZipInfo) -> str:
+    """An entry's name as VASSAL reads it. Java's ``ZipFile(File)`` reads every name as UTF-8,
+    whether or not the entry sets the UTF-8 flag (general purpose bit 11); Python reads a name
+    without the flag as CP437. So a name a tool wrote as UTF-8 without the flag (Info-ZIP's
+    ``zip`` outside a UTF-8 locale) is ``images/ldr_PRU_Blücher.png`` for VASSAL and
+    ``images/ldr_PRU_Bl├╝cher.png`` for Python: this gives the first. A name without the flag
+    that is no UTF-8 (CP437 from an old tool) stays as Python reads it: Java refuses such an
+    archive whole ("invalid CEN header (bad entry name)"), which lint reports
+    (:class:`~.refs.ArchiveNames`)."""
+    name = info.filename
+    if info.flag_bits & 0x800 or name.isascii():
+        return name
+    try:
+        return name.encode("cp437").decode("utf-8")
+    except UnicodeError:
+        return name
 
 
 def _not_zip(source: Any, exc: Exception) -> str:
@@ -418,9 +440,10 @@ def open_archive(source: str | os.PathLike[str] | bytes, limits: Limits | None =
         if len(infos) > lim.max_entries:
             raise VassalFormatError(f"archive has {len(infos)} entries (limit {lim.max_entries})")
         names: list[str] = []
+        by_name: dict[str, zipfile.ZipInfo] = {}
         seen: set[str] = set()
         for info in infos:
-            name = info.filename
+            name = java_name(info)
             check_entry_name(name.rstrip("/") if info.is_dir() else name)
             if name in seen:
                 raise VassalFormatError("duplicate entry name", name)
@@ -433,7 +456,8 @@ def open_archive(source: str | os.PathLike[str] | bytes, limits: Limits | None =
                     "Java cannot read it (§1)", name)
             if not info.is_dir():
                 names.append(name)
-        return Archive(zf, lim, names)
+                by_name[name] = info
+        return Archive(zf, lim, names, infos=by_name)
     except BaseException:
         zf.close()
         raise

@@ -704,13 +704,8 @@ def _check_entry_names(ctx: ModuleContext, arc: Archive, names: ArchiveNames) ->
         ctx.add(ERROR, shown, "", f"entry name {raw!r} has no UTF-8 flag and is no UTF-8 (CP437 "
                 "from an old zip tool): Java refuses the archive, 'invalid CEN header (bad entry "
                 "name)', and VASSAL does not open it; re-zip with UTF-8 names")
-    for info in arc.zf.infolist():
-        if not info.flag_bits & 0x800 and not info.filename.isascii():
-            raw = info.filename.encode("cp437", errors="replace")
-            try:
-                java = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                continue
+    for java, info in arc.infos.items():  # java_name: UTF-8 read without the UTF-8 flag
+        if java != info.filename:
             ctx.add(WARNING, java, "", f"entry name has no UTF-8 flag: VASSAL reads it as "
                     f"{java!r}, zip tools show {info.filename!r}; re-zip with UTF-8 names")
     for group in names.lower.values():

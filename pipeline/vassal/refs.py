@@ -65,17 +65,11 @@ class ArchiveNames:
     def of(cls, arc: Archive, label: str) -> ArchiveNames:
         """The Java view of ``arc``'s names (see the class docstring)."""
         out = cls(label)
-        for info in arc.zf.infolist():
-            if info.is_dir():
+        for name, info in arc.infos.items():
+            if name == info.filename and not info.flag_bits & 0x800 and not name.isascii():
+                # no UTF-8 flag and no UTF-8 (java_name kept Python's CP437 reading)
+                out.unreadable.append((name, name.encode("cp437", errors="replace")))
                 continue
-            name = info.filename
-            if not info.flag_bits & 0x800 and not name.isascii():
-                raw = name.encode("cp437", errors="replace")
-                try:
-                    name = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    out.unreadable.append((info.filename, raw))
-                    continue
             out.names.add(name)
             out.lower.setdefault(name.lower(), []).append(name)
         return out

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.vassal.archive import archive_bytes
+from pipeline.vassal.archive import archive_bytes, open_archive
 from pipeline.vassal.inspect import inspect_bytes
 from pipeline.vassal.lint import (
     ERROR,
@@ -207,6 +207,52 @@ def test_e_cp437_entry_name_without_utf8_flag():
     assert len(errs) == 1 and "invalid CEN header" in errs[0]
     warns = by(lint_bytes(_cp437_archive("images/café.png".encode()), "m.vmod"), WARNING)
     assert len(warns) == 1 and "'images/café.png'" in warns[0]
+
+
+def _unflagged(entries: dict[str, bytes]) -> bytes:
+    """``entries`` zipped with every name's UTF-8 bytes and no UTF-8 flag, as Info-ZIP's
+    ``zip`` writes them outside a UTF-8 locale (each written under an ASCII name of the same
+    length, then patched in both headers)."""
+    buf = io.BytesIO()
+    patches = []
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for k, (n, d) in enumerate(sorted(entries.items())):
+            raw = n.encode("utf-8")
+            if not n.isascii():
+                stand_in = f"{k:0{len(raw)}d}".encode()
+                patches.append((stand_in, raw))
+                n = stand_in.decode()
+            z.writestr(n, d)
+    data = buf.getvalue()
+    for stand_in, raw in patches:
+        assert data.count(stand_in) == 2
+        data = data.replace(stand_in, raw)
+    return data
+
+
+def test_e_utf8_names_without_the_flag_are_found_as_vassal_finds_them():
+    """Java's ZipFile reads a name without the UTF-8 flag as UTF-8, so VASSAL finds a piece
+    image ``images/café.png`` and a setup ``défi.vsav`` stored that way (vassal-check: CLEAN,
+    the setup starts and shows its piece; a module zipped by Info-ZIP outside a UTF-8 locale,
+    as the Napoleonics module's ``ldr_PRU_Blücher.png`` and ``E602 - Austerlitz (Davout’s
+    Counter Attack).vsav`` were here). Python reads such a name as CP437 (``caf├⌐.png``): lint
+    read the image and the setup under the name VASSAL uses, found no such entry and said so
+    (two false errors). Now archives are read under Java's names: only the warning that zip
+    tools show the names otherwise, once for each."""
+    setup = f'<{VM}PredefinedSetup file="défi.vsav" isMenu="false" name="S" useFile="true"/>'
+    ents = module(buildfile(slots=slot("Inf", "1", piece(image="café.png")), extra=setup))
+    ents["images/café.png"] = ents.pop("images/inf.png")
+    ents["défi.vsav"] = save_bytes(["begin_save", ADD.format(id="5", x=100, y=100).replace(
+        "inf.png", "café.png"), "+/6/stack/Main Map;100;100;5", "end_save"])
+    data = _unflagged(ents)
+    assert all(not i.flag_bits & 0x800 for i in zipfile.ZipFile(io.BytesIO(data)).infolist())
+    found = lint_bytes(data, "m.vmod")
+    assert by(found, ERROR) == []
+    warns = by(found, WARNING)
+    assert len(warns) == 2 and all("has no UTF-8 flag" in w for w in warns), warns
+    assert {f.entry for f in found if f.severity == WARNING} == {"défi.vsav", "images/café.png"}
+    with open_archive(data) as arc:
+        assert "images/café.png" in arc and arc.read("défi.vsav")[:2] == b"PK"
 
 
 def test_f_names_differing_only_in_case():
